@@ -1,0 +1,57 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// Layers (see ../shared/DESIGN.md): CLI → Host → Transport/Backend → Capture → Wire.
+/// C stays at the edge: one system-library target per C library, one C target of small
+/// process helpers, and the preload library that btvirt and Rootcanal run with.
+let package = Package(
+    name: "blueproof",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "blueproof", targets: ["BlueproofCLI"]),
+        .library(name: "BlueproofPreload", type: .dynamic, targets: ["CBlueproofPreload"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        // C edge
+        .systemLibrary(name: "CPcap", pkgConfig: "libpcap", providers: [.apt(["libpcap-dev"])]),
+        .systemLibrary(name: "CBluetooth", pkgConfig: "bluez", providers: [.apt(["libbluetooth-dev"])]),
+        .target(name: "CBlueproofSystem"),
+        .target(name: "CBlueproofPreload", linkerSettings: [.linkedLibrary("dl")]),
+
+        // Swift layers
+        .target(name: "BlueproofWire"),
+        .target(name: "BlueproofCapture", dependencies: ["BlueproofWire", "CPcap"]),
+        .target(name: "BlueproofTransport", dependencies: [
+            "BlueproofWire", "BlueproofCapture", "CBluetooth", "CBlueproofSystem",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .target(name: "BlueproofBackend", dependencies: [
+            "BlueproofTransport", "CBlueproofSystem",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .target(name: "BlueproofHost", dependencies: [
+            "BlueproofWire", "BlueproofTransport",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .executableTarget(name: "BlueproofCLI", dependencies: [
+            "BlueproofWire", "BlueproofCapture", "BlueproofTransport", "BlueproofBackend", "BlueproofHost",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+
+        // Tests
+        .testTarget(name: "BlueproofWireTests", dependencies: ["BlueproofWire"]),
+        .testTarget(name: "BlueproofCaptureTests", dependencies: ["BlueproofCapture", "BlueproofWire"]),
+        .testTarget(name: "BlueproofTransportTests", dependencies: ["BlueproofTransport", "BlueproofWire", "CBlueproofSystem"]),
+        .testTarget(name: "BlueproofHostTests", dependencies: ["BlueproofHost", "BlueproofWire"]),
+        .testTarget(name: "BlueproofBackendTests", dependencies: ["BlueproofBackend"]),
+        .testTarget(name: "IntegrationTests", dependencies: [
+            "BlueproofBackend", "BlueproofHost", "BlueproofCapture", "BlueproofTransport", "BlueproofWire",
+        ]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,1 @@
+// BlueproofBackend: see the files of this folder.

@@ -1,0 +1,1 @@
+// BlueproofCapture: see the files of this folder.

@@ -1,0 +1,1 @@
+// BlueproofHost: see the files of this folder.

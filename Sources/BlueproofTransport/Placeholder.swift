@@ -1,0 +1,1 @@
+// BlueproofTransport: see the files of this folder.

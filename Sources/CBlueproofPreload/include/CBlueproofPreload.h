@@ -1,0 +1,1 @@
+/* preload library: see preload.c */

@@ -1,0 +1,2 @@
+#include "CBlueproofPreload.h"
+int blueproof_preload_placeholder(void) { return 0; }

@@ -1,0 +1,1 @@
+int blueproof_system_placeholder(void);

@@ -1,0 +1,2 @@
+#include "CBlueproofSystem.h"
+int blueproof_system_placeholder(void) { return 0; }
