@@ -1,2 +1,3 @@
-#include "CBlueproofSystem.h"
-int blueproof_system_placeholder(void) { return 0; }
+#include <unistd.h>
+#include "bp_system.h"
+int bp_system_page_size(void) { return (int)sysconf(_SC_PAGESIZE); }

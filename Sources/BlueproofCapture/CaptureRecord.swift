@@ -1,0 +1,32 @@
+import BlueproofWire
+
+/// Which way a packet crossed the host/controller boundary.
+public enum CaptureDirection: String, Hashable, Sendable, Codable {
+    /// Host to controller: commands and outgoing data.
+    case sent
+    /// Controller to host: events and incoming data.
+    case received
+}
+
+/// One packet as recorded at the host/controller boundary.
+public struct CaptureRecord: Hashable, Sendable {
+    /// Microseconds since the Unix epoch.
+    public var timestampMicros: Int64
+    public var direction: CaptureDirection
+    public var packet: H4Packet
+    /// The controller this packet belongs to when a capture holds several (btmon's index).
+    public var controllerIndex: UInt16?
+
+    public init(timestampMicros: Int64, direction: CaptureDirection, packet: H4Packet, controllerIndex: UInt16? = nil) {
+        self.timestampMicros = timestampMicros
+        self.direction = direction
+        self.packet = packet
+        self.controllerIndex = controllerIndex
+    }
+}
+
+/// Where a transport reports every packet it sends and receives. Implementations must be
+/// safe to call from any thread and must not block for long: transports call it inline.
+public protocol CaptureSink: Sendable {
+    func record(_ record: CaptureRecord)
+}

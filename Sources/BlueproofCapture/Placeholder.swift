@@ -1,1 +1,0 @@
-// BlueproofCapture: see the files of this folder.

@@ -1,1 +1,0 @@
-int blueproof_system_placeholder(void);
