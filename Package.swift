@@ -24,17 +24,18 @@ let package = Package(
 
         // Swift layers
         .target(name: "BlueproofWire"),
+        .target(name: "BlueproofAsync"),
         .target(name: "BlueproofCapture", dependencies: ["BlueproofWire", "CPcap"]),
         .target(name: "BlueproofTransport", dependencies: [
             "BlueproofWire", "BlueproofCapture", "CBluetooth", "CBlueproofSystem",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "BlueproofBackend", dependencies: [
-            "BlueproofTransport", "CBlueproofSystem",
+            "BlueproofTransport", "BlueproofAsync", "CBlueproofSystem",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "BlueproofHost", dependencies: [
-            "BlueproofWire", "BlueproofTransport",
+            "BlueproofWire", "BlueproofTransport", "BlueproofAsync",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "BlueproofCLI", dependencies: [
@@ -45,6 +46,7 @@ let package = Package(
 
         // Tests
         .testTarget(name: "BlueproofWireTests", dependencies: ["BlueproofWire"]),
+        .testTarget(name: "BlueproofAsyncTests", dependencies: ["BlueproofAsync"]),
         .testTarget(name: "BlueproofCaptureTests", dependencies: ["BlueproofCapture", "BlueproofWire"]),
         .testTarget(name: "BlueproofTransportTests", dependencies: ["BlueproofTransport", "BlueproofWire", "CBlueproofSystem"]),
         .testTarget(name: "BlueproofHostTests", dependencies: ["BlueproofHost", "BlueproofWire"]),

@@ -1,1 +1,0 @@
-// BlueproofBackend: see the files of this folder.

@@ -1,1 +1,0 @@
-// BlueproofHost: see the files of this folder.

@@ -1,1 +1,0 @@
-/* preload library: see preload.c */
