@@ -1,0 +1,280 @@
+// LE connection commands (OGF 0x08), Core Vol 4, Part E §7.8.12, §7.8.13, §7.8.18, §7.8.33.
+
+extension HCIOpcode {
+    /// LE Create Connection, 0x08|0x000D.
+    public static let leCreateConnection = HCIOpcode(ogf: 0x08, ocf: 0x000D)
+    /// LE Create Connection Cancel, 0x08|0x000E.
+    public static let leCreateConnectionCancel = HCIOpcode(ogf: 0x08, ocf: 0x000E)
+    /// LE Connection Update, 0x08|0x0013.
+    public static let leConnectionUpdate = HCIOpcode(ogf: 0x08, ocf: 0x0013)
+    /// LE Set Data Length, 0x08|0x0022.
+    public static let leSetDataLength = HCIOpcode(ogf: 0x08, ocf: 0x0022)
+}
+
+/// Whom an initiator connects to (Core Vol 4, Part E §7.8.12). An open set.
+public struct LEInitiatorFilterPolicy: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public var rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// The peer named by the command's peer address and type.
+    public static let peerAddress = LEInitiatorFilterPolicy(rawValue: 0x00)
+    /// Any advertiser on the Filter Accept List; the peer address is ignored.
+    public static let filterAcceptList = LEInitiatorFilterPolicy(rawValue: 0x01)
+
+    public var name: String? {
+        switch self {
+        case .peerAddress: "peer-address"
+        case .filterAcceptList: "filter-accept-list"
+        default: nil
+        }
+    }
+
+    public var description: String { namedValue(name, rawValue) }
+}
+
+/// A packet transmission time in microseconds, as in LE Set Data Length's TX_Time
+/// (Core Vol 4, Part E §7.8.33).
+public struct LEPacketTime: HCIUnitDuration {
+    public static let unitMicroseconds: Int64 = 1
+    public var rawValue: UInt16
+    public init(rawValue: UInt16) { self.rawValue = rawValue }
+}
+
+/// LE Create Connection: starts initiating a connection as central (Core Vol 4, Part E
+/// §7.8.12). Answered by Command Status; the outcome comes in LE Connection Complete (or its
+/// enhanced form).
+public struct HCILECreateConnection: HCICommand, HCIFieldListing {
+    public static let opcode = HCIOpcode.leCreateConnection
+    public static let name = "LE Create Connection"
+    public static var answeredByCommandStatus: Bool { true }
+
+    public var scanInterval: LEScanInterval
+    public var scanWindow: LEScanInterval
+    public var initiatorFilterPolicy: LEInitiatorFilterPolicy
+    public var peerAddressType: LEAddressType
+    public var peerAddress: BDAddress
+    public var ownAddressType: LEOwnAddressType
+    public var connectionIntervalMin: LEConnectionInterval
+    public var connectionIntervalMax: LEConnectionInterval
+    /// Peripheral latency, in connection events.
+    public var maxLatency: UInt16
+    public var supervisionTimeout: LESupervisionTimeout
+    public var minCELength: LEConnectionEventLength
+    public var maxCELength: LEConnectionEventLength
+
+    public init(
+        scanInterval: LEScanInterval,
+        scanWindow: LEScanInterval,
+        initiatorFilterPolicy: LEInitiatorFilterPolicy = .peerAddress,
+        peerAddressType: LEAddressType,
+        peerAddress: BDAddress,
+        ownAddressType: LEOwnAddressType = .publicDevice,
+        connectionIntervalMin: LEConnectionInterval,
+        connectionIntervalMax: LEConnectionInterval,
+        maxLatency: UInt16 = 0,
+        supervisionTimeout: LESupervisionTimeout,
+        minCELength: LEConnectionEventLength = LEConnectionEventLength(rawValue: 0),
+        maxCELength: LEConnectionEventLength = LEConnectionEventLength(rawValue: 0)
+    ) {
+        self.scanInterval = scanInterval
+        self.scanWindow = scanWindow
+        self.initiatorFilterPolicy = initiatorFilterPolicy
+        self.peerAddressType = peerAddressType
+        self.peerAddress = peerAddress
+        self.ownAddressType = ownAddressType
+        self.connectionIntervalMin = connectionIntervalMin
+        self.connectionIntervalMax = connectionIntervalMax
+        self.maxLatency = maxLatency
+        self.supervisionTimeout = supervisionTimeout
+        self.minCELength = minCELength
+        self.maxCELength = maxCELength
+    }
+
+    public init(parameters reader: inout ByteReader) throws(WireError) {
+        scanInterval = try reader.unit(LEScanInterval.self, "scanInterval")
+        scanWindow = try reader.unit(LEScanInterval.self, "scanWindow")
+        initiatorFilterPolicy = LEInitiatorFilterPolicy(rawValue: try reader.u8("initiatorFilterPolicy"))
+        peerAddressType = LEAddressType(rawValue: try reader.u8("peerAddressType"))
+        peerAddress = try BDAddress.read(&reader, "peerAddress")
+        ownAddressType = LEOwnAddressType(rawValue: try reader.u8("ownAddressType"))
+        connectionIntervalMin = try reader.unit(LEConnectionInterval.self, "connectionIntervalMin")
+        connectionIntervalMax = try reader.unit(LEConnectionInterval.self, "connectionIntervalMax")
+        maxLatency = try reader.u16("maxLatency")
+        supervisionTimeout = try reader.unit(LESupervisionTimeout.self, "supervisionTimeout")
+        minCELength = try reader.unit(LEConnectionEventLength.self, "minCELength")
+        maxCELength = try reader.unit(LEConnectionEventLength.self, "maxCELength")
+        try reader.expectEnd()
+    }
+
+    public func encodeParameters(into writer: inout ByteWriter) {
+        writer.unit(scanInterval)
+        writer.unit(scanWindow)
+        writer.u8(initiatorFilterPolicy.rawValue)
+        writer.u8(peerAddressType.rawValue)
+        peerAddress.write(&writer)
+        writer.u8(ownAddressType.rawValue)
+        writer.unit(connectionIntervalMin)
+        writer.unit(connectionIntervalMax)
+        writer.u16(maxLatency)
+        writer.unit(supervisionTimeout)
+        writer.unit(minCELength)
+        writer.unit(maxCELength)
+    }
+
+    public var fieldList: [HCIPacketDescription.Field] {
+        [
+            .text("scanInterval", scanInterval),
+            .text("scanWindow", scanWindow),
+            .text("initiatorFilterPolicy", initiatorFilterPolicy),
+            .text("peerAddressType", peerAddressType),
+            .text("peerAddress", peerAddress),
+            .text("ownAddressType", ownAddressType),
+            .text("connectionIntervalMin", connectionIntervalMin),
+            .text("connectionIntervalMax", connectionIntervalMax),
+            .number("maxLatency", maxLatency),
+            .text("supervisionTimeout", supervisionTimeout),
+            .text("minCELength", minCELength),
+            .text("maxCELength", maxCELength),
+        ]
+    }
+}
+
+/// LE Create Connection Cancel: stops a pending LE Create Connection (Core Vol 4, Part E
+/// §7.8.13). No parameters; Command Complete carries a status.
+public struct HCILECreateConnectionCancel: HCICommand, HCIFieldListing {
+    public static let opcode = HCIOpcode.leCreateConnectionCancel
+    public static let name = "LE Create Connection Cancel"
+
+    public init() {}
+    public init(parameters reader: inout ByteReader) throws(WireError) { try reader.expectEnd() }
+    public func encodeParameters(into writer: inout ByteWriter) {}
+    public var fieldList: [HCIPacketDescription.Field] { [] }
+}
+
+/// LE Connection Update: asks for new connection parameters (Core Vol 4, Part E §7.8.18).
+/// Answered by Command Status; the outcome comes in LE Connection Update Complete.
+public struct HCILEConnectionUpdate: HCICommand, HCIFieldListing {
+    public static let opcode = HCIOpcode.leConnectionUpdate
+    public static let name = "LE Connection Update"
+    public static var answeredByCommandStatus: Bool { true }
+
+    public var connectionHandle: UInt16
+    public var connectionIntervalMin: LEConnectionInterval
+    public var connectionIntervalMax: LEConnectionInterval
+    /// Peripheral latency, in connection events.
+    public var maxLatency: UInt16
+    public var supervisionTimeout: LESupervisionTimeout
+    public var minCELength: LEConnectionEventLength
+    public var maxCELength: LEConnectionEventLength
+
+    public init(
+        connectionHandle: UInt16,
+        connectionIntervalMin: LEConnectionInterval,
+        connectionIntervalMax: LEConnectionInterval,
+        maxLatency: UInt16 = 0,
+        supervisionTimeout: LESupervisionTimeout,
+        minCELength: LEConnectionEventLength = LEConnectionEventLength(rawValue: 0),
+        maxCELength: LEConnectionEventLength = LEConnectionEventLength(rawValue: 0)
+    ) {
+        self.connectionHandle = connectionHandle
+        self.connectionIntervalMin = connectionIntervalMin
+        self.connectionIntervalMax = connectionIntervalMax
+        self.maxLatency = maxLatency
+        self.supervisionTimeout = supervisionTimeout
+        self.minCELength = minCELength
+        self.maxCELength = maxCELength
+    }
+
+    public init(parameters reader: inout ByteReader) throws(WireError) {
+        connectionHandle = try reader.u16("connectionHandle")
+        connectionIntervalMin = try reader.unit(LEConnectionInterval.self, "connectionIntervalMin")
+        connectionIntervalMax = try reader.unit(LEConnectionInterval.self, "connectionIntervalMax")
+        maxLatency = try reader.u16("maxLatency")
+        supervisionTimeout = try reader.unit(LESupervisionTimeout.self, "supervisionTimeout")
+        minCELength = try reader.unit(LEConnectionEventLength.self, "minCELength")
+        maxCELength = try reader.unit(LEConnectionEventLength.self, "maxCELength")
+        try reader.expectEnd()
+    }
+
+    public func encodeParameters(into writer: inout ByteWriter) {
+        writer.u16(connectionHandle)
+        writer.unit(connectionIntervalMin)
+        writer.unit(connectionIntervalMax)
+        writer.u16(maxLatency)
+        writer.unit(supervisionTimeout)
+        writer.unit(minCELength)
+        writer.unit(maxCELength)
+    }
+
+    public var fieldList: [HCIPacketDescription.Field] {
+        [
+            .number("connectionHandle", connectionHandle),
+            .text("connectionIntervalMin", connectionIntervalMin),
+            .text("connectionIntervalMax", connectionIntervalMax),
+            .number("maxLatency", maxLatency),
+            .text("supervisionTimeout", supervisionTimeout),
+            .text("minCELength", minCELength),
+            .text("maxCELength", maxCELength),
+        ]
+    }
+}
+
+/// LE Set Data Length: suggests the largest payload and transmit time for one connection's
+/// link-layer data packets (Core Vol 4, Part E §7.8.33).
+public struct HCILESetDataLength: HCICommand, HCIFieldListing {
+    public static let opcode = HCIOpcode.leSetDataLength
+    public static let name = "LE Set Data Length"
+
+    public var connectionHandle: UInt16
+    /// Payload octets, 27...251.
+    public var txOctets: UInt16
+    /// Microseconds, 328...17040.
+    public var txTime: LEPacketTime
+
+    public init(connectionHandle: UInt16, txOctets: UInt16, txTime: LEPacketTime) {
+        self.connectionHandle = connectionHandle
+        self.txOctets = txOctets
+        self.txTime = txTime
+    }
+
+    public init(parameters reader: inout ByteReader) throws(WireError) {
+        connectionHandle = try reader.u16("connectionHandle")
+        txOctets = try reader.u16("txOctets")
+        txTime = try reader.unit(LEPacketTime.self, "txTime")
+        try reader.expectEnd()
+    }
+
+    public func encodeParameters(into writer: inout ByteWriter) {
+        writer.u16(connectionHandle)
+        writer.u16(txOctets)
+        writer.unit(txTime)
+    }
+
+    public var fieldList: [HCIPacketDescription.Field] {
+        [.number("connectionHandle", connectionHandle), .number("txOctets", txOctets), .text("txTime", txTime)]
+    }
+
+    public struct ReturnParameters: HCIReturnParameters, HCIFieldListing {
+        public var status: HCIStatus
+        public var connectionHandle: UInt16
+
+        public init(status: HCIStatus = .success, connectionHandle: UInt16) {
+            self.status = status
+            self.connectionHandle = connectionHandle
+        }
+
+        public init(returnParameters reader: inout ByteReader) throws(WireError) {
+            status = HCIStatus(rawValue: try reader.u8("status"))
+            connectionHandle = try reader.u16("connectionHandle")
+        }
+
+        public func encode(into writer: inout ByteWriter) {
+            writer.u8(status.rawValue)
+            writer.u16(connectionHandle)
+        }
+
+        public var fieldList: [HCIPacketDescription.Field] {
+            [.text("status", status), .number("connectionHandle", connectionHandle)]
+        }
+    }
+}
