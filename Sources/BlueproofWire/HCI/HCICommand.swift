@@ -20,12 +20,15 @@ public protocol HCICommand: Sendable, Hashable {
 extension HCICommand {
     public static var answeredByCommandStatus: Bool { false }
 
-    /// The command as an H4 packet: opcode, parameter length, parameters (§5.4.1).
-    public var packet: H4Packet {
+    /// The command with its parameters encoded.
+    public var commandPacket: HCICommandPacket {
         var parameters = ByteWriter()
         encodeParameters(into: &parameters)
-        return HCICommandPacket(opcode: Self.opcode, parameters: parameters.bytes).packet
+        return HCICommandPacket(opcode: Self.opcode, parameters: parameters.bytes)
     }
+
+    /// The command as an H4 packet: opcode, parameter length, parameters (§5.4.1).
+    public var packet: H4Packet { commandPacket.packet }
 }
 
 /// The return parameters of a Command Complete event, starting with the status.

@@ -57,3 +57,10 @@ public struct LEConnectionEventLength: HCIUnitDuration {
     public var rawValue: UInt16
     public init(rawValue: UInt16) { self.rawValue = rawValue }
 }
+
+/// Time to transmit one link-layer packet, in microseconds (§7.8.33, §7.7.65.7).
+public struct LEPacketTime: HCIUnitDuration {
+    public static let unitMicroseconds: Int64 = 1
+    public var rawValue: UInt16
+    public init(rawValue: UInt16) { self.rawValue = rawValue }
+}

@@ -32,14 +32,6 @@ public struct LEInitiatorFilterPolicy: RawRepresentable, Hashable, Sendable, Cus
     public var description: String { namedValue(name, rawValue) }
 }
 
-/// A packet transmission time in microseconds, as in LE Set Data Length's TX_Time
-/// (Core Vol 4, Part E §7.8.33).
-public struct LEPacketTime: HCIUnitDuration {
-    public static let unitMicroseconds: Int64 = 1
-    public var rawValue: UInt16
-    public init(rawValue: UInt16) { self.rawValue = rawValue }
-}
-
 /// LE Create Connection: starts initiating a connection as central (Core Vol 4, Part E
 /// §7.8.12). Answered by Command Status; the outcome comes in LE Connection Complete (or its
 /// enhanced form).

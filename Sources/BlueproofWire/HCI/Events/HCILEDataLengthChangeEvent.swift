@@ -41,10 +41,3 @@ public struct HCILEDataLengthChangeEvent: HCILEMetaSubevent {
     }
 }
 
-/// Time to transmit one link-layer packet, in microseconds (Core Vol 4, Part E §7.7.65.7,
-/// §7.8.33).
-public struct LEPacketTime: HCIUnitDuration {
-    public static let unitMicroseconds: Int64 = 1
-    public var rawValue: UInt16
-    public init(rawValue: UInt16) { self.rawValue = rawValue }
-}
