@@ -121,6 +121,7 @@ public actor HCIController {
     }
 
     /// Subscribes, runs `trigger`, then returns the first event `match` accepts within `limit`.
+    @discardableResult
     public func expectEvent<T: Sendable>(
         _ what: String,
         within limit: Duration,
@@ -129,17 +130,7 @@ public actor HCIController {
     ) async throws -> T {
         let stream = events()
         try await trigger()
-        let clock = self.clock
-        do {
-            return try await withTimeout(limit, clock: clock, what: what) {
-                for await event in stream {
-                    if let value = match(event) { return value }
-                }
-                throw HCICommandError.controllerGone(reason: self.ended.current ?? "the link ended")
-            }
-        } catch is TimeoutError {
-            throw HCICommandError.eventTimedOut(what: what, limit: limit)
-        }
+        return try await firstEvent(in: stream, what, within: limit, clock: clock, match: match)
     }
 
     private func unsubscribe(_ id: UInt64) { subscribers[id] = nil }
@@ -200,5 +191,28 @@ public actor HCIController {
         }
         for subscriber in subscribers.values { subscriber.finish() }
         subscribers.removeAll()
+    }
+}
+
+/// The first event of `stream` that `match` accepts, within `limit`. Throws
+/// ``HCICommandError/eventTimedOut(what:limit:)``, or ``HCICommandError/controllerGone(reason:)``
+/// when the stream ends first.
+@discardableResult
+public func firstEvent<T: Sendable>(
+    in stream: AsyncStream<HCIEvent>,
+    _ what: String,
+    within limit: Duration,
+    clock: any Clock<Duration> = ContinuousClock(),
+    match: @escaping @Sendable (HCIEvent) -> T?
+) async throws -> T {
+    do {
+        return try await withTimeout(limit, clock: clock, what: what) {
+            for await event in stream {
+                if let value = match(event) { return value }
+            }
+            throw HCICommandError.controllerGone(reason: "the link ended while waiting for \(what)")
+        }
+    } catch is TimeoutError {
+        throw HCICommandError.eventTimedOut(what: what, limit: limit)
     }
 }
