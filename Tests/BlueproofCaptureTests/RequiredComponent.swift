@@ -12,6 +12,8 @@ struct RequiredComponent: Sendable {
     var installHint: String
 
     static let tshark = RequiredComponent(executable: "tshark", installHint: "apt-get install tshark")
+    /// Ships with tshark (Debian package wireshark-common).
+    static let editcap = RequiredComponent(executable: "editcap", installHint: "apt-get install tshark")
 
     static var isCI: Bool { ProcessInfo.processInfo.environment["CI"] != nil }
 
@@ -29,13 +31,11 @@ struct RequiredComponent: Sendable {
         "\(executable) is not on PATH; install it with `\(installHint)`"
     }
 
-    /// The executable's path; records a failure and throws when it is missing (only reachable
-    /// when the test was not skipped, i.e. on CI or when the component vanished meanwhile).
-    func locate(sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+    /// The executable's path; throws (failing the test) when it is missing, which only happens
+    /// when the test was not skipped: on CI, or when the component vanished meanwhile.
+    func locate() throws -> String {
         if let path { return path }
-        let message = "\(missingMessage) (CI is set, so a missing component is a failure)"
-        Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
-        throw MissingComponent(message: message)
+        throw MissingComponent(message: "\(missingMessage) (CI is set, so a missing component is a failure)")
     }
 
     struct MissingComponent: Error, CustomStringConvertible {
@@ -46,10 +46,10 @@ struct RequiredComponent: Sendable {
 
 extension Trait where Self == ConditionTrait {
     /// Skips the test when `component` is missing, unless `CI` is set (then the test runs and
-    /// ``RequiredComponent/locate(sourceLocation:)`` fails it).
+    /// ``RequiredComponent/locate()`` fails it).
     static func requires(_ component: RequiredComponent) -> Self {
         .enabled(if: RequiredComponent.isCI || component.path != nil,
-                 Comment(rawValue: "skipped: \(component.missingMessage)"))
+                 Comment(rawValue: component.missingMessage))
     }
 }
 
