@@ -1,1 +1,0 @@
-// BlueproofTransport: see the files of this folder.
