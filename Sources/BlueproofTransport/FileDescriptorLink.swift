@@ -1,0 +1,275 @@
+import Glibc
+import BlueproofCapture
+import BlueproofWire
+import CBlueproofSystem
+import Logging
+import Synchronization
+
+/// The one implementation of ``HCITransport`` behind every file-descriptor transport:
+/// unix and TCP sockets, the HCI user channel and serial lines differ only in how their
+/// descriptor is opened.
+///
+/// A dedicated reader thread blocks in `poll()` on the descriptor and a wake pipe, reads
+/// whatever is available into an ``H4Deframer``, records each complete packet to the
+/// capture sink and yields it into an unbounded stream. It never waits for the consumer, so
+/// the peer never sees a full socket. `close()` writes to the wake pipe; the reader then
+/// finishes the stream and closes the descriptors. Dropping the last reference to the link
+/// closes it too.
+final class FileDescriptorLink: HCITransport {
+    let endpoint: String
+    let inbound: AsyncThrowingStream<H4Packet, any Error>
+    let core: LinkCore
+
+    /// Takes ownership of `fd` (closed on every path, failure included) and starts reading.
+    init(
+        fd: Int32, endpoint: String, writeMode: LinkCore.WriteMode, capture: (any CaptureSink)?,
+        afterRead: (@Sendable (Int32) -> Void)? = nil
+    ) throws(TransportError) {
+        var pipeEnds: [Int32] = [-1, -1]
+        guard bp_transport_cloexec_pipe(&pipeEnds) == 0 else {
+            let code = errno
+            _ = Glibc.close(fd)
+            throw .io(operation: "pipe2", errno: code)
+        }
+        let (stream, continuation) = AsyncThrowingStream<H4Packet, any Error>.makeStream()
+        let core = LinkCore(
+            fd: fd, wakeRead: pipeEnds[0], wakeWrite: pipeEnds[1], endpoint: endpoint,
+            writeMode: writeMode, capture: capture, afterRead: afterRead, continuation: continuation)
+        // A consumer that stops iterating by cancellation no longer wants the link.
+        continuation.onTermination = { [weak core] termination in
+            if case .cancelled = termination { core?.close() }
+        }
+        self.endpoint = endpoint
+        self.inbound = stream
+        self.core = core
+        try core.startReader()
+    }
+
+    deinit { core.close() }
+
+    func send(_ packet: H4Packet) throws(TransportError) { try core.send(packet) }
+
+    func close() { core.close() }
+}
+
+/// The state shared by a link's reader thread and its senders.
+///
+/// Locks: `writeLock` serialises writers and guards the descriptor against being closed
+/// under a write; `state` is held only briefly. Order when both are held: `writeLock`, then
+/// `state`. The descriptors are closed by the reader thread alone, after `state` left
+/// `.open` (so `close()` no longer touches them) and under `writeLock` (so no write is in
+/// flight).
+final class LinkCore: Sendable {
+    enum WriteMode: Sendable {
+        /// `send(MSG_NOSIGNAL)`: a peer that left gives EPIPE instead of killing us with SIGPIPE.
+        case socket
+        /// `write()`: terminals raise no SIGPIPE.
+        case file
+    }
+
+    enum State: Sendable {
+        case open
+        /// `close()` was called; the reader is on its way out.
+        case closing
+        /// The reader has exited; `send` throws this.
+        case ended(TransportError)
+    }
+
+    let fd: Int32
+    private let wakeRead: Int32
+    private let wakeWrite: Int32
+    let endpoint: String
+    private let writeMode: WriteMode
+    private let capture: (any CaptureSink)?
+    private let afterRead: (@Sendable (Int32) -> Void)?
+    private let continuation: AsyncThrowingStream<H4Packet, any Error>.Continuation
+    private let state = Mutex<State>(.open)
+    private let writeLock = Mutex<Void>(())
+    private static let logger = Logger(label: "blueproof.transport")
+
+    init(
+        fd: Int32, wakeRead: Int32, wakeWrite: Int32, endpoint: String, writeMode: WriteMode,
+        capture: (any CaptureSink)?, afterRead: (@Sendable (Int32) -> Void)?,
+        continuation: AsyncThrowingStream<H4Packet, any Error>.Continuation
+    ) {
+        self.fd = fd
+        self.wakeRead = wakeRead
+        self.wakeWrite = wakeWrite
+        self.endpoint = endpoint
+        self.writeMode = writeMode
+        self.capture = capture
+        self.afterRead = afterRead
+        self.continuation = continuation
+    }
+
+    // MARK: reader thread
+
+    /// Starts the detached reader thread, which keeps `self` alive until it exits.
+    /// On failure the descriptors are closed and the stream finished.
+    func startReader() throws(TransportError) {
+        let retained = Unmanaged.passRetained(self)
+        var thread = pthread_t()
+        let code = pthread_create(&thread, nil, { context in
+            let core = Unmanaged<LinkCore>.fromOpaque(context!).takeRetainedValue()
+            core.run()
+            return nil
+        }, retained.toOpaque())
+        guard code == 0 else {
+            retained.release()
+            end(.io(operation: "pthread_create", errno: code))
+            throw .io(operation: "pthread_create", errno: code)
+        }
+        pthread_detach(thread)
+    }
+
+    private func run() {
+        bp_transport_name_thread("bp-rx")
+        end(readUntilDone())
+    }
+
+    /// Reads until the link ends; nil when woken by `close()`.
+    private func readUntilDone() -> TransportError? {
+        var deframer = H4Deframer()
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        var watched = [
+            pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
+        ]
+        while true {
+            watched[0].revents = 0
+            watched[1].revents = 0
+            if poll(&watched, 2, -1) < 0 {
+                let code = errno
+                if code == EINTR { continue }
+                return .io(operation: "poll", errno: code)
+            }
+            if watched[1].revents != 0 { return nil }
+            if watched[0].revents == 0 { continue }
+            let (count, code) = buffer.withUnsafeMutableBytes { raw in
+                let count = read(fd, raw.baseAddress, raw.count)
+                return (count, count < 0 ? errno : 0)
+            }
+            if count == 0 { return .closedByPeer }
+            if count < 0 {
+                switch code {
+                case EINTR, EAGAIN, EWOULDBLOCK: continue
+                case ECONNRESET, EPIPE: return .closedByPeer
+                default: return .io(operation: "read from \(endpoint)", errno: code)
+                }
+            }
+            afterRead?(fd)
+            let arrival = wallClockMicros()
+            deframer.append(buffer[..<count])
+            do throws(WireError) {
+                while let packet = try deframer.next() {
+                    capture?.record(CaptureRecord(timestampMicros: arrival, direction: .received, packet: packet))
+                    continuation.yield(packet)
+                }
+            } catch {
+                return .malformedStream(error)
+            }
+        }
+    }
+
+    /// Ends the link once: records why, finishes the stream, closes the descriptors.
+    private func end(_ failure: TransportError?) {
+        let closedHere = state.withLock { state -> Bool in
+            if case .open = state {
+                state = .ended(failure ?? .closedByPeer)
+                // Unblocks a sender stuck on a full socket so the descriptor can be closed.
+                _ = shutdown(fd, Int32(SHUT_RDWR))
+                return false
+            }
+            state = .ended(.closed)
+            return true
+        }
+        if closedHere {
+            Self.logger.debug("link closed", metadata: ["endpoint": "\(endpoint)"])
+            continuation.finish()
+        } else {
+            let reason = failure ?? .closedByPeer
+            Self.logger.debug("link ended", metadata: ["endpoint": "\(endpoint)", "reason": "\(reason)"])
+            continuation.finish(throwing: reason)
+        }
+        writeLock.withLock { _ in _ = Glibc.close(fd) }
+        // `state` is no longer `.open`, so `close()` will not write to the pipe again.
+        _ = Glibc.close(wakeRead)
+        _ = Glibc.close(wakeWrite)
+    }
+
+    // MARK: senders
+
+    func close() {
+        state.withLock { state in
+            guard case .open = state else { return }
+            state = .closing
+            var byte: UInt8 = 1
+            // One byte ever goes into the pipe, so this never blocks.
+            _ = Glibc.write(wakeWrite, &byte, 1)
+            // Unblocks a sender stuck on a full socket (ENOTSOCK on a terminal: ignored).
+            _ = shutdown(fd, Int32(SHUT_RDWR))
+        }
+    }
+
+    func send(_ packet: H4Packet) throws(TransportError) {
+        let bytes = packet.h4Bytes
+        try writeLock.withLock { _ throws(TransportError) in
+            try throwUnlessOpen()
+            capture?.record(CaptureRecord(timestampMicros: wallClockMicros(), direction: .sent, packet: packet))
+            do throws(TransportError) {
+                try writeAll(bytes)
+            } catch {
+                // A failure caused by our own close() is reported as such.
+                try throwUnlessOpen()
+                throw error
+            }
+        }
+    }
+
+    private func throwUnlessOpen() throws(TransportError) {
+        switch state.withLock({ $0 }) {
+        case .open: return
+        case .closing: throw .closed
+        case let .ended(reason): throw reason
+        }
+    }
+
+    /// Writes every byte, through EINTR and partial writes. Caller holds `writeLock`.
+    private func writeAll(_ bytes: [UInt8]) throws(TransportError) {
+        var offset = 0
+        while offset < bytes.count {
+            let (written, code) = bytes.withUnsafeBytes { raw in
+                let start = raw.baseAddress! + offset
+                let remaining = raw.count - offset
+                let written = switch writeMode {
+                case .socket: Glibc.send(fd, start, remaining, Int32(MSG_NOSIGNAL))
+                case .file: Glibc.write(fd, start, remaining)
+                }
+                return (written, written < 0 ? errno : 0)
+            }
+            if written > 0 {
+                offset += written
+                continue
+            }
+            switch written == 0 ? EIO : code {
+            case EINTR:
+                continue
+            case EAGAIN, EWOULDBLOCK:
+                // Only if someone made the descriptor non-blocking: wait until it takes more.
+                var one = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                _ = poll(&one, 1, -1)
+            case EPIPE, ECONNRESET:
+                throw .closedByPeer
+            case let other:
+                throw .io(operation: "write to \(endpoint)", errno: other)
+            }
+        }
+    }
+}
+
+/// Microseconds since the Unix epoch, for capture records.
+func wallClockMicros() -> Int64 {
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    return Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000
+}

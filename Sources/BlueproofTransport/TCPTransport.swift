@@ -1,0 +1,48 @@
+import Glibc
+
+/// `tcp:HOST:PORT`: H4 over TCP, as served by Rootcanal.
+///
+/// Sets TCP_NODELAY (no Nagle delay on small commands) and TCP_QUICKACK. Linux clears
+/// QUICKACK again as the connection goes on, so ``rearmQuickAck`` sets it after every read;
+/// without it an HCI command round trip to Rootcanal measured about 45 ms instead of 5.
+enum TCPTransport {
+    static func connect(host: String, port: UInt16, endpoint: String) throws(TransportError) -> Int32 {
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_flags = AI_NUMERICSERV | AI_ADDRCONFIG
+        var list: UnsafeMutablePointer<addrinfo>?
+        let status = getaddrinfo(host, String(port), &hints, &list)
+        guard status == 0, let first = list else {
+            let detail = status == EAI_SYSTEM ? errnoText(errno) : String(cString: gai_strerror(status))
+            throw .hostNotFound(host: host, detail: detail)
+        }
+        defer { freeaddrinfo(list) }
+
+        var lastError = ECONNREFUSED
+        var candidate: UnsafeMutablePointer<addrinfo>? = first
+        while let info = candidate {
+            candidate = info.pointee.ai_next
+            let fd = socket(info.pointee.ai_family, SocketSupport.streamType, info.pointee.ai_protocol)
+            guard fd >= 0 else {
+                lastError = errno
+                continue
+            }
+            let code = SocketSupport.connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen)
+            guard code == 0 else {
+                lastError = code
+                Glibc.close(fd)
+                continue
+            }
+            SocketSupport.setOption(fd, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
+            rearmQuickAck(fd)
+            return fd
+        }
+        throw .connectFailed(endpoint: endpoint, errno: lastError)
+    }
+
+    /// Sets TCP_QUICKACK, which Linux does not keep set: called after every read.
+    @Sendable static func rearmQuickAck(_ fd: Int32) {
+        SocketSupport.setOption(fd, Int32(IPPROTO_TCP), TCP_QUICKACK, 1)
+    }
+}

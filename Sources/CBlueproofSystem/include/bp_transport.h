@@ -1,0 +1,30 @@
+#ifndef BP_TRANSPORT_H
+#define BP_TRANSPORT_H
+/* Helpers for BlueproofTransport: calls Swift cannot make directly (variadic fcntl/ioctl,
+   ioctl request macros, termios flag and speed macros). Each returns 0 on success or -1
+   with errno set, like the system calls they wrap. */
+
+/* pipe2(fds, O_CLOEXEC): the wake pipe of a transport's reader thread. */
+int bp_transport_cloexec_pipe(int fds[2]);
+
+/* Names the calling thread (at most 15 characters are kept), for debuggers and top -H. */
+void bp_transport_name_thread(const char *name);
+
+/* Sets or clears O_NONBLOCK on fd. */
+int bp_transport_set_nonblocking(int fd, int on);
+
+/* HCIDEVDOWN on an AF_BLUETOOTH/BTPROTO_HCI socket: powers adapter hciN down so that the
+   HCI user channel can be bound to it. */
+int bp_transport_hci_dev_down(int fd, int dev);
+
+/* The termios speed constant (B115200, ...) for a rate in bits per second, or 0 when the
+   platform has none for that rate. */
+unsigned int bp_transport_baud_constant(unsigned int rate);
+
+/* Puts a terminal into raw 8N1 mode for H4: no echo, no line editing, no output processing,
+   no software flow control, CLOCAL|CREAD, read returns as soon as one byte is there
+   (VMIN 1, VTIME 0), the given speed constant in both directions, RTS/CTS hardware flow
+   control when rtscts is non-zero. Flushes both queues afterwards. */
+int bp_transport_make_raw(int fd, unsigned int speed, int rtscts);
+
+#endif
