@@ -1,4 +1,5 @@
 import Glibc
+import CBlueproofSystem  // its headers bring <sys/socket.h> into this module: SOCK_STREAM, SOCK_CLOEXEC
 
 /// Socket plumbing shared by the unix and TCP transports.
 enum SocketSupport {
