@@ -53,9 +53,8 @@ let leSetScanResponseData: HCILESetScanResponseData = {
     do { return try HCILESetScanResponseData(scanResponseData: hexBytes("05 09 62 70 66 79")) } catch { fatalError("\(error)") }
 }()
 
-/// Every command with a codec. Byte layouts written from the parameter tables of Core Vol 4,
-/// Part E §7; the scan-parameter and create-connection vectors match btmon's printouts of the
-/// same values.
+/// Every command with a codec. Byte layouts written by hand from the parameter tables of
+/// Core Vol 4, Part E §7 (not yet compared with a live btmon or tshark capture).
 let commandVectors: [CommandVector] = [
     CommandVector(HCIReset(), ""),
     CommandVector(HCISetEventMask(eventMask: HCIEventMask.default.union(.leMeta)), "ffffffffff1f0020", widths: [8]),
