@@ -92,7 +92,7 @@ public enum HCICommandCatalogue {
             return [.init("malformed", error.description)]
         }
         guard let entry = entries[opcode] else {
-            var fields: [HCIPacketDescription.Field] = [.text("status", status)]
+            var fields: [HCIPacketDescription.Field] = [.describing("status", status)]
             if returnParameters.count > 1 { fields.append(.init("return", hex(returnParameters.dropFirst()))) }
             return fields
         }
@@ -100,8 +100,8 @@ public enum HCICommandCatalogue {
             let (fields, extra) = try entry.describeReturn(returnParameters)
             return extra.isEmpty ? fields : fields + [.init("extra", hex(extra))]
         } catch {
-            if status != .success && returnParameters.count == 1 { return [.text("status", status)] }
-            return [.text("status", status), .init("return", hex(returnParameters.dropFirst())),
+            if status != .success && returnParameters.count == 1 { return [.describing("status", status)] }
+            return [.describing("status", status), .init("return", hex(returnParameters.dropFirst())),
                     .init("malformed", error.description)]
         }
     }

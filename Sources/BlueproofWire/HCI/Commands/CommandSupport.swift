@@ -8,14 +8,14 @@ public protocol HCIFieldListing {
 extension ByteReader {
     /// Ends a fixed-layout parameter block: bytes left over mean the packet is longer than the
     /// command's layout, which the decoder refuses.
-    mutating func expectEnd() throws(WireError) {
+    mutating func requireEnd() throws(WireError) {
         guard isAtEnd else {
             throw error("parameters", .lengthMismatch(declared: position, actual: bytes.count))
         }
     }
 
     /// A one-octet boolean (0x00 false, 0x01 true); other values are refused.
-    mutating func bool(_ field: String) throws(WireError) -> Bool {
+    mutating func booleanOctet(_ field: String) throws(WireError) -> Bool {
         let start = offset
         let value = try u8(field)
         switch value {
@@ -27,30 +27,29 @@ extension ByteReader {
         }
     }
 
-    mutating func unit<U: HCIUnitDuration>(_ type: U.Type, _ field: String) throws(WireError) -> U {
+    mutating func hciUnit<U: HCIUnitDuration>(_ type: U.Type, _ field: String) throws(WireError) -> U {
         U(rawValue: try u16(field))
     }
 }
 
 extension ByteWriter {
-    mutating func bool(_ value: Bool) { u8(value ? 0x01 : 0x00) }
-    mutating func unit<U: HCIUnitDuration>(_ value: U) { u16(value.rawValue) }
+    mutating func booleanOctet(_ value: Bool) { u8(value ? 0x01 : 0x00) }
+    mutating func hciUnit<U: HCIUnitDuration>(_ value: U) { u16(value.rawValue) }
 }
 
 extension HCIPacketDescription.Field {
-    static func bool(_ name: String, _ value: Bool) -> Self { .init(name, value ? "true" : "false") }
-    static func hex16(_ name: String, _ value: UInt16) -> Self { .init(name, "0x\(hex(value))") }
-    static func hex8(_ name: String, _ value: UInt8) -> Self { .init(name, "0x\(hex(value))") }
-    static func number(_ name: String, _ value: some BinaryInteger) -> Self { .init(name, "\(value)") }
-    static func text(_ name: String, _ value: some CustomStringConvertible) -> Self { .init(name, value.description) }
+    static func boolean(_ name: String, _ value: Bool) -> Self { .init(name, value ? "true" : "false") }
+    static func hexadecimal(_ name: String, _ value: UInt16) -> Self { .init(name, "0x\(hex(value))") }
+    static func decimal(_ name: String, _ value: some BinaryInteger) -> Self { .init(name, "\(value)") }
+    static func describing(_ name: String, _ value: some CustomStringConvertible) -> Self { .init(name, value.description) }
 }
 
 extension HCIStatusReturn: HCIFieldListing {
-    public var fieldList: [HCIPacketDescription.Field] { [.text("status", status)] }
+    public var fieldList: [HCIPacketDescription.Field] { [.describing("status", status)] }
 }
 
 /// A one-octet value from a set the specification may extend, printed as its name and value.
-func namedValue(_ name: String?, _ rawValue: UInt8) -> String {
+func openSetText(_ name: String?, _ rawValue: UInt8) -> String {
     guard let name else { return "0x\(hex(rawValue))" }
     return "\(name) (0x\(hex(rawValue)))"
 }

@@ -34,7 +34,7 @@ public struct HCIReset: HCICommand, HCIFieldListing {
     public static let name = "Reset"
 
     public init() {}
-    public init(parameters reader: inout ByteReader) throws(WireError) { try reader.expectEnd() }
+    public init(parameters reader: inout ByteReader) throws(WireError) { try reader.requireEnd() }
     public func encodeParameters(into writer: inout ByteWriter) {}
     public var fieldList: [HCIPacketDescription.Field] { [] }
 }
@@ -50,10 +50,10 @@ public struct HCISetEventMask: HCICommand, HCIFieldListing {
 
     public init(parameters reader: inout ByteReader) throws(WireError) {
         eventMask = HCIEventMask(rawValue: try reader.u64("eventMask"))
-        try reader.expectEnd()
+        try reader.requireEnd()
     }
 
     public func encodeParameters(into writer: inout ByteWriter) { writer.u64(eventMask.rawValue) }
 
-    public var fieldList: [HCIPacketDescription.Field] { [.text("eventMask", eventMask)] }
+    public var fieldList: [HCIPacketDescription.Field] { [.describing("eventMask", eventMask)] }
 }

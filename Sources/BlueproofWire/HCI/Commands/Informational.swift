@@ -43,7 +43,7 @@ public struct HCIReadLocalVersionInformation: HCICommand, HCIFieldListing {
     public static let name = "Read Local Version Information"
 
     public init() {}
-    public init(parameters reader: inout ByteReader) throws(WireError) { try reader.expectEnd() }
+    public init(parameters reader: inout ByteReader) throws(WireError) { try reader.requireEnd() }
     public func encodeParameters(into writer: inout ByteWriter) {}
     public var fieldList: [HCIPacketDescription.Field] { [] }
 
@@ -86,12 +86,12 @@ public struct HCIReadLocalVersionInformation: HCICommand, HCIFieldListing {
 
         public var fieldList: [HCIPacketDescription.Field] {
             [
-                .text("status", status),
+                .describing("status", status),
                 .init("hciVersion", versionText(hciVersion)),
-                .hex16("hciSubversion", hciSubversion),
+                .hexadecimal("hciSubversion", hciSubversion),
                 .init("lmpVersion", versionText(lmpVersion)),
-                .hex16("companyIdentifier", companyIdentifier),
-                .hex16("lmpSubversion", lmpSubversion),
+                .hexadecimal("companyIdentifier", companyIdentifier),
+                .hexadecimal("lmpSubversion", lmpSubversion),
             ]
         }
 
@@ -109,7 +109,7 @@ public struct HCIReadLocalSupportedCommands: HCICommand, HCIFieldListing {
     public static let name = "Read Local Supported Commands"
 
     public init() {}
-    public init(parameters reader: inout ByteReader) throws(WireError) { try reader.expectEnd() }
+    public init(parameters reader: inout ByteReader) throws(WireError) { try reader.requireEnd() }
     public func encodeParameters(into writer: inout ByteWriter) {}
     public var fieldList: [HCIPacketDescription.Field] { [] }
 
@@ -133,7 +133,7 @@ public struct HCIReadLocalSupportedCommands: HCICommand, HCIFieldListing {
         }
 
         public var fieldList: [HCIPacketDescription.Field] {
-            [.text("status", status), .init("supportedCommands", hex(supportedCommands.bytes))]
+            [.describing("status", status), .init("supportedCommands", hex(supportedCommands.bytes))]
         }
     }
 }
@@ -145,7 +145,7 @@ public struct HCIReadLocalSupportedFeatures: HCICommand, HCIFieldListing {
     public static let name = "Read Local Supported Features"
 
     public init() {}
-    public init(parameters reader: inout ByteReader) throws(WireError) { try reader.expectEnd() }
+    public init(parameters reader: inout ByteReader) throws(WireError) { try reader.requireEnd() }
     public func encodeParameters(into writer: inout ByteWriter) {}
     public var fieldList: [HCIPacketDescription.Field] { [] }
 
@@ -173,7 +173,7 @@ public struct HCIReadLocalSupportedFeatures: HCICommand, HCIFieldListing {
         public var leSupportedController: Bool { lmpFeatures & (1 << 38) != 0 }
 
         public var fieldList: [HCIPacketDescription.Field] {
-            [.text("status", status), .init("lmpFeatures", "0x\(hex(lmpFeatures))")]
+            [.describing("status", status), .init("lmpFeatures", "0x\(hex(lmpFeatures))")]
         }
     }
 }
@@ -186,7 +186,7 @@ public struct HCIReadBufferSize: HCICommand, HCIFieldListing {
     public static let name = "Read Buffer Size"
 
     public init() {}
-    public init(parameters reader: inout ByteReader) throws(WireError) { try reader.expectEnd() }
+    public init(parameters reader: inout ByteReader) throws(WireError) { try reader.requireEnd() }
     public func encodeParameters(into writer: inout ByteWriter) {}
     public var fieldList: [HCIPacketDescription.Field] { [] }
 
@@ -224,11 +224,11 @@ public struct HCIReadBufferSize: HCICommand, HCIFieldListing {
 
         public var fieldList: [HCIPacketDescription.Field] {
             [
-                .text("status", status),
-                .number("aclDataPacketLength", aclDataPacketLength),
-                .number("synchronousDataPacketLength", synchronousDataPacketLength),
-                .number("totalNumACLDataPackets", totalNumACLDataPackets),
-                .number("totalNumSynchronousDataPackets", totalNumSynchronousDataPackets),
+                .describing("status", status),
+                .decimal("aclDataPacketLength", aclDataPacketLength),
+                .decimal("synchronousDataPacketLength", synchronousDataPacketLength),
+                .decimal("totalNumACLDataPackets", totalNumACLDataPackets),
+                .decimal("totalNumSynchronousDataPackets", totalNumSynchronousDataPackets),
             ]
         }
     }
@@ -240,7 +240,7 @@ public struct HCIReadBDADDR: HCICommand, HCIFieldListing {
     public static let name = "Read BD_ADDR"
 
     public init() {}
-    public init(parameters reader: inout ByteReader) throws(WireError) { try reader.expectEnd() }
+    public init(parameters reader: inout ByteReader) throws(WireError) { try reader.requireEnd() }
     public func encodeParameters(into writer: inout ByteWriter) {}
     public var fieldList: [HCIPacketDescription.Field] { [] }
 
@@ -263,6 +263,6 @@ public struct HCIReadBDADDR: HCICommand, HCIFieldListing {
             bdAddr.write(&writer)
         }
 
-        public var fieldList: [HCIPacketDescription.Field] { [.text("status", status), .text("bdAddr", bdAddr)] }
+        public var fieldList: [HCIPacketDescription.Field] { [.describing("status", status), .describing("bdAddr", bdAddr)] }
     }
 }

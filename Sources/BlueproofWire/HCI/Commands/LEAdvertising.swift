@@ -38,7 +38,7 @@ public struct LEAdvertisingType: RawRepresentable, Hashable, Sendable, CustomStr
         }
     }
 
-    public var description: String { namedValue(name, rawValue) }
+    public var description: String { openSetText(name, rawValue) }
 }
 
 /// Which address the controller puts in the packets it sends (Core Vol 4, Part E §7.8.5,
@@ -65,7 +65,7 @@ public struct LEOwnAddressType: RawRepresentable, Hashable, Sendable, CustomStri
         }
     }
 
-    public var description: String { namedValue(name, rawValue) }
+    public var description: String { openSetText(name, rawValue) }
 }
 
 /// The primary advertising channels to use (Core Vol 4, Part E §7.8.5). A bit mask.
@@ -113,7 +113,7 @@ public struct LEAdvertisingFilterPolicy: RawRepresentable, Hashable, Sendable, C
         }
     }
 
-    public var description: String { namedValue(name, rawValue) }
+    public var description: String { openSetText(name, rawValue) }
 }
 
 /// LE Set Advertising Parameters: how legacy advertising is sent (Core Vol 4, Part E §7.8.5).
@@ -152,20 +152,20 @@ public struct HCILESetAdvertisingParameters: HCICommand, HCIFieldListing {
     }
 
     public init(parameters reader: inout ByteReader) throws(WireError) {
-        advertisingIntervalMin = try reader.unit(LEAdvertisingInterval.self, "advertisingIntervalMin")
-        advertisingIntervalMax = try reader.unit(LEAdvertisingInterval.self, "advertisingIntervalMax")
+        advertisingIntervalMin = try reader.hciUnit(LEAdvertisingInterval.self, "advertisingIntervalMin")
+        advertisingIntervalMax = try reader.hciUnit(LEAdvertisingInterval.self, "advertisingIntervalMax")
         advertisingType = LEAdvertisingType(rawValue: try reader.u8("advertisingType"))
         ownAddressType = LEOwnAddressType(rawValue: try reader.u8("ownAddressType"))
         peerAddressType = LEAddressType(rawValue: try reader.u8("peerAddressType"))
         peerAddress = try BDAddress.read(&reader, "peerAddress")
         advertisingChannelMap = LEAdvertisingChannelMap(rawValue: try reader.u8("advertisingChannelMap"))
         advertisingFilterPolicy = LEAdvertisingFilterPolicy(rawValue: try reader.u8("advertisingFilterPolicy"))
-        try reader.expectEnd()
+        try reader.requireEnd()
     }
 
     public func encodeParameters(into writer: inout ByteWriter) {
-        writer.unit(advertisingIntervalMin)
-        writer.unit(advertisingIntervalMax)
+        writer.hciUnit(advertisingIntervalMin)
+        writer.hciUnit(advertisingIntervalMax)
         writer.u8(advertisingType.rawValue)
         writer.u8(ownAddressType.rawValue)
         writer.u8(peerAddressType.rawValue)
@@ -176,14 +176,14 @@ public struct HCILESetAdvertisingParameters: HCICommand, HCIFieldListing {
 
     public var fieldList: [HCIPacketDescription.Field] {
         [
-            .text("advertisingIntervalMin", advertisingIntervalMin),
-            .text("advertisingIntervalMax", advertisingIntervalMax),
-            .text("advertisingType", advertisingType),
-            .text("ownAddressType", ownAddressType),
-            .text("peerAddressType", peerAddressType),
-            .text("peerAddress", peerAddress),
-            .text("advertisingChannelMap", advertisingChannelMap),
-            .text("advertisingFilterPolicy", advertisingFilterPolicy),
+            .describing("advertisingIntervalMin", advertisingIntervalMin),
+            .describing("advertisingIntervalMax", advertisingIntervalMax),
+            .describing("advertisingType", advertisingType),
+            .describing("ownAddressType", ownAddressType),
+            .describing("peerAddressType", peerAddressType),
+            .describing("peerAddress", peerAddress),
+            .describing("advertisingChannelMap", advertisingChannelMap),
+            .describing("advertisingFilterPolicy", advertisingFilterPolicy),
         ]
     }
 }
@@ -208,7 +208,7 @@ enum LegacyAdvertisingPayload {
                             reason: .invalidValue("\(length) octets, at most \(capacity) fit"))
         }
         let padded = try reader.bytes(capacity, dataField)
-        try reader.expectEnd()
+        try reader.requireEnd()
         return Array(padded.prefix(length))
     }
 
@@ -244,7 +244,7 @@ public struct HCILESetAdvertisingData: HCICommand, HCIFieldListing {
     }
 
     public var fieldList: [HCIPacketDescription.Field] {
-        [.number("advertisingDataLength", advertisingData.count), .init("advertisingData", hex(advertisingData))]
+        [.decimal("advertisingDataLength", advertisingData.count), .init("advertisingData", hex(advertisingData))]
     }
 }
 
@@ -273,7 +273,7 @@ public struct HCILESetScanResponseData: HCICommand, HCIFieldListing {
     }
 
     public var fieldList: [HCIPacketDescription.Field] {
-        [.number("scanResponseDataLength", scanResponseData.count), .init("scanResponseData", hex(scanResponseData))]
+        [.decimal("scanResponseDataLength", scanResponseData.count), .init("scanResponseData", hex(scanResponseData))]
     }
 }
 
@@ -287,11 +287,11 @@ public struct HCILESetAdvertisingEnable: HCICommand, HCIFieldListing {
     public init(advertisingEnable: Bool) { self.advertisingEnable = advertisingEnable }
 
     public init(parameters reader: inout ByteReader) throws(WireError) {
-        advertisingEnable = try reader.bool("advertisingEnable")
-        try reader.expectEnd()
+        advertisingEnable = try reader.booleanOctet("advertisingEnable")
+        try reader.requireEnd()
     }
 
-    public func encodeParameters(into writer: inout ByteWriter) { writer.bool(advertisingEnable) }
+    public func encodeParameters(into writer: inout ByteWriter) { writer.booleanOctet(advertisingEnable) }
 
-    public var fieldList: [HCIPacketDescription.Field] { [.bool("advertisingEnable", advertisingEnable)] }
+    public var fieldList: [HCIPacketDescription.Field] { [.boolean("advertisingEnable", advertisingEnable)] }
 }

@@ -29,7 +29,7 @@ public struct LEInitiatorFilterPolicy: RawRepresentable, Hashable, Sendable, Cus
         }
     }
 
-    public var description: String { namedValue(name, rawValue) }
+    public var description: String { openSetText(name, rawValue) }
 }
 
 /// LE Create Connection: starts initiating a connection as central (Core Vol 4, Part E
@@ -83,50 +83,50 @@ public struct HCILECreateConnection: HCICommand, HCIFieldListing {
     }
 
     public init(parameters reader: inout ByteReader) throws(WireError) {
-        scanInterval = try reader.unit(LEScanInterval.self, "scanInterval")
-        scanWindow = try reader.unit(LEScanInterval.self, "scanWindow")
+        scanInterval = try reader.hciUnit(LEScanInterval.self, "scanInterval")
+        scanWindow = try reader.hciUnit(LEScanInterval.self, "scanWindow")
         initiatorFilterPolicy = LEInitiatorFilterPolicy(rawValue: try reader.u8("initiatorFilterPolicy"))
         peerAddressType = LEAddressType(rawValue: try reader.u8("peerAddressType"))
         peerAddress = try BDAddress.read(&reader, "peerAddress")
         ownAddressType = LEOwnAddressType(rawValue: try reader.u8("ownAddressType"))
-        connectionIntervalMin = try reader.unit(LEConnectionInterval.self, "connectionIntervalMin")
-        connectionIntervalMax = try reader.unit(LEConnectionInterval.self, "connectionIntervalMax")
+        connectionIntervalMin = try reader.hciUnit(LEConnectionInterval.self, "connectionIntervalMin")
+        connectionIntervalMax = try reader.hciUnit(LEConnectionInterval.self, "connectionIntervalMax")
         maxLatency = try reader.u16("maxLatency")
-        supervisionTimeout = try reader.unit(LESupervisionTimeout.self, "supervisionTimeout")
-        minCELength = try reader.unit(LEConnectionEventLength.self, "minCELength")
-        maxCELength = try reader.unit(LEConnectionEventLength.self, "maxCELength")
-        try reader.expectEnd()
+        supervisionTimeout = try reader.hciUnit(LESupervisionTimeout.self, "supervisionTimeout")
+        minCELength = try reader.hciUnit(LEConnectionEventLength.self, "minCELength")
+        maxCELength = try reader.hciUnit(LEConnectionEventLength.self, "maxCELength")
+        try reader.requireEnd()
     }
 
     public func encodeParameters(into writer: inout ByteWriter) {
-        writer.unit(scanInterval)
-        writer.unit(scanWindow)
+        writer.hciUnit(scanInterval)
+        writer.hciUnit(scanWindow)
         writer.u8(initiatorFilterPolicy.rawValue)
         writer.u8(peerAddressType.rawValue)
         peerAddress.write(&writer)
         writer.u8(ownAddressType.rawValue)
-        writer.unit(connectionIntervalMin)
-        writer.unit(connectionIntervalMax)
+        writer.hciUnit(connectionIntervalMin)
+        writer.hciUnit(connectionIntervalMax)
         writer.u16(maxLatency)
-        writer.unit(supervisionTimeout)
-        writer.unit(minCELength)
-        writer.unit(maxCELength)
+        writer.hciUnit(supervisionTimeout)
+        writer.hciUnit(minCELength)
+        writer.hciUnit(maxCELength)
     }
 
     public var fieldList: [HCIPacketDescription.Field] {
         [
-            .text("scanInterval", scanInterval),
-            .text("scanWindow", scanWindow),
-            .text("initiatorFilterPolicy", initiatorFilterPolicy),
-            .text("peerAddressType", peerAddressType),
-            .text("peerAddress", peerAddress),
-            .text("ownAddressType", ownAddressType),
-            .text("connectionIntervalMin", connectionIntervalMin),
-            .text("connectionIntervalMax", connectionIntervalMax),
-            .number("maxLatency", maxLatency),
-            .text("supervisionTimeout", supervisionTimeout),
-            .text("minCELength", minCELength),
-            .text("maxCELength", maxCELength),
+            .describing("scanInterval", scanInterval),
+            .describing("scanWindow", scanWindow),
+            .describing("initiatorFilterPolicy", initiatorFilterPolicy),
+            .describing("peerAddressType", peerAddressType),
+            .describing("peerAddress", peerAddress),
+            .describing("ownAddressType", ownAddressType),
+            .describing("connectionIntervalMin", connectionIntervalMin),
+            .describing("connectionIntervalMax", connectionIntervalMax),
+            .decimal("maxLatency", maxLatency),
+            .describing("supervisionTimeout", supervisionTimeout),
+            .describing("minCELength", minCELength),
+            .describing("maxCELength", maxCELength),
         ]
     }
 }
@@ -138,7 +138,7 @@ public struct HCILECreateConnectionCancel: HCICommand, HCIFieldListing {
     public static let name = "LE Create Connection Cancel"
 
     public init() {}
-    public init(parameters reader: inout ByteReader) throws(WireError) { try reader.expectEnd() }
+    public init(parameters reader: inout ByteReader) throws(WireError) { try reader.requireEnd() }
     public func encodeParameters(into writer: inout ByteWriter) {}
     public var fieldList: [HCIPacketDescription.Field] { [] }
 }
@@ -179,34 +179,34 @@ public struct HCILEConnectionUpdate: HCICommand, HCIFieldListing {
 
     public init(parameters reader: inout ByteReader) throws(WireError) {
         connectionHandle = try reader.u16("connectionHandle")
-        connectionIntervalMin = try reader.unit(LEConnectionInterval.self, "connectionIntervalMin")
-        connectionIntervalMax = try reader.unit(LEConnectionInterval.self, "connectionIntervalMax")
+        connectionIntervalMin = try reader.hciUnit(LEConnectionInterval.self, "connectionIntervalMin")
+        connectionIntervalMax = try reader.hciUnit(LEConnectionInterval.self, "connectionIntervalMax")
         maxLatency = try reader.u16("maxLatency")
-        supervisionTimeout = try reader.unit(LESupervisionTimeout.self, "supervisionTimeout")
-        minCELength = try reader.unit(LEConnectionEventLength.self, "minCELength")
-        maxCELength = try reader.unit(LEConnectionEventLength.self, "maxCELength")
-        try reader.expectEnd()
+        supervisionTimeout = try reader.hciUnit(LESupervisionTimeout.self, "supervisionTimeout")
+        minCELength = try reader.hciUnit(LEConnectionEventLength.self, "minCELength")
+        maxCELength = try reader.hciUnit(LEConnectionEventLength.self, "maxCELength")
+        try reader.requireEnd()
     }
 
     public func encodeParameters(into writer: inout ByteWriter) {
         writer.u16(connectionHandle)
-        writer.unit(connectionIntervalMin)
-        writer.unit(connectionIntervalMax)
+        writer.hciUnit(connectionIntervalMin)
+        writer.hciUnit(connectionIntervalMax)
         writer.u16(maxLatency)
-        writer.unit(supervisionTimeout)
-        writer.unit(minCELength)
-        writer.unit(maxCELength)
+        writer.hciUnit(supervisionTimeout)
+        writer.hciUnit(minCELength)
+        writer.hciUnit(maxCELength)
     }
 
     public var fieldList: [HCIPacketDescription.Field] {
         [
-            .number("connectionHandle", connectionHandle),
-            .text("connectionIntervalMin", connectionIntervalMin),
-            .text("connectionIntervalMax", connectionIntervalMax),
-            .number("maxLatency", maxLatency),
-            .text("supervisionTimeout", supervisionTimeout),
-            .text("minCELength", minCELength),
-            .text("maxCELength", maxCELength),
+            .decimal("connectionHandle", connectionHandle),
+            .describing("connectionIntervalMin", connectionIntervalMin),
+            .describing("connectionIntervalMax", connectionIntervalMax),
+            .decimal("maxLatency", maxLatency),
+            .describing("supervisionTimeout", supervisionTimeout),
+            .describing("minCELength", minCELength),
+            .describing("maxCELength", maxCELength),
         ]
     }
 }
@@ -232,18 +232,18 @@ public struct HCILESetDataLength: HCICommand, HCIFieldListing {
     public init(parameters reader: inout ByteReader) throws(WireError) {
         connectionHandle = try reader.u16("connectionHandle")
         txOctets = try reader.u16("txOctets")
-        txTime = try reader.unit(LEPacketTime.self, "txTime")
-        try reader.expectEnd()
+        txTime = try reader.hciUnit(LEPacketTime.self, "txTime")
+        try reader.requireEnd()
     }
 
     public func encodeParameters(into writer: inout ByteWriter) {
         writer.u16(connectionHandle)
         writer.u16(txOctets)
-        writer.unit(txTime)
+        writer.hciUnit(txTime)
     }
 
     public var fieldList: [HCIPacketDescription.Field] {
-        [.number("connectionHandle", connectionHandle), .number("txOctets", txOctets), .text("txTime", txTime)]
+        [.decimal("connectionHandle", connectionHandle), .decimal("txOctets", txOctets), .describing("txTime", txTime)]
     }
 
     public struct ReturnParameters: HCIReturnParameters, HCIFieldListing {
@@ -266,7 +266,7 @@ public struct HCILESetDataLength: HCICommand, HCIFieldListing {
         }
 
         public var fieldList: [HCIPacketDescription.Field] {
-            [.text("status", status), .number("connectionHandle", connectionHandle)]
+            [.describing("status", status), .decimal("connectionHandle", connectionHandle)]
         }
     }
 }

@@ -48,12 +48,12 @@ public struct HCILESetEventMask: HCICommand, HCIFieldListing {
 
     public init(parameters reader: inout ByteReader) throws(WireError) {
         leEventMask = HCILEEventMask(rawValue: try reader.u64("leEventMask"))
-        try reader.expectEnd()
+        try reader.requireEnd()
     }
 
     public func encodeParameters(into writer: inout ByteWriter) { writer.u64(leEventMask.rawValue) }
 
-    public var fieldList: [HCIPacketDescription.Field] { [.text("leEventMask", leEventMask)] }
+    public var fieldList: [HCIPacketDescription.Field] { [.describing("leEventMask", leEventMask)] }
 }
 
 /// LE Read Buffer Size [v1]: the size and number of the controller's LE ACL data buffers
@@ -64,7 +64,7 @@ public struct HCILEReadBufferSize: HCICommand, HCIFieldListing {
     public static let name = "LE Read Buffer Size [v1]"
 
     public init() {}
-    public init(parameters reader: inout ByteReader) throws(WireError) { try reader.expectEnd() }
+    public init(parameters reader: inout ByteReader) throws(WireError) { try reader.requireEnd() }
     public func encodeParameters(into writer: inout ByteWriter) {}
     public var fieldList: [HCIPacketDescription.Field] { [] }
 
@@ -93,9 +93,9 @@ public struct HCILEReadBufferSize: HCICommand, HCIFieldListing {
 
         public var fieldList: [HCIPacketDescription.Field] {
             [
-                .text("status", status),
-                .number("leACLDataPacketLength", leACLDataPacketLength),
-                .number("totalNumLEACLDataPackets", totalNumLEACLDataPackets),
+                .describing("status", status),
+                .decimal("leACLDataPacketLength", leACLDataPacketLength),
+                .decimal("totalNumLEACLDataPackets", totalNumLEACLDataPackets),
             ]
         }
     }
@@ -108,7 +108,7 @@ public struct HCILEReadBufferSizeV2: HCICommand, HCIFieldListing {
     public static let name = "LE Read Buffer Size [v2]"
 
     public init() {}
-    public init(parameters reader: inout ByteReader) throws(WireError) { try reader.expectEnd() }
+    public init(parameters reader: inout ByteReader) throws(WireError) { try reader.requireEnd() }
     public func encodeParameters(into writer: inout ByteWriter) {}
     public var fieldList: [HCIPacketDescription.Field] { [] }
 
@@ -146,11 +146,11 @@ public struct HCILEReadBufferSizeV2: HCICommand, HCIFieldListing {
 
         public var fieldList: [HCIPacketDescription.Field] {
             [
-                .text("status", status),
-                .number("leACLDataPacketLength", leACLDataPacketLength),
-                .number("totalNumLEACLDataPackets", totalNumLEACLDataPackets),
-                .number("isoDataPacketLength", isoDataPacketLength),
-                .number("totalNumISODataPackets", totalNumISODataPackets),
+                .describing("status", status),
+                .decimal("leACLDataPacketLength", leACLDataPacketLength),
+                .decimal("totalNumLEACLDataPackets", totalNumLEACLDataPackets),
+                .decimal("isoDataPacketLength", isoDataPacketLength),
+                .decimal("totalNumISODataPackets", totalNumISODataPackets),
             ]
         }
     }
@@ -163,7 +163,7 @@ public struct HCILEReadLocalSupportedFeatures: HCICommand, HCIFieldListing {
     public static let name = "LE Read Local Supported Features"
 
     public init() {}
-    public init(parameters reader: inout ByteReader) throws(WireError) { try reader.expectEnd() }
+    public init(parameters reader: inout ByteReader) throws(WireError) { try reader.requireEnd() }
     public func encodeParameters(into writer: inout ByteWriter) {}
     public var fieldList: [HCIPacketDescription.Field] { [] }
 
@@ -186,7 +186,7 @@ public struct HCILEReadLocalSupportedFeatures: HCICommand, HCIFieldListing {
             writer.u64(leFeatures.rawValue)
         }
 
-        public var fieldList: [HCIPacketDescription.Field] { [.text("status", status), .text("leFeatures", leFeatures)] }
+        public var fieldList: [HCIPacketDescription.Field] { [.describing("status", status), .describing("leFeatures", leFeatures)] }
     }
 }
 
@@ -202,10 +202,10 @@ public struct HCILESetRandomAddress: HCICommand, HCIFieldListing {
 
     public init(parameters reader: inout ByteReader) throws(WireError) {
         randomAddress = try BDAddress.read(&reader, "randomAddress")
-        try reader.expectEnd()
+        try reader.requireEnd()
     }
 
     public func encodeParameters(into writer: inout ByteWriter) { randomAddress.write(&writer) }
 
-    public var fieldList: [HCIPacketDescription.Field] { [.text("randomAddress", randomAddress)] }
+    public var fieldList: [HCIPacketDescription.Field] { [.describing("randomAddress", randomAddress)] }
 }

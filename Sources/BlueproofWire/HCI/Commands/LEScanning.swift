@@ -25,7 +25,7 @@ public struct LEScanType: RawRepresentable, Hashable, Sendable, CustomStringConv
         }
     }
 
-    public var description: String { namedValue(name, rawValue) }
+    public var description: String { openSetText(name, rawValue) }
 }
 
 /// Which advertising packets the scanner reports (Core Vol 4, Part E §7.8.10). An open set.
@@ -52,7 +52,7 @@ public struct LEScanningFilterPolicy: RawRepresentable, Hashable, Sendable, Cust
         }
     }
 
-    public var description: String { namedValue(name, rawValue) }
+    public var description: String { openSetText(name, rawValue) }
 }
 
 /// LE Set Scan Parameters: how legacy scanning runs (Core Vol 4, Part E §7.8.10).
@@ -83,28 +83,28 @@ public struct HCILESetScanParameters: HCICommand, HCIFieldListing {
 
     public init(parameters reader: inout ByteReader) throws(WireError) {
         scanType = LEScanType(rawValue: try reader.u8("scanType"))
-        scanInterval = try reader.unit(LEScanInterval.self, "scanInterval")
-        scanWindow = try reader.unit(LEScanInterval.self, "scanWindow")
+        scanInterval = try reader.hciUnit(LEScanInterval.self, "scanInterval")
+        scanWindow = try reader.hciUnit(LEScanInterval.self, "scanWindow")
         ownAddressType = LEOwnAddressType(rawValue: try reader.u8("ownAddressType"))
         scanningFilterPolicy = LEScanningFilterPolicy(rawValue: try reader.u8("scanningFilterPolicy"))
-        try reader.expectEnd()
+        try reader.requireEnd()
     }
 
     public func encodeParameters(into writer: inout ByteWriter) {
         writer.u8(scanType.rawValue)
-        writer.unit(scanInterval)
-        writer.unit(scanWindow)
+        writer.hciUnit(scanInterval)
+        writer.hciUnit(scanWindow)
         writer.u8(ownAddressType.rawValue)
         writer.u8(scanningFilterPolicy.rawValue)
     }
 
     public var fieldList: [HCIPacketDescription.Field] {
         [
-            .text("scanType", scanType),
-            .text("scanInterval", scanInterval),
-            .text("scanWindow", scanWindow),
-            .text("ownAddressType", ownAddressType),
-            .text("scanningFilterPolicy", scanningFilterPolicy),
+            .describing("scanType", scanType),
+            .describing("scanInterval", scanInterval),
+            .describing("scanWindow", scanWindow),
+            .describing("ownAddressType", ownAddressType),
+            .describing("scanningFilterPolicy", scanningFilterPolicy),
         ]
     }
 }
@@ -124,17 +124,17 @@ public struct HCILESetScanEnable: HCICommand, HCIFieldListing {
     }
 
     public init(parameters reader: inout ByteReader) throws(WireError) {
-        scanEnable = try reader.bool("scanEnable")
-        filterDuplicates = try reader.bool("filterDuplicates")
-        try reader.expectEnd()
+        scanEnable = try reader.booleanOctet("scanEnable")
+        filterDuplicates = try reader.booleanOctet("filterDuplicates")
+        try reader.requireEnd()
     }
 
     public func encodeParameters(into writer: inout ByteWriter) {
-        writer.bool(scanEnable)
-        writer.bool(filterDuplicates)
+        writer.booleanOctet(scanEnable)
+        writer.booleanOctet(filterDuplicates)
     }
 
     public var fieldList: [HCIPacketDescription.Field] {
-        [.bool("scanEnable", scanEnable), .bool("filterDuplicates", filterDuplicates)]
+        [.boolean("scanEnable", scanEnable), .boolean("filterDuplicates", filterDuplicates)]
     }
 }

@@ -27,7 +27,7 @@ public struct HCIDisconnect: HCICommand, HCIFieldListing {
     public init(parameters reader: inout ByteReader) throws(WireError) {
         connectionHandle = try reader.u16("connectionHandle")
         reason = HCIStatus(rawValue: try reader.u8("reason"))
-        try reader.expectEnd()
+        try reader.requireEnd()
     }
 
     public func encodeParameters(into writer: inout ByteWriter) {
@@ -36,6 +36,6 @@ public struct HCIDisconnect: HCICommand, HCIFieldListing {
     }
 
     public var fieldList: [HCIPacketDescription.Field] {
-        [.number("connectionHandle", connectionHandle), .text("reason", reason)]
+        [.decimal("connectionHandle", connectionHandle), .describing("reason", reason)]
     }
 }

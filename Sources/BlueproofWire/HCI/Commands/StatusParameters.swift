@@ -18,12 +18,12 @@ public struct HCIReadRSSI: HCICommand, HCIFieldListing {
 
     public init(parameters reader: inout ByteReader) throws(WireError) {
         handle = try reader.u16("handle")
-        try reader.expectEnd()
+        try reader.requireEnd()
     }
 
     public func encodeParameters(into writer: inout ByteWriter) { writer.u16(handle) }
 
-    public var fieldList: [HCIPacketDescription.Field] { [.number("handle", handle)] }
+    public var fieldList: [HCIPacketDescription.Field] { [.decimal("handle", handle)] }
 
     public struct ReturnParameters: HCIReturnParameters, HCIFieldListing {
         public var status: HCIStatus
@@ -50,7 +50,7 @@ public struct HCIReadRSSI: HCICommand, HCIFieldListing {
         }
 
         public var fieldList: [HCIPacketDescription.Field] {
-            [.text("status", status), .number("handle", handle), .init("rssi", "\(rssi) dBm")]
+            [.describing("status", status), .decimal("handle", handle), .init("rssi", "\(rssi) dBm")]
         }
     }
 }
