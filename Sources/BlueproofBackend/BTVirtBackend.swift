@@ -53,11 +53,9 @@ public final class BTVirtBackend: ControllerBackend {
             throw BackendError.notReady(program: "btvirt", waited: "10 s", log: process.logTail())
         }
 
-        let version = process.logTail(lines: 5).split(separator: "\n")
-            .first { $0.contains("emulator ver") }.map { String($0.split(separator: " ").last ?? "") } ?? "unknown"
         let workaround = afALGMissing.map { "used (kernel: \($0))" } ?? "not needed (kernel has AF_ALG)"
         return BTVirtBackend(process: process, socketPath: socketPath, facts: [
-            BackendFact("backend", "btvirt \(version) (\(executable)), pid \(process.pid)"),
+            BackendFact("backend", "btvirt (\(executable)), pid \(process.pid)"),
             BackendFact("socket", socketPath),
             BackendFact("log", process.logPath),
             BackendFact("AF_ALG workaround", workaround),

@@ -1,10 +1,10 @@
 import Glibc
-import CBlueproofSystem  // its headers bring <sys/socket.h> into this module: SOCK_STREAM, SOCK_CLOEXEC
+import CBlueproofSystem
 
 /// Socket plumbing shared by the unix and TCP transports.
 enum SocketSupport {
     /// `SOCK_STREAM | SOCK_CLOEXEC`.
-    static let streamType = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+    static let streamType = bp_socket_stream_cloexec()
 
     /// Connects `fd` to `address`; returns 0 or the errno. An EINTR'd connect goes on in the
     /// background, so it waits for the socket to become writable and reads the outcome.

@@ -23,13 +23,17 @@ struct ProbeTable {
             lines.append(row("LE features", controller.leFeatures.isEmpty ? "none" : controller.leFeatures.joined(separator: ", ")))
             if let commands = controller.supportedCommandCount {
                 let extended = "extended advertising \(yesNo(controller.extendedAdvertising)), extended scanning \(yesNo(controller.extendedScanning))"
-                lines.append(row("command mask", "\(commands) commands; \(extended)"))
+                let known = controller.knownCommandCount.map { " of the \($0) blueproof knows" } ?? ""
+                lines.append(row("command mask", "claims \(commands)\(known); \(extended)"))
             }
             lines.append(row("round trip", controller.commandRoundTrip?.description ?? "not measured"))
             let working = controller.commands.filter { $0.result == "ok" }.count
-            lines.append(row("host commands", "\(working) of \(controller.commands.count) work"))
-            for check in controller.commands where check.result != "ok" {
-                lines.append(row("", "\(check.name): \(check.result)\(check.claimed == true ? " (claimed by the mask)" : "")"))
+            let unused = controller.commands.filter { $0.result == "not exercised" }.count
+            lines.append(row("host commands", "\(working) of \(controller.commands.count) work"
+                             + (unused > 0 ? ", \(unused) not used on this side" : "")))
+            for check in controller.commands where check.result != "ok" && check.result != "not exercised" {
+                let mask = check.claimed.map { $0 ? " (the mask claims it)" : " (the mask does not claim it)" } ?? ""
+                lines.append(row("", "\(check.name): \(check.result)\(mask)"))
             }
             for problem in controller.problems { lines.append(row("PROBLEM", problem)) }
         }
@@ -38,6 +42,7 @@ struct ProbeTable {
             lines.append("link \(link.advertiser) → \(link.initiator)")
             lines.append(row("advertisement", link.advertisementSeen
                 ? "seen after \(link.millisecondsToReport ?? 0) ms, RSSI \(link.reportedRSSI ?? "n/a")" : "not seen"))
+            if let absent = link.absentPeer { lines.append(row("absent peer", absent)) }
             lines.append(row("connection", link.connected
                 ? "made in \(link.millisecondsToConnect ?? 0) ms, RSSI \(link.connectionRSSI ?? "not read")" : "not made"))
             lines.append(row("disconnection", link.disconnected ? "reported on both sides" : "not completed"))

@@ -74,6 +74,10 @@ public actor HCIController {
         case let .status(status): bytes = [status.rawValue]
         case let .complete(returnParameters): bytes = returnParameters
         }
+        // A refused command may carry its status alone (btvirt does), so the status decides first.
+        if let status = bytes.first.map(HCIStatus.init(rawValue:)), status != .success {
+            throw .failed(command: C.name, status: status)
+        }
         var reader = ByteReader(bytes, context: "\(C.name) return parameters")
         let result: C.ReturnParameters
         do {

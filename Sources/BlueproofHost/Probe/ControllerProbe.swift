@@ -63,6 +63,7 @@ public struct ControllerProbe: Sendable {
         mask = await attempt(HCIReadLocalSupportedCommands())?.supportedCommands
         if let mask {
             profile.supportedCommandCount = mask.supportedOpcodes.count
+            profile.knownCommandCount = HCISupportedCommands.positions.count
             profile.extendedAdvertising = mask.supportsExtendedAdvertising
             profile.extendedScanning = mask.supportsExtendedScanning
         }
@@ -142,6 +143,11 @@ actor CommandRecorder {
             throw error
         }
     }
+
+    /// Replaces the recorded result of `opcode` once the caller has judged it in context.
+    func override(_ opcode: HCIOpcode, with result: String) {
+        results[opcode] = result
+    }
 }
 
 /// A controller while it is probed: its profile so far, the commands tried, its mask.
@@ -155,14 +161,15 @@ struct ProbedController {
     }
 
     /// The profile with one check per required command and its problems: a command that
-    /// failed, and one that worked although the mask denies it.
+    /// failed although the mask does not deny it, and one that worked although the mask denies
+    /// it. A command both the mask and the controller refuse is reported, not a problem.
     func finished() -> ControllerProfile {
         var profile = self.profile
         profile.commands = requiredCommands.map { opcode, name in
             CommandCheck(name: name, opcode: opcode.description, claimed: mask?.supports(opcode),
                          result: log[opcode] ?? "not exercised")
         }
-        for check in profile.commands where check.result != "ok" && check.result != "not exercised" {
+        for check in profile.commands where check.result != "ok" && check.result != "not exercised" && check.claimed != false {
             profile.problems.append("\(check.name): \(check.result)" + (check.claimed == true ? " (the mask claims it)" : ""))
         }
         for check in profile.commands where check.result == "ok" && check.claimed == false {

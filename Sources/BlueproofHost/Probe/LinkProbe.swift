@@ -37,7 +37,7 @@ struct LinkProbe {
             check.reportedRSSI = report.rssi.map { "\($0) dBm" } ?? "n/a"
             try await initiator.commands.run(HCILESetScanEnable(scanEnable: false), on: b)
 
-            try await cancelPendingConnection(on: b, commands: initiator.commands)
+            check.absentPeer = try await cancelPendingConnection(on: b, commands: initiator.commands)
 
             // Connect; both sides must report it.
             let advertiserEvents = await a.events()
@@ -85,23 +85,37 @@ struct LinkProbe {
         try await commands.run(HCILESetAdvertisingEnable(advertisingEnable: true), on: controller)
     }
 
-    /// Starts a connection to an address nobody has, then cancels it: Command Complete, then
-    /// LE Connection Complete with Unknown Connection Identifier (Core Vol 4, Part E §7.8.13).
-    private func cancelPendingConnection(on controller: HCIController, commands: CommandRecorder) async throws {
+    /// Starts a connection to an address nobody has, then cancels it. The specification's
+    /// behaviour (Core Vol 4, Part E §7.8.13): Cancel completes and LE Connection Complete
+    /// follows with Unknown Connection Identifier. btvirt instead fails the attempt at once
+    /// (Connection Failed to be Established), so Cancel finds nothing pending and answers
+    /// Command Disallowed, which is right for that state. Returns which of the two it saw.
+    private func cancelPendingConnection(on controller: HCIController, commands: CommandRecorder) async throws -> String {
         let nobody = BDAddress(littleEndian: [0x5A, 0x5A, 0x5A, 0x5A, 0x5A, 0xC0])
+        let events = await controller.events()
         try await commands.run(connect(to: nobody, type: .randomDevice), on: controller)
-        let status = try await controller.expectEvent("LE Connection Complete after cancel", within: timeout, after: {
+        var cancelled = true
+        do {
             try await commands.run(HCILECreateConnectionCancel(), on: controller)
-        }, match: { event -> HCIStatus? in
+        } catch HCICommandError.failed(_, .commandDisallowed) {
+            cancelled = false
+        }
+        let status = try await firstEvent(in: events, "LE Connection Complete for the absent peer", within: timeout) {
+            event -> HCIStatus? in
             switch event {
-            case let .le(.connectionComplete(complete)): complete.status
-            case let .le(.enhancedConnectionComplete(complete)): complete.status
+            case let .le(.connectionComplete(complete)) where complete.status != .success: complete.status
+            case let .le(.enhancedConnectionComplete(complete)) where complete.status != .success: complete.status
             default: nil
             }
-        })
-        guard status == .unknownConnectionIdentifier else {
-            throw LinkProbeError("a cancelled connection reported \(status), not Unknown Connection Identifier")
         }
+        if cancelled {
+            guard status == .unknownConnectionIdentifier else {
+                throw LinkProbeError("a cancelled connection ended with \(status), not Unknown Connection Identifier")
+            }
+            return "pending until cancelled, then \(status)"
+        }
+        await commands.override(HCILECreateConnectionCancel.opcode, with: "ok")
+        return "failed at once with \(status); Cancel then found nothing pending (Command Disallowed)"
     }
 
     private func connect(to address: BDAddress, type: LEAddressType) -> HCILECreateConnection {
@@ -118,8 +132,7 @@ struct LinkProbeError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// The handle of a successful LE (Enhanced) Connection Complete; a failed one ends the wait
-/// with an error by returning nil forever is not enough, so it is reported as a handle of nil.
+/// The handle of a successful LE (Enhanced) Connection Complete.
 @Sendable func connectionComplete(_ event: HCIEvent) -> UInt16? {
     switch event {
     case let .le(.connectionComplete(complete)) where complete.status == .success: complete.connectionHandle

@@ -23,7 +23,9 @@ public struct ControllerProfile: Codable, Hashable, Sendable {
     /// LE ACL buffers the host will use, and which command said so.
     public var leACLBuffers: BufferSize?
     public var leFeatures: [String] = []
+    /// How many of the commands blueproof knows the Supported Commands mask claims.
     public var supportedCommandCount: Int?
+    public var knownCommandCount: Int?
     public var extendedAdvertising: Bool?
     public var extendedScanning: Bool?
     /// Every command the host needs: whether the mask claims it and what happened when used.
@@ -68,6 +70,8 @@ public struct LinkCheck: Codable, Hashable, Sendable {
     public var advertisementSeen: Bool = false
     /// RSSI of the first report: `-60 dBm` or `n/a` (127, not available).
     public var reportedRSSI: String?
+    /// How the initiator treated a connection to an absent peer and its cancellation.
+    public var absentPeer: String?
     public var millisecondsToReport: Double?
     public var connected: Bool = false
     public var millisecondsToConnect: Double?
