@@ -5,6 +5,21 @@ public protocol HCIFieldListing {
     var fieldList: [HCIPacketDescription.Field] { get }
 }
 
+/// A command without parameters (Reset, the Read commands, LE Create Connection Cancel, ...).
+public protocol HCIParameterlessCommand: HCICommand, HCIFieldListing {
+    init()
+}
+
+extension HCIParameterlessCommand {
+    public init(parameters reader: inout ByteReader) throws(WireError) {
+        try reader.requireEnd()
+        self.init()
+    }
+
+    public func encodeParameters(into writer: inout ByteWriter) {}
+    public var fieldList: [HCIPacketDescription.Field] { [] }
+}
+
 extension ByteReader {
     /// Ends a fixed-layout parameter block: bytes left over mean the packet is longer than the
     /// command's layout, which the decoder refuses.

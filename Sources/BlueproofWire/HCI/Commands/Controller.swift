@@ -29,14 +29,11 @@ public struct HCIEventMask: OptionSet, Hashable, Sendable, CustomStringConvertib
 
 /// Reset: returns the controller to its initial state (Core Vol 4, Part E §7.3.2).
 /// No parameters; Command Complete carries a status.
-public struct HCIReset: HCICommand, HCIFieldListing {
+public struct HCIReset: HCIParameterlessCommand {
     public static let opcode = HCIOpcode.reset
     public static let name = "Reset"
 
     public init() {}
-    public init(parameters reader: inout ByteReader) throws(WireError) { try reader.requireEnd() }
-    public func encodeParameters(into writer: inout ByteWriter) {}
-    public var fieldList: [HCIPacketDescription.Field] { [] }
 }
 
 /// Set Event Mask: chooses the events the controller sends (Core Vol 4, Part E §7.3.1).

@@ -38,14 +38,11 @@ public func bluetoothCoreVersionName(_ version: UInt8) -> String? {
 
 /// Read Local Version Information: the controller's HCI and LMP/LL versions and its
 /// manufacturer (Core Vol 4, Part E §7.4.1).
-public struct HCIReadLocalVersionInformation: HCICommand, HCIFieldListing {
+public struct HCIReadLocalVersionInformation: HCIParameterlessCommand {
     public static let opcode = HCIOpcode.readLocalVersionInformation
     public static let name = "Read Local Version Information"
 
     public init() {}
-    public init(parameters reader: inout ByteReader) throws(WireError) { try reader.requireEnd() }
-    public func encodeParameters(into writer: inout ByteWriter) {}
-    public var fieldList: [HCIPacketDescription.Field] { [] }
 
     public struct ReturnParameters: HCIReturnParameters, HCIFieldListing {
         public var status: HCIStatus
@@ -104,14 +101,11 @@ public struct HCIReadLocalVersionInformation: HCICommand, HCIFieldListing {
 
 /// Read Local Supported Commands: the 64-octet mask of the commands the controller
 /// supports (Core Vol 4, Part E §7.4.2; mask layout §6.27).
-public struct HCIReadLocalSupportedCommands: HCICommand, HCIFieldListing {
+public struct HCIReadLocalSupportedCommands: HCIParameterlessCommand {
     public static let opcode = HCIOpcode.readLocalSupportedCommands
     public static let name = "Read Local Supported Commands"
 
     public init() {}
-    public init(parameters reader: inout ByteReader) throws(WireError) { try reader.requireEnd() }
-    public func encodeParameters(into writer: inout ByteWriter) {}
-    public var fieldList: [HCIPacketDescription.Field] { [] }
 
     public struct ReturnParameters: HCIReturnParameters, HCIFieldListing {
         public var status: HCIStatus
@@ -140,14 +134,11 @@ public struct HCIReadLocalSupportedCommands: HCICommand, HCIFieldListing {
 
 /// Read Local Supported Features: the controller's LMP features page 0
 /// (Core Vol 4, Part E §7.4.3; bits in Vol 2, Part C §3.3).
-public struct HCIReadLocalSupportedFeatures: HCICommand, HCIFieldListing {
+public struct HCIReadLocalSupportedFeatures: HCIParameterlessCommand {
     public static let opcode = HCIOpcode.readLocalSupportedFeatures
     public static let name = "Read Local Supported Features"
 
     public init() {}
-    public init(parameters reader: inout ByteReader) throws(WireError) { try reader.requireEnd() }
-    public func encodeParameters(into writer: inout ByteWriter) {}
-    public var fieldList: [HCIPacketDescription.Field] { [] }
 
     public struct ReturnParameters: HCIReturnParameters, HCIFieldListing {
         public var status: HCIStatus
@@ -181,14 +172,11 @@ public struct HCIReadLocalSupportedFeatures: HCICommand, HCIFieldListing {
 /// Read Buffer Size: the controller's ACL and synchronous data buffers
 /// (Core Vol 4, Part E §7.4.5). An LE host reads LE Read Buffer Size first and falls back to
 /// this when that reports zero.
-public struct HCIReadBufferSize: HCICommand, HCIFieldListing {
+public struct HCIReadBufferSize: HCIParameterlessCommand {
     public static let opcode = HCIOpcode.readBufferSize
     public static let name = "Read Buffer Size"
 
     public init() {}
-    public init(parameters reader: inout ByteReader) throws(WireError) { try reader.requireEnd() }
-    public func encodeParameters(into writer: inout ByteWriter) {}
-    public var fieldList: [HCIPacketDescription.Field] { [] }
 
     public struct ReturnParameters: HCIReturnParameters, HCIFieldListing {
         public var status: HCIStatus
@@ -235,14 +223,11 @@ public struct HCIReadBufferSize: HCICommand, HCIFieldListing {
 }
 
 /// Read BD_ADDR: the controller's public device address (Core Vol 4, Part E §7.4.6).
-public struct HCIReadBDADDR: HCICommand, HCIFieldListing {
+public struct HCIReadBDADDR: HCIParameterlessCommand {
     public static let opcode = HCIOpcode.readBDADDR
     public static let name = "Read BD_ADDR"
 
     public init() {}
-    public init(parameters reader: inout ByteReader) throws(WireError) { try reader.requireEnd() }
-    public func encodeParameters(into writer: inout ByteWriter) {}
-    public var fieldList: [HCIPacketDescription.Field] { [] }
 
     public struct ReturnParameters: HCIReturnParameters, HCIFieldListing {
         public var status: HCIStatus

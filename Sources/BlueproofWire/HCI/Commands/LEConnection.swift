@@ -133,14 +133,11 @@ public struct HCILECreateConnection: HCICommand, HCIFieldListing {
 
 /// LE Create Connection Cancel: stops a pending LE Create Connection (Core Vol 4, Part E
 /// §7.8.13). No parameters; Command Complete carries a status.
-public struct HCILECreateConnectionCancel: HCICommand, HCIFieldListing {
+public struct HCILECreateConnectionCancel: HCIParameterlessCommand {
     public static let opcode = HCIOpcode.leCreateConnectionCancel
     public static let name = "LE Create Connection Cancel"
 
     public init() {}
-    public init(parameters reader: inout ByteReader) throws(WireError) { try reader.requireEnd() }
-    public func encodeParameters(into writer: inout ByteWriter) {}
-    public var fieldList: [HCIPacketDescription.Field] { [] }
 }
 
 /// LE Connection Update: asks for new connection parameters (Core Vol 4, Part E §7.8.18).

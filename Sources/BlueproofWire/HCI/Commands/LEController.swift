@@ -59,14 +59,11 @@ public struct HCILESetEventMask: HCICommand, HCIFieldListing {
 /// LE Read Buffer Size [v1]: the size and number of the controller's LE ACL data buffers
 /// (Core Vol 4, Part E §7.8.2). A length of zero means the LE and BR/EDR buffers are shared
 /// and Read Buffer Size tells their size.
-public struct HCILEReadBufferSize: HCICommand, HCIFieldListing {
+public struct HCILEReadBufferSize: HCIParameterlessCommand {
     public static let opcode = HCIOpcode.leReadBufferSize
     public static let name = "LE Read Buffer Size [v1]"
 
     public init() {}
-    public init(parameters reader: inout ByteReader) throws(WireError) { try reader.requireEnd() }
-    public func encodeParameters(into writer: inout ByteWriter) {}
-    public var fieldList: [HCIPacketDescription.Field] { [] }
 
     public struct ReturnParameters: HCIReturnParameters, HCIFieldListing {
         public var status: HCIStatus
@@ -103,14 +100,11 @@ public struct HCILEReadBufferSize: HCICommand, HCIFieldListing {
 
 /// LE Read Buffer Size [v2]: the LE ACL buffers as in [v1], plus the isochronous data
 /// buffers (Core Vol 4, Part E §7.8.2).
-public struct HCILEReadBufferSizeV2: HCICommand, HCIFieldListing {
+public struct HCILEReadBufferSizeV2: HCIParameterlessCommand {
     public static let opcode = HCIOpcode.leReadBufferSizeV2
     public static let name = "LE Read Buffer Size [v2]"
 
     public init() {}
-    public init(parameters reader: inout ByteReader) throws(WireError) { try reader.requireEnd() }
-    public func encodeParameters(into writer: inout ByteWriter) {}
-    public var fieldList: [HCIPacketDescription.Field] { [] }
 
     public struct ReturnParameters: HCIReturnParameters, HCIFieldListing {
         public var status: HCIStatus
@@ -158,14 +152,11 @@ public struct HCILEReadBufferSizeV2: HCICommand, HCIFieldListing {
 
 /// LE Read Local Supported Features: the controller's link-layer feature bits
 /// (Core Vol 4, Part E §7.8.3; bits in Vol 6, Part B §4.6).
-public struct HCILEReadLocalSupportedFeatures: HCICommand, HCIFieldListing {
+public struct HCILEReadLocalSupportedFeatures: HCIParameterlessCommand {
     public static let opcode = HCIOpcode.leReadLocalSupportedFeatures
     public static let name = "LE Read Local Supported Features"
 
     public init() {}
-    public init(parameters reader: inout ByteReader) throws(WireError) { try reader.requireEnd() }
-    public func encodeParameters(into writer: inout ByteWriter) {}
-    public var fieldList: [HCIPacketDescription.Field] { [] }
 
     public struct ReturnParameters: HCIReturnParameters, HCIFieldListing {
         public var status: HCIStatus
