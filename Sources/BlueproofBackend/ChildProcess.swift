@@ -49,9 +49,12 @@ public final class ChildProcess: Sendable {
         env.merge(environment) { _, new in new }
         let argv = [executable] + arguments
         let envp = env.map { "\($0.key)=\($0.value)" }
-        let spawned = withCStringArray(argv) { argvPointer in
-            withCStringArray(envp) { envPointer in
-                bp_spawn(executable, argvPointer, envPointer, logFD, passDescriptor ?? -1, ignoreSIGPIPE ? 1 : 0)
+        let passFD = passDescriptor ?? -1
+        let spawned = ForkThread.shared.perform {
+            withCStringArray(argv) { argvPointer in
+                withCStringArray(envp) { envPointer in
+                    bp_spawn(executable, argvPointer, envPointer, logFD, passFD, ignoreSIGPIPE ? 1 : 0)
+                }
             }
         }
         guard spawned > 0 else {
@@ -102,8 +105,8 @@ public final class ChildProcess: Sendable {
     /// The last `lines` lines of the process's log, for error messages.
     public func logTail(lines: Int = 15) -> String {
         guard let text = try? String(contentsOfFile: logPath, encoding: .utf8) else { return "" }
-        return text.split(separator: "\n", omittingEmptySubsequences: false).suffix(lines).joined(separator: "\n")
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+            .split(separator: "\n", omittingEmptySubsequences: false).suffix(lines).joined(separator: "\n")
     }
 }
 

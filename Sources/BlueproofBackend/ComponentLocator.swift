@@ -16,14 +16,27 @@ public enum ComponentLocator {
         return folders.map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
+    /// The path an environment variable names, checked: a wrong override is a missing component.
+    static func override(_ variable: String, _ component: String, install: String) throws(BackendError) -> String? {
+        guard let path = ProcessInfo.processInfo.environment[variable] else { return nil }
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw .componentMissing(component: "\(component) (\(variable) names \(path), which does not exist)", install: install)
+        }
+        return path
+    }
+
     public static func btvirt() throws(BackendError) -> String {
-        if let path = ProcessInfo.processInfo.environment["BLUEPROOF_BTVIRT"] ?? program("btvirt") { return path }
-        throw .componentMissing(component: "btvirt (BlueZ emulator)", install: "apt-get install bluez-test-tools")
+        let install = "apt-get install bluez-test-tools"
+        if let path = try override("BLUEPROOF_BTVIRT", "btvirt", install: install) ?? program("btvirt") { return path }
+        throw .componentMissing(component: "btvirt (BlueZ emulator)", install: install)
     }
 
     /// The preload library built with the tool (`libBlueproofPreload.so`, next to the executable).
     public static func preloadLibrary() throws(BackendError) -> String {
-        if let path = ProcessInfo.processInfo.environment["BLUEPROOF_PRELOAD"] { return path }
+        if let path = try override("BLUEPROOF_PRELOAD", "libBlueproofPreload.so",
+                                   install: "swift build (builds every product, the preload library with it)") {
+            return path
+        }
         let beside = executableDirectory.appendingPathComponent("libBlueproofPreload.so").path
         if FileManager.default.fileExists(atPath: beside) { return beside }
         throw .componentMissing(component: "libBlueproofPreload.so (expected beside \(executableDirectory.path))",
@@ -34,7 +47,8 @@ public enum ComponentLocator {
     /// executable's folder or the working folder upwards, or named by `BLUEPROOF_ROOTCANAL`.
     public static func rootcanal() throws(BackendError) -> String {
         let env = ProcessInfo.processInfo.environment
-        if let path = env["BLUEPROOF_ROOTCANAL"] { return path }
+        let install = "scripts/setup, or: python3 -m venv .venv && .venv/bin/pip install rootcanal==1.10.0"
+        if let path = try override("BLUEPROOF_ROOTCANAL", "Rootcanal", install: install) { return path }
         var venvs: [URL] = []
         if let venv = env["BLUEPROOF_VENV"] { venvs.append(URL(fileURLWithPath: venv)) }
         for start in [executableDirectory, URL(fileURLWithPath: FileManager.default.currentDirectoryPath)] {
@@ -52,7 +66,6 @@ public enum ComponentLocator {
                 if FileManager.default.isExecutableFile(atPath: binary) { return binary }
             }
         }
-        throw .componentMissing(component: "Rootcanal 1.10.0 (looked for .venv beside the project)",
-                                install: "scripts/setup, or: python3 -m venv .venv && .venv/bin/pip install rootcanal==1.10.0")
+        throw .componentMissing(component: "Rootcanal 1.10.0 (looked for .venv beside the project)", install: install)
     }
 }

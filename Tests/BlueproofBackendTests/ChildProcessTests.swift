@@ -80,11 +80,7 @@ struct ChildProcessTests {
             environment: ["BLUEPROOF_TEST_VALUE": "42 x"], logPath: log, ignoreSIGPIPE: false)
         #expect(await child.exit(within: .seconds(10)) == .exited(0))
         #expect(child.logTail() == "value=42 x\npgrp=\(child.pid)\noops")
-        // Known bug, ChildProcess.swift:105: the newline ending the log counts as an empty last
-        // line, so `lines: n` gives only n - 1 lines of output.
-        withKnownIssue("logTail counts the final newline as a line (ChildProcess.swift:105)") {
-            #expect(child.logTail(lines: 1) == "oops")
-        }
+        #expect(child.logTail(lines: 1) == "oops")
     }
 
     @Test("SIGPIPE is ignored in the child only when asked", arguments: [true, false])

@@ -91,13 +91,11 @@ struct ComponentLocatorTests {
             "BLUEPROOF_ROOTCANAL": "/nonexistent/rootcanal",
         ])
         try #require(lines.count == 3, "child lines: \(lines)")
-        withKnownIssue("ComponentLocator returns BLUEPROOF_* overrides unchecked (ComponentLocator.swift:20, 26, 37)") {
-            #expect(lines["btvirt"]?.hasPrefix("threw") == true && lines["btvirt"]?.contains("apt-get install bluez-test-tools") == true,
-                    "btvirt: \(lines["btvirt"] ?? "-")")
-            #expect(lines["preload"]?.hasPrefix("threw") == true && lines["preload"]?.contains("swift build") == true,
-                    "preload: \(lines["preload"] ?? "-")")
-            #expect(lines["rootcanal"]?.hasPrefix("threw") == true && lines["rootcanal"]?.contains("rootcanal==1.10.0") == true,
-                    "rootcanal: \(lines["rootcanal"] ?? "-")")
-        }
+        #expect(lines["btvirt"]?.hasPrefix("threw") == true && lines["btvirt"]?.contains("apt-get install bluez-test-tools") == true,
+                "btvirt: \(lines["btvirt"] ?? "-")")
+        #expect(lines["preload"]?.hasPrefix("threw") == true && lines["preload"]?.contains("swift build") == true,
+                "preload: \(lines["preload"] ?? "-")")
+        #expect(lines["rootcanal"]?.hasPrefix("threw") == true && lines["rootcanal"]?.contains("rootcanal==1.10.0") == true,
+                "rootcanal: \(lines["rootcanal"] ?? "-")")
     }
 }

@@ -60,16 +60,7 @@ extension Integration {
             let run = try await probeTwoControllers(.btvirt, in: folder)
             let report = run.report
 
-            // Known bug, LinkProbe.swift:90-104: btvirt answers LE Create Connection to an
-            // absent peer at once with LE Connection Complete, status Connection Failed to be
-            // Established (0x3E), so nothing is pending and LE Create Connection Cancel is
-            // rightly refused with Command Disallowed (0x0C); the probe takes that as a failure
-            // and never tries the real connection.
-            let cancelRefused = report.links.first?.problems
-                == ["LE Create Connection Cancel failed: Command Disallowed (0x0c)"]
-            withKnownIssue("LinkProbe requires a pending connection to cancel; btvirt fails it at once") {
-                #expect(report.passed, "\(json(report))")
-            } when: { cancelRefused }
+            #expect(report.passed, "\(json(report))")
             try #require(report.controllers.count == 2)
             let addresses = report.controllers.map(\.address)
             for profile in report.controllers {
@@ -84,10 +75,10 @@ extension Integration {
             let link = report.links[0]
             #expect(link.advertisementSeen)
             #expect(link.reportedRSSI == "n/a", "btvirt reports RSSI 127 (not available)")
-            withKnownIssue("LinkProbe stops at the cancel check on btvirt") {
-                #expect(link.connected)
-                #expect(link.disconnected)
-            } when: { cancelRefused }
+            #expect(link.connected)
+            #expect(link.disconnected)
+            #expect(link.absentPeer?.contains("Connection Failed to be Established") == true,
+                    "btvirt fails a connection to an absent peer at once: \(link.absentPeer ?? "-")")
             #expect(run.violations == [[], []])
 
             let workaround = run.facts.first { $0.name == "AF_ALG workaround" }?.value
