@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <sys/ioctl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <termios.h>
 #include "bp_transport.h"
 
@@ -87,4 +88,21 @@ int bp_transport_make_raw(int fd, unsigned int speed, int rtscts) {
     if (cfsetospeed(&tio, (speed_t)speed) != 0) return -1;
     if (tcsetattr(fd, TCSANOW, &tio) != 0) return -1;
     return tcflush(fd, TCIOFLUSH);
+}
+
+int bp_transport_open_pty(char *name, unsigned long name_size) {
+    int fd = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    int code = 0;
+    if (grantpt(fd) != 0 || unlockpt(fd) != 0) {
+        code = errno;
+    } else {
+        code = ptsname_r(fd, name, name_size);
+    }
+    if (code != 0) {
+        close(fd);
+        errno = code;
+        return -1;
+    }
+    return fd;
 }

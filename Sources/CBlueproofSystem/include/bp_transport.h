@@ -27,4 +27,9 @@ unsigned int bp_transport_baud_constant(unsigned int rate);
    control when rtscts is non-zero. Flushes both queues afterwards. */
 int bp_transport_make_raw(int fd, unsigned int speed, int rtscts);
 
+/* Opens a pseudo-terminal master (posix_openpt O_RDWR|O_NOCTTY|O_CLOEXEC, grantpt, unlockpt)
+   and writes the slave's path into name. Returns the master fd, or -1 with errno set.
+   Serial tests play the UART's far end on the master. */
+int bp_transport_open_pty(char *name, unsigned long name_size);
+
 #endif
