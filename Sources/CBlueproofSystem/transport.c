@@ -90,6 +90,20 @@ int bp_transport_make_raw(int fd, unsigned int speed, int rtscts) {
     return tcflush(fd, TCIOFLUSH);
 }
 
+int bp_transport_read_line_settings(int fd, unsigned int *speed, int *rtscts, int *raw) {
+    struct termios tio;
+    if (tcgetattr(fd, &tio) != 0) return -1;
+    *speed = (unsigned int)cfgetospeed(&tio);
+    *rtscts = (tio.c_cflag & CRTSCTS) != 0;
+    *raw = (tio.c_lflag & (ICANON | ECHO | ISIG | IEXTEN)) == 0
+        && (tio.c_oflag & OPOST) == 0
+        && (tio.c_iflag & (IXON | IXOFF | ICRNL | INLCR | IGNCR | ISTRIP)) == 0
+        && (tio.c_cflag & CSIZE) == CS8
+        && (tio.c_cflag & (CLOCAL | CREAD)) == (CLOCAL | CREAD)
+        && tio.c_cc[VMIN] == 1 && tio.c_cc[VTIME] == 0;
+    return 0;
+}
+
 int bp_transport_open_pty(char *name, unsigned long name_size) {
     int fd = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
     if (fd < 0) return -1;

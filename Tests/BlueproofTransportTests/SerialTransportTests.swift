@@ -1,4 +1,5 @@
 import BlueproofWire
+import CBlueproofSystem
 import Glibc
 import Testing
 @testable import BlueproofTransport
@@ -36,6 +37,24 @@ struct SerialTransportTests {
         let (rest, error) = try await drain(transport.inbound)
         #expect(rest.isEmpty)
         #expect(error == nil)
+    }
+
+    @Test("the line is raw at the spec's rate, with RTS/CTS unless noflow", arguments: [
+        ("", 115_200, true),
+        ("@1000000", 1_000_000, true),
+        ("@921600,noflow", 921_600, false),
+        (",noflow", 115_200, false),
+    ])
+    func lineSettings(suffix: String, rate: Int, rtscts: Bool) throws {
+        let pty = try PseudoTerminal()
+        let transport = try openTransport(TransportSpec(parsing: "serial:\(pty.slavePath)\(suffix)"), capture: nil)
+        defer { transport.close() }
+        let link = try #require(transport as? FileDescriptorLink)
+        var speed: UInt32 = 0, flow: Int32 = -1, raw: Int32 = -1
+        try #require(bp_transport_read_line_settings(link.core.fd, &speed, &flow, &raw) == 0)
+        #expect(speed == bp_transport_baud_constant(UInt32(rate)))
+        #expect(flow == (rtscts ? 1 : 0))
+        #expect(raw == 1)
     }
 
     @Test("a missing serial device fails to open with the endpoint and errno")

@@ -27,6 +27,11 @@ unsigned int bp_transport_baud_constant(unsigned int rate);
    control when rtscts is non-zero. Flushes both queues afterwards. */
 int bp_transport_make_raw(int fd, unsigned int speed, int rtscts);
 
+/* What bp_transport_make_raw set, read back from the terminal: output speed constant,
+   whether RTS/CTS is on, and whether the line is raw (no ICANON, ECHO, ISIG, OPOST, IXON;
+   CS8, CLOCAL, CREAD, VMIN 1, VTIME 0). Returns 0 or -1 with errno set. */
+int bp_transport_read_line_settings(int fd, unsigned int *speed, int *rtscts, int *raw);
+
 /* Opens a pseudo-terminal master (posix_openpt O_RDWR|O_NOCTTY|O_CLOEXEC, grantpt, unlockpt)
    and writes the slave's path into name. Returns the master fd, or -1 with errno set.
    Serial tests play the UART's far end on the master. */
