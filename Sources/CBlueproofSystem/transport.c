@@ -4,6 +4,7 @@
 #include <unistd.h>
 #include <fcntl.h>
 #include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <termios.h>
@@ -27,6 +28,16 @@ void bp_transport_name_thread(const char *name) {
     snprintf(shortened, sizeof shortened, "%s", name);
     pthread_setname_np(pthread_self(), shortened);
 }
+
+int bp_transport_stream_socket(int family, int protocol) {
+    return socket(family, SOCK_STREAM | SOCK_CLOEXEC, protocol);
+}
+
+int bp_transport_raw_socket(int family, int protocol) {
+    return socket(family, SOCK_RAW | SOCK_CLOEXEC, protocol);
+}
+
+int bp_transport_sock_stream(void) { return SOCK_STREAM; }
 
 int bp_transport_set_nonblocking(int fd, int on) {
     int flags = fcntl(fd, F_GETFL);

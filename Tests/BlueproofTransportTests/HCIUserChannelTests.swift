@@ -1,3 +1,4 @@
+import CBlueproofSystem
 import Glibc
 import Testing
 @testable import BlueproofTransport
@@ -7,7 +8,7 @@ struct HCIUserChannelTests {
     @Test("hci:0 on a kernel without AF_BLUETOOTH fails with the typed error")
     func kernelWithoutBluetooth() throws {
         // This machine has no kernel Bluetooth: socket(AF_BLUETOOTH) fails with EAFNOSUPPORT.
-        let probe = socket(31, Int32(SOCK_RAW.rawValue), 1)
+        let probe = bp_transport_raw_socket(31, 1)
         let probeErrno = errno
         if probe >= 0 { Glibc.close(probe) }
         try #require(probe < 0 && probeErrno == EAFNOSUPPORT, "this test assumes a kernel without Bluetooth")

@@ -154,7 +154,7 @@ final class FakeListener {
             guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp: \(errnoText(errno))") }
             let directory = String(cString: made)
             let path = directory + "/bt-server-le"
-            let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            let fd = bp_transport_stream_socket(AF_UNIX, 0)
             self.fd = fd
             var address = sockaddr_un()
             address.sun_family = sa_family_t(AF_UNIX)
@@ -168,7 +168,7 @@ final class FakeListener {
             self.directory = directory
             spec = .unix(path: path)
         case .tcp:
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            let fd = bp_transport_stream_socket(AF_INET, 0)
             self.fd = fd
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)

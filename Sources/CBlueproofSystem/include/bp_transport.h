@@ -10,6 +10,17 @@ int bp_transport_cloexec_pipe(int fds[2]);
 /* Names the calling thread (at most 15 characters are kept), for debuggers and top -H. */
 void bp_transport_name_thread(const char *name);
 
+/* socket(family, SOCK_STREAM | SOCK_CLOEXEC, protocol) and
+   socket(family, SOCK_RAW | SOCK_CLOEXEC, protocol). glibc declares the SOCK_* values in an
+   enum of bits/socket_type.h, which Swift files of a module that also depends on the BlueZ
+   headers were seen not to find ("cannot find 'SOCK_STREAM' in scope", depending on how the
+   compiler batched the files); these keep Swift away from them. */
+int bp_transport_stream_socket(int family, int protocol);
+int bp_transport_raw_socket(int family, int protocol);
+
+/* SOCK_STREAM, for getaddrinfo hints. */
+int bp_transport_sock_stream(void);
+
 /* Sets or clears O_NONBLOCK on fd. */
 int bp_transport_set_nonblocking(int fd, int on);
 
