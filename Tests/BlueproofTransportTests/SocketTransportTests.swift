@@ -200,6 +200,31 @@ struct SocketTransportTests {
         #expect(value == 1)
     }
 
+    @Test("tcp: TCP_QUICKACK is set again after every read")
+    func tcpQuickAckRearmed() async throws {
+        let listener = try FakeListener(.tcp)
+        let transport = try openTransport(listener.spec, capture: nil)
+        defer { transport.close() }
+        let peer = try listener.accept()
+        let link = try #require(transport as? FileDescriptorLink)
+        func quickAck() -> Int32 {
+            var value: Int32 = -1
+            var size = socklen_t(MemoryLayout<Int32>.size)
+            _ = getsockopt(link.core.fd, Int32(IPPROTO_TCP), TCP_QUICKACK, &value, &size)
+            return value
+        }
+        #expect(quickAck() == 1)
+        // Command/event exchanges put the connection in interactive ("pingpong") mode, which
+        // turns quick acks off; the reader turns them on again before yielding each packet.
+        for round in 0..<4 {
+            try peer.write(commandComplete(0x0C03).h4Bytes)
+            #expect(try await take(1, from: transport.inbound) == [commandComplete(0x0C03)])
+            #expect(quickAck() == 1, "round \(round)")
+            try transport.send(resetCommand)
+            _ = try peer.read(resetCommand.h4Bytes.count)
+        }
+    }
+
     @Test("a missing unix socket fails to connect with the endpoint and errno")
     func unixConnectFails() {
         let spec = TransportSpec.unix(path: "/tmp/bp-transport-no-such-dir/bt-server-le")
