@@ -11,7 +11,7 @@ import Glibc
 /// The only file of this module that touches libbluetooth's declarations.
 enum HCIUserChannelTransport {
     static func open(index: UInt16) throws(TransportError) -> Int32 {
-        let fd = socket(AF_BLUETOOTH, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue), BTPROTO_HCI)
+        let fd = bp_transport_raw_socket(AF_BLUETOOTH, BTPROTO_HCI)
         guard fd >= 0 else { throw classify(errno, index: index, operation: "socket(AF_BLUETOOTH)") }
 
         if bp_transport_hci_dev_down(fd, Int32(index)) != 0, errno != EALREADY {

@@ -1,11 +1,8 @@
-import Glibc
 import CBlueproofSystem
+import Glibc
 
 /// Socket plumbing shared by the unix and TCP transports.
 enum SocketSupport {
-    /// `SOCK_STREAM | SOCK_CLOEXEC`.
-    static let streamType = bp_socket_stream_cloexec()
-
     /// Connects `fd` to `address`; returns 0 or the errno. An EINTR'd connect goes on in the
     /// background, so it waits for the socket to become writable and reads the outcome.
     static func connect(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 {

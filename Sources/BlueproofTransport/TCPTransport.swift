@@ -1,3 +1,4 @@
+import CBlueproofSystem
 import Glibc
 
 /// `tcp:HOST:PORT`: H4 over TCP, as served by Rootcanal.
@@ -9,7 +10,7 @@ enum TCPTransport {
     static func connect(host: String, port: UInt16, endpoint: String) throws(TransportError) -> Int32 {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_socktype = bp_transport_sock_stream()
         hints.ai_flags = AI_NUMERICSERV | AI_ADDRCONFIG
         var list: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(host, String(port), &hints, &list)
@@ -23,7 +24,7 @@ enum TCPTransport {
         var candidate: UnsafeMutablePointer<addrinfo>? = first
         while let info = candidate {
             candidate = info.pointee.ai_next
-            let fd = socket(info.pointee.ai_family, SocketSupport.streamType, info.pointee.ai_protocol)
+            let fd = bp_transport_stream_socket(info.pointee.ai_family, info.pointee.ai_protocol)
             guard fd >= 0 else {
                 lastError = errno
                 continue

@@ -1,3 +1,4 @@
+import CBlueproofSystem
 import Glibc
 
 /// `unix:PATH`: H4 over an AF_UNIX stream socket, as served by `btvirt -s`.
@@ -13,7 +14,7 @@ enum UnixSocketTransport {
         }
         guard fits else { throw .connectFailed(endpoint: endpoint, errno: ENAMETOOLONG) }
 
-        let fd = socket(AF_UNIX, SocketSupport.streamType, 0)
+        let fd = bp_transport_stream_socket(AF_UNIX, 0)
         guard fd >= 0 else { throw .connectFailed(endpoint: endpoint, errno: errno) }
         let code = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {

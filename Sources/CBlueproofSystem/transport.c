@@ -4,7 +4,9 @@
 #include <unistd.h>
 #include <fcntl.h>
 #include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <termios.h>
 #include "bp_transport.h"
 
@@ -26,6 +28,16 @@ void bp_transport_name_thread(const char *name) {
     snprintf(shortened, sizeof shortened, "%s", name);
     pthread_setname_np(pthread_self(), shortened);
 }
+
+int bp_transport_stream_socket(int family, int protocol) {
+    return socket(family, SOCK_STREAM | SOCK_CLOEXEC, protocol);
+}
+
+int bp_transport_raw_socket(int family, int protocol) {
+    return socket(family, SOCK_RAW | SOCK_CLOEXEC, protocol);
+}
+
+int bp_transport_sock_stream(void) { return SOCK_STREAM; }
 
 int bp_transport_set_nonblocking(int fd, int on) {
     int flags = fcntl(fd, F_GETFL);
@@ -87,4 +99,35 @@ int bp_transport_make_raw(int fd, unsigned int speed, int rtscts) {
     if (cfsetospeed(&tio, (speed_t)speed) != 0) return -1;
     if (tcsetattr(fd, TCSANOW, &tio) != 0) return -1;
     return tcflush(fd, TCIOFLUSH);
+}
+
+int bp_transport_read_line_settings(int fd, unsigned int *speed, int *rtscts, int *raw) {
+    struct termios tio;
+    if (tcgetattr(fd, &tio) != 0) return -1;
+    *speed = (unsigned int)cfgetospeed(&tio);
+    *rtscts = (tio.c_cflag & CRTSCTS) != 0;
+    *raw = (tio.c_lflag & (ICANON | ECHO | ISIG | IEXTEN)) == 0
+        && (tio.c_oflag & OPOST) == 0
+        && (tio.c_iflag & (IXON | IXOFF | ICRNL | INLCR | IGNCR | ISTRIP)) == 0
+        && (tio.c_cflag & CSIZE) == CS8
+        && (tio.c_cflag & (CLOCAL | CREAD)) == (CLOCAL | CREAD)
+        && tio.c_cc[VMIN] == 1 && tio.c_cc[VTIME] == 0;
+    return 0;
+}
+
+int bp_transport_open_pty(char *name, unsigned long name_size) {
+    int fd = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    int code = 0;
+    if (grantpt(fd) != 0 || unlockpt(fd) != 0) {
+        code = errno;
+    } else {
+        code = ptsname_r(fd, name, name_size);
+    }
+    if (code != 0) {
+        close(fd);
+        errno = code;
+        return -1;
+    }
+    return fd;
 }

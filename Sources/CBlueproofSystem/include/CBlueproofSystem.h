@@ -1,4 +1,3 @@
 /* Umbrella header of CBlueproofSystem: one header per concern. */
-#include "bp_socket.h"
 #include "bp_spawn.h"
 #include "bp_transport.h"
