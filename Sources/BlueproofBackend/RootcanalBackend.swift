@@ -1,6 +1,3 @@
-import BlueproofAsync
-import BlueproofCapture
-import BlueproofTransport
 import Foundation
 
 /// Android's Rootcanal 1.10.0, started by the harness from the project's virtual environment.
@@ -9,27 +6,14 @@ import Foundation
 /// Its four ports are chosen free on loopback for this run, so concurrent runs never meet;
 /// the preload library announces when the HCI port listens. If another process takes a port
 /// between the choice and Rootcanal's bind, Rootcanal exits and the start is tried once more.
-public final class RootcanalBackend: ControllerBackend {
-    public let name = "rootcanal"
-    public let controllerLimit: Int? = nil
-    public let facts: [BackendFact]
-    public let hciPort: UInt16
-    let process: ChildProcess
-
-    init(process: ChildProcess, hciPort: UInt16, facts: [BackendFact]) {
-        self.process = process
-        self.hciPort = hciPort
-        self.facts = facts
-    }
-
-    static func start(workDirectory: String) async throws -> RootcanalBackend {
+enum RootcanalBackend {
+    static func start(workDirectory: String) async throws -> ProcessBackend {
         let executable = try ComponentLocator.rootcanal()
-        let preload = try ComponentLocator.preloadLibrary()
         try FileManager.default.createDirectory(atPath: workDirectory, withIntermediateDirectories: true)
         var lastError: Error = BackendError.notReady(program: "rootcanal", waited: "10 s", log: "")
         for _ in 0..<2 {
             do {
-                return try await startOnce(executable: executable, preload: preload, workDirectory: workDirectory)
+                return try await startOnce(executable: executable, workDirectory: workDirectory)
             } catch let error as BackendError {
                 guard case .exitedBeforeReady = error else { throw error }
                 lastError = error
@@ -38,44 +22,19 @@ public final class RootcanalBackend: ControllerBackend {
         throw lastError
     }
 
-    private static func startOnce(executable: String, preload: String, workDirectory: String) async throws -> RootcanalBackend {
+    private static func startOnce(executable: String, workDirectory: String) async throws -> ProcessBackend {
         let ports = try freeLoopbackPorts(4)
-        let ready = try ReadinessPipe()
-        let process = try ChildProcess(
-            executable: executable,
+        let process = try await ChildProcess.launchController(
+            "rootcanal", executable: executable,
             arguments: ["--hci_port=\(ports[0])", "--link_port=\(ports[1])",
                         "--link_ble_port=\(ports[2])", "--test_port=\(ports[3])"],
-            environment: ["LD_PRELOAD": preload, "BLUEPROOF_READY_FD": "3"],
-            logPath: "\(workDirectory)/rootcanal.log", passDescriptor: ready.writeEnd, ignoreSIGPIPE: true)
-        ready.childStarted()
-        let announced = try? await withTimeout(.seconds(10), what: "Rootcanal's HCI port") {
-            await ready.first { $0 == "tcp \(ports[0])" }
-        }
-        guard announced != nil else {
-            if let exit = await process.exit(within: .seconds(1)) {
-                throw BackendError.exitedBeforeReady(program: "rootcanal", exit: exit.description, log: process.logTail())
-            }
-            await process.terminate()
-            throw BackendError.notReady(program: "rootcanal", waited: "10 s", log: process.logTail())
-        }
-        return RootcanalBackend(process: process, hciPort: ports[0], facts: [
+            environment: [:], logPath: "\(workDirectory)/rootcanal.log", announcement: "tcp \(ports[0])")
+        return ProcessBackend(name: "rootcanal", controllerLimit: nil, endpoint: .tcp(host: "127.0.0.1", port: ports[0]),
+                              process: process, facts: [
             BackendFact("backend", "rootcanal 1.10.0 (\(executable)), pid \(process.pid)"),
             BackendFact("hci port", "tcp:127.0.0.1:\(ports[0])"),
             BackendFact("log", process.logPath),
         ])
-    }
-
-    public func openController(capture: (any CaptureSink)?) async throws -> any HCITransport {
-        if let exit = process.exitStatus {
-            throw BackendError.openFailed(endpoint: "tcp:127.0.0.1:\(hciPort)", reason: "rootcanal \(exit)")
-        }
-        return try openTransport(.tcp(host: "127.0.0.1", port: hciPort), capture: capture)
-    }
-
-    public func shutdown() async { await process.terminate() }
-
-    public func waitForDeath() async -> String? {
-        await process.waitForExit().map { "rootcanal \($0)" }
     }
 }
 

@@ -39,7 +39,10 @@ extension Integration {
 
         private func checkConcurrent(_ backends: [any ControllerBackend], folder: WorkFolder) async throws {
             let a = backends[0], b = backends[1]
-            let paths = [a, b].map { ($0 as? BTVirtBackend)?.socketPath }
+            let paths = [a, b].map { backend -> String? in
+                guard case let .unix(path)? = (backend as? ProcessBackend)?.endpoint else { return nil }
+                return path
+            }
             #expect(paths[0] == folder.file("a/btvirt/bt-server-le"))
             #expect(paths[1] == folder.file("b/btvirt/bt-server-le"))
             #expect(paths[0] != paths[1])
@@ -54,7 +57,7 @@ extension Integration {
                 let controller = HCIController(transport: try await backend.openController(capture: nil))
                 await controller.start()
                 controllers.append(controller)
-                #expect(controller.endpoint == "unix:\((backend as? BTVirtBackend)?.socketPath ?? "?")")
+                #expect(controller.endpoint == (backend as? ProcessBackend)?.endpoint.description)
             }
             var addresses: [String] = []
             for controller in controllers {
