@@ -13,50 +13,44 @@ public struct ControllerProbe: Sendable {
 
     public func run(_ controllers: [HCIController]) async -> ProbeReport {
         let start = ContinuousClock.now
+        let recorders = controllers.map { _ in CommandRecorder() }
         var probed: [ProbedController] = []
         for (index, controller) in controllers.enumerated() {
-            probed.append(await profile(controller, index: index))
+            probed.append(await profile(controller, index: index, commands: recorders[index]))
         }
         var links: [LinkCheck] = []
         for index in controllers.indices.dropLast() {
-            let advertiser = CommandRecorder(), initiator = CommandRecorder()
             links.append(await LinkProbe(timeout: linkTimeout).run(
-                advertiser: (index, controllers[index], probed[index].profile.address, advertiser),
-                initiator: (index + 1, controllers[index + 1], initiator)))
-            probed[index].record(await advertiser.results)
-            probed[index + 1].record(await initiator.results)
+                advertiser: (index, controllers[index], probed[index].profile.address, recorders[index]),
+                initiator: (index + 1, controllers[index + 1], recorders[index + 1])))
         }
-        return ProbeReport(controllers: probed.map { $0.finished() }, links: links,
+        var profiles: [ControllerProfile] = []
+        for (index, controller) in probed.enumerated() {
+            profiles.append(controller.finished(results: await recorders[index].results))
+        }
+        return ProbeReport(controllers: profiles, links: links,
                            durationMilliseconds: milliseconds(ContinuousClock.now - start))
     }
 
     /// Resets a controller, reads its identity, buffers, features and command mask.
-    func profile(_ controller: HCIController, index: Int) async -> ProbedController {
+    func profile(_ controller: HCIController, index: Int, commands: CommandRecorder) async -> ProbedController {
         var profile = ControllerProfile(index: index, endpoint: controller.endpoint)
-        var log = [HCIOpcode: String]()
         var mask: HCISupportedCommands?
         func attempt<C: HCICommand>(_ command: C) async -> C.ReturnParameters? {
-            do {
-                let result = try await controller.send(command)
-                log[C.opcode] = "ok"
-                return result
-            } catch {
-                log[C.opcode] = outcome(of: error)
-                return nil
-            }
+            try? await commands.run(command, on: controller)
         }
 
         guard await attempt(HCIReset()) != nil else {
-            profile.problems.append("Reset: \(log[HCIOpcode.reset] ?? "failed"); nothing else was tried")
-            return ProbedController(profile: profile, log: log, mask: nil)
+            profile.problems.append("Reset: \(await commands.results[HCIOpcode.reset] ?? "failed"); nothing else was tried")
+            return ProbedController(profile: profile, mask: nil)
         }
         _ = await attempt(HCISetEventMask(eventMask: [.default, .leMeta]))
         _ = await attempt(HCILESetEventMask(leEventMask: [
             .default, .dataLengthChange, .enhancedConnectionComplete,
         ]))
         if let version = await attempt(HCIReadLocalVersionInformation()) {
-            profile.hciVersion = coreVersionName(version.hciVersion) + " (subversion 0x\(hex(version.hciSubversion)))"
-            profile.lmpVersion = coreVersionName(version.lmpVersion) + " (subversion 0x\(hex(version.lmpSubversion)))"
+            profile.hciVersion = versionName(version.hciVersion) + " (subversion 0x\(hex(version.hciSubversion)))"
+            profile.lmpVersion = versionName(version.lmpVersion) + " (subversion 0x\(hex(version.lmpSubversion)))"
             profile.manufacturer = "0x\(hex(version.companyIdentifier))"
         }
         if let address = await attempt(HCIReadBDADDR()) { profile.address = address.bdAddr.description }
@@ -93,7 +87,7 @@ public struct ControllerProbe: Sendable {
         let random = BDAddress(littleEndian: [0x01, 0x00, 0x00, 0x00, UInt8(index & 0xFF), 0xC0])
         _ = await attempt(HCILESetRandomAddress(randomAddress: random))
         profile.commandRoundTrip = await roundTrip(controller)
-        return ProbedController(profile: profile, log: log, mask: mask)
+        return ProbedController(profile: profile, mask: mask)
     }
 
     /// Times Read Local Version Information from send to Command Complete.
@@ -112,22 +106,17 @@ public struct ControllerProbe: Sendable {
     }
 }
 
-/// The commands a controller must support for this host (issue-level list, Core Vol 4, Part E §7).
-let requiredCommands: [(HCIOpcode, String)] = [
-    (.reset, "Reset"), (.setEventMask, "Set Event Mask"), (.leSetEventMask, "LE Set Event Mask"),
-    (.readLocalVersionInformation, "Read Local Version Information"), (.readBDADDR, "Read BD_ADDR"),
-    (.readLocalSupportedCommands, "Read Local Supported Commands"),
-    (.readLocalSupportedFeatures, "Read Local Supported Features"), (.readBufferSize, "Read Buffer Size"),
-    (.leReadBufferSize, "LE Read Buffer Size"), (.leReadLocalSupportedFeatures, "LE Read Local Supported Features"),
-    (.leSetRandomAddress, "LE Set Random Address"),
-    (.leSetAdvertisingParameters, "LE Set Advertising Parameters"), (.leSetAdvertisingData, "LE Set Advertising Data"),
-    (.leSetScanResponseData, "LE Set Scan Response Data"), (.leSetAdvertisingEnable, "LE Set Advertising Enable"),
-    (.leSetScanParameters, "LE Set Scan Parameters"), (.leSetScanEnable, "LE Set Scan Enable"),
-    (.leCreateConnection, "LE Create Connection"), (.leCreateConnectionCancel, "LE Create Connection Cancel"),
-    (.disconnect, "Disconnect"), (.leConnectionUpdate, "LE Connection Update"), (.readRSSI, "Read RSSI"),
+/// The commands this host needs from a controller (Core Vol 4, Part E §7).
+let requiredCommands: [HCIOpcode] = [
+    .reset, .setEventMask, .leSetEventMask, .readLocalVersionInformation, .readBDADDR,
+    .readLocalSupportedCommands, .readLocalSupportedFeatures, .readBufferSize, .leReadBufferSize,
+    .leReadLocalSupportedFeatures, .leSetRandomAddress, .leSetAdvertisingParameters, .leSetAdvertisingData,
+    .leSetScanResponseData, .leSetAdvertisingEnable, .leSetScanParameters, .leSetScanEnable,
+    .leCreateConnection, .leCreateConnectionCancel, .disconnect, .leConnectionUpdate, .readRSSI,
 ]
 
-/// Results of the commands one controller ran, by opcode: `ok`, `failed: <status>`, ...
+/// Results of the commands one controller ran, by opcode: `ok` once a command has worked,
+/// otherwise how it last failed (`failed: <status>`, `no answer`, ...).
 actor CommandRecorder {
     private(set) var results: [HCIOpcode: String] = [:]
 
@@ -139,7 +128,7 @@ actor CommandRecorder {
             results[C.opcode] = "ok"
             return result
         } catch {
-            results[C.opcode] = outcome(of: error)
+            if results[C.opcode] != "ok" { results[C.opcode] = outcome(of: error) }
             throw error
         }
     }
@@ -150,24 +139,19 @@ actor CommandRecorder {
     }
 }
 
-/// A controller while it is probed: its profile so far, the commands tried, its mask.
+/// A controller while it is probed: its profile so far and its mask.
 struct ProbedController {
     var profile: ControllerProfile
-    var log: [HCIOpcode: String]
     var mask: HCISupportedCommands?
-
-    mutating func record(_ results: [HCIOpcode: String]) {
-        for (opcode, result) in results where log[opcode] != "ok" { log[opcode] = result }
-    }
 
     /// The profile with one check per required command and its problems: a command that
     /// failed although the mask does not deny it, and one that worked although the mask denies
     /// it. A command both the mask and the controller refuse is reported, not a problem.
-    func finished() -> ControllerProfile {
+    func finished(results: [HCIOpcode: String]) -> ControllerProfile {
         var profile = self.profile
-        profile.commands = requiredCommands.map { opcode, name in
-            CommandCheck(name: name, opcode: opcode.description, claimed: mask?.supports(opcode),
-                         result: log[opcode] ?? "not exercised")
+        profile.commands = requiredCommands.map { opcode in
+            CommandCheck(name: HCICommandCatalogue.name(of: opcode) ?? opcode.description, opcode: opcode.description,
+                         claimed: mask?.supports(opcode), result: results[opcode] ?? "not exercised")
         }
         for check in profile.commands where check.result != "ok" && check.result != "not exercised" && check.claimed != false {
             profile.problems.append("\(check.name): \(check.result)" + (check.claimed == true ? " (the mask claims it)" : ""))
@@ -193,8 +177,7 @@ func microseconds(_ duration: Duration) -> Double {
 
 func milliseconds(_ duration: Duration) -> Double { (microseconds(duration) / 10).rounded() / 100 }
 
-/// "5.2" for HCI/LMP version 11 (Assigned Numbers §2.1).
-func coreVersionName(_ version: UInt8) -> String {
-    let names = ["1.0b", "1.1", "1.2", "2.0", "2.1", "3.0", "4.0", "4.1", "4.2", "5.0", "5.1", "5.2", "5.3", "5.4", "6.0"]
-    return Int(version) < names.count ? names[Int(version)] : "0x\(hex(version))"
+/// "5.2" for version 11, the number in hex when it is not a known Core version.
+func versionName(_ version: UInt8) -> String {
+    bluetoothCoreVersionName(version) ?? "0x\(hex(version))"
 }
