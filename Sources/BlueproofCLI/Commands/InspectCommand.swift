@@ -72,7 +72,8 @@ struct InspectedPacket: Encodable {
     var type: String
     var name: String
     var fields: [String: String]
-    var fieldOrder: [String]
+    /// The fields in wire order, for the text line (JSON objects have no order).
+    private var orderedFields: [HCIPacketDescription.Field]
     var malformed: String?
     var bytes: String?
 
@@ -86,7 +87,7 @@ struct InspectedPacket: Encodable {
         type = record.packet.type.description
         name = description.name
         fields = Dictionary(description.fields.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
-        fieldOrder = description.fields.map(\.name)
+        orderedFields = description.fields
         malformed = description.malformed?.description
         bytes = showHex ? BlueproofWire.hex(record.packet.h4Bytes) : nil
     }
@@ -96,7 +97,7 @@ struct InspectedPacket: Encodable {
         let time = String(format: "%11.6f", seconds)
         let arrow = direction == "sent" ? "<" : ">"
         let index = controllerIndex.map { " [\($0)]" } ?? ""
-        let body = ([name] + fieldOrder.compactMap { key in fields[key].map { "\(key)=\($0)" } }).joined(separator: " ")
+        let body = ([name] + orderedFields.map { "\($0.name)=\($0.value)" }).joined(separator: " ")
         var line = "\(time) \(arrow)\(index) \(type.padding(toLength: 7, withPad: " ", startingAt: 0)) \(body)"
         if let malformed { line += "  [malformed: \(malformed)]" }
         if let bytes { line += "\n            \(bytes)" }

@@ -63,11 +63,8 @@ struct ProbeCommand: AsyncParsableCommand {
         let report: ProbeReport
         do {
             for index in 0..<count {
-                var writer: PcapWriter?
-                if let path = options.capturePath(index: index, count: count) {
-                    writer = try PcapWriter(path: path)
-                    writers.append(writer!)
-                }
+                let writer = try options.capturePath(index: index, count: count).map { try PcapWriter(path: $0) }
+                if let writer { writers.append(writer) }
                 let transport = try await backend.openController(capture: writer)
                 let controller = HCIController(transport: transport)
                 await controller.start()
@@ -84,7 +81,7 @@ struct ProbeCommand: AsyncParsableCommand {
 
         if json {
             try Console.json(ProbeOutput(backend: backend.name, facts: backend.facts,
-                                         captures: writers.map(\.path), probe: report))
+                                         captures: writers.map(\.path), probe: report, passed: report.passed))
         } else {
             print(ProbeTable(backend: backend, report: report, captures: writers.map(\.path)).text)
         }
@@ -112,16 +109,5 @@ struct ProbeOutput: Encodable {
     var facts: [BackendFact]
     var captures: [String]
     var probe: ProbeReport
-    var passed: Bool { probe.passed }
-
-    enum CodingKeys: String, CodingKey { case backend, facts, captures, probe, passed }
-
-    func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(backend, forKey: .backend)
-        try container.encode(facts, forKey: .facts)
-        try container.encode(captures, forKey: .captures)
-        try container.encode(probe, forKey: .probe)
-        try container.encode(passed, forKey: .passed)
-    }
+    var passed: Bool
 }
