@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 @main
 struct Blueproof: AsyncParsableCommand {
@@ -17,4 +18,21 @@ struct Blueproof: AsyncParsableCommand {
         """,
         subcommands: [ProbeCommand.self, InspectCommand.self]
     )
+
+    /// As ArgumentParser's, but a usage error exits with 2, the code blueproof documents
+    /// (ArgumentParser's own is 64).
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
+            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+            Foundation.exit(2)
+        }
+    }
 }

@@ -16,14 +16,13 @@ struct Component: Sendable {
     static var isCI: Bool { ProcessInfo.processInfo.environment["CI"] != nil }
 
     static let btvirt = Component(name: "btvirt") {
-        checked(Result { try ComponentLocator.btvirt() }, install: "apt-get install bluez-test-tools")
+        located { try ComponentLocator.btvirt() }
     }
     static let rootcanal = Component(name: "rootcanal") {
-        checked(Result { try ComponentLocator.rootcanal() },
-                install: "python3 -m venv .venv && .venv/bin/pip install rootcanal==1.10.0")
+        located { try ComponentLocator.rootcanal() }
     }
     static let preload = Component(name: "libBlueproofPreload.so") {
-        checked(Result { try ComponentLocator.preloadLibrary() }, install: "swift build")
+        located { try ComponentLocator.preloadLibrary() }
     }
     static let tshark = Component(name: "tshark") {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
@@ -33,17 +32,19 @@ struct Component: Sendable {
             ?? .failure(MissingComponent(message: "tshark is not on PATH; install it with: apt-get install tshark"))
     }
 
-    /// The locator's answer, checked: the locators return an environment override as it is,
-    /// so a path that names no file is reported here as missing.
-    private static func checked(_ located: Result<String, any Error>, install: String) -> Result<String, MissingComponent> {
-        switch located {
-        case let .success(path) where FileManager.default.fileExists(atPath: path):
-            .success(path)
-        case let .success(path):
-            .failure(MissingComponent(message: "\(path) does not exist; install it with: \(install)"))
-        case let .failure(error):
-            .failure(MissingComponent(message: "\(error)"))
-        }
+    /// The locator's answer; its error already names the install command.
+    private static func located(_ locate: () throws -> String) -> Result<String, MissingComponent> {
+        Result { try locate() }.mapError { MissingComponent(message: "\($0)") }
+    }
+
+    /// The `blueproof` executable, built beside the test binary by `swift build`.
+    static let cli = Component(name: "blueproof") {
+        let folder = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? "")
+            .deletingLastPathComponent()
+        let path = folder.appendingPathComponent("blueproof").path
+        return FileManager.default.isExecutableFile(atPath: path)
+            ? .success(path)
+            : .failure(MissingComponent(message: "\(path) is missing; build it with: swift build"))
     }
 
     var missingMessage: String? {
