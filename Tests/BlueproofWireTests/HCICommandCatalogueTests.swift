@@ -80,7 +80,7 @@ struct HCICommandCatalogueTests {
         #expect(short.malformed?.offset == 4)
         let long = HCICommandCatalogue.describe(HCICommandPacket(opcode: .reset, parameters: [0x00]))
         #expect(long.name == "Reset")
-        #expect(long.malformed?.reason == .lengthMismatch(declared: 0, actual: 1))
+        #expect(long.malformed?.reason == .lengthMismatch(declared: 1, actual: 0))
         #expect(long.line.contains("[malformed:"))
         #expect(throws: WireError.self) {
             try HCICommandCatalogue.decode(HCICommandPacket(opcode: .readRSSI, parameters: [0x01]))

@@ -60,7 +60,7 @@ struct HCICommandCodecTests {
         let count = vector.parameters.count
         let error = decodeError(as: vector.command, vector.parameters + [0x00])
         #expect(error?.offset == 3 + count)
-        #expect(error?.reason == .lengthMismatch(declared: count, actual: count + 1))
+        #expect(error?.reason == .lengthMismatch(declared: count + 1, actual: count))
     }
 
     @Test("opcodes are the spec's OGF|OCF", arguments: [
