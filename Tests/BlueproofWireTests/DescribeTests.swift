@@ -105,6 +105,10 @@ struct DescribeTests {
                                   data: [0x03, 0x00, 0x04, 0x00, 0x0A, 0x01, 0x00]).packet
         #expect(packet.describe().line
             == "ACL Data handle=64 pb=first non-flushable (0x00) bc=point-to-point (0x00) dlen=7 l2cap_len=3 cid=0x0004")
+        // A reserved broadcast flag prints its value once.
+        let reserved = HCIACLPacket(handle: 0x40, packetBoundary: .continuing, broadcast: HCIACLBroadcast(rawValue: 0b10),
+                                    data: []).packet
+        #expect(field(reserved.describe(), "bc") == "0x02")
         let continuing = HCIACLPacket(handle: 0x40, packetBoundary: .continuing, data: [1, 2, 3, 4, 5]).packet
         #expect(field(continuing.describe(), "cid") == nil)
         let broken = H4Packet(type: .acl, payload: [0x40, 0x00, 0x09, 0x00, 0x01]).describe()

@@ -175,8 +175,8 @@ extension H4Packet {
         }
         var fields: [Field] = [
             .init("handle", "\(acl.handle)"),
-            .init("pb", "\(acl.packetBoundary) (0x\(hex(acl.packetBoundary.rawValue)))"),
-            .init("bc", "\(acl.broadcast) (0x\(hex(acl.broadcast.rawValue)))"),
+            .describing("pb", acl.packetBoundary),
+            .describing("bc", acl.broadcast),
             .init("dlen", "\(acl.data.count)"),
         ]
         if acl.packetBoundary.startsPDU && acl.data.count >= 4 {
