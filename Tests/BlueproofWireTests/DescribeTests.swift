@@ -70,7 +70,10 @@ struct DescribeTests {
         #expect(event("3e0a 03 00 4000 1800 0000 2c01").describe().line
             == "LE Connection Update Complete status=Success (0x00) handle=64 interval=0x0018 (30 ms) latency=0 "
             + "supervision_timeout=0x012c (3000 ms)")
-        #expect(event("3e0c 04 00 4000 ff49010000000000").describe().name == "LE Read Remote Used Features")
+        let remoteFeatures = event("3e0c 04 00 4000 ff49010000000000").describe()
+        #expect(remoteFeatures.name == "LE Read Remote Used Features")
+        // The peer's features print as LE Read Local Supported Features prints the local ones.
+        #expect(field(remoteFeatures, "features") == HCILEFeatures(rawValue: 0x0001_49FF).description)
         #expect(event("3e0b 07 4000 fb00 4808 1b00 4801").describe().name == "LE Data Length Change")
         #expect(event("1a01 01").describe().line == "Data Buffer Overflow link_type=ACL (0x01)")
     }

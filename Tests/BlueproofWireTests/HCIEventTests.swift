@@ -87,7 +87,7 @@ let eventVectors: [EventVector] = [
     EventVector(
         name: "LE Read Remote Features Complete", hex: "3e0c 04 00 4000 ff49010000000000",
         event: .le(.readRemoteFeaturesComplete(.init(status: .success, connectionHandle: 0x0040,
-                                                     leFeatures: 0x0000_0000_0001_49FF))),
+                                                     leFeatures: HCILEFeatures(rawValue: 0x0000_0000_0001_49FF)))),
         truncatedOffset: 6, truncatedField: 8, truncatedFieldName: "LE features"),
     EventVector(
         name: "LE Data Length Change", hex: "3e0b 07 4000 fb00 4808 1b00 4801",

@@ -150,7 +150,7 @@ extension H4Packet {
                 + timing(event.connectionInterval, event.peripheralLatency, event.supervisionTimeout)
         case let .readRemoteFeaturesComplete(event):
             return [.init("status", event.status.description), .init("handle", "\(event.connectionHandle)"),
-                    .init("features", "0x\(hex(event.leFeatures))")]
+                    .init("features", event.leFeatures.description)]
         case let .dataLengthChange(event):
             return [
                 .init("handle", "\(event.connectionHandle)"),
