@@ -6,7 +6,7 @@ private func field(_ description: HCIPacketDescription, _ name: String) -> Strin
 }
 
 private func event(_ hex: String) -> H4Packet {
-    H4Packet(type: .event, payload: bytes(fromHex: hex) ?? [])
+    H4Packet(type: .event, payload: hexBytes(hex))
 }
 
 @Suite("H4Packet.describe()")
