@@ -82,6 +82,16 @@ public struct ByteReader: Sendable {
         return Array(bytes[position...])
     }
 
+    /// Ends a fixed-layout block (command or event parameters): bytes left over mean the
+    /// packet's length field declares more than the layout holds, which decoders refuse. The
+    /// error sits at the first byte left over; `declared` is the block's length, `actual` the
+    /// bytes the layout used.
+    mutating func requireEnd() throws(WireError) {
+        guard isAtEnd else {
+            throw error("parameters", .lengthMismatch(declared: bytes.count, actual: position))
+        }
+    }
+
     /// A reader over the next `count` bytes, with offsets that continue this reader's.
     public mutating func subReader(_ count: Int, _ field: String) throws(WireError) -> ByteReader {
         let start = offset

@@ -6,7 +6,7 @@ private func field(_ description: HCIPacketDescription, _ name: String) -> Strin
 }
 
 private func event(_ hex: String) -> H4Packet {
-    H4Packet(type: .event, payload: bytes(fromHex: hex) ?? [])
+    H4Packet(type: .event, payload: hexBytes(hex))
 }
 
 @Suite("H4Packet.describe()")
@@ -63,7 +63,17 @@ struct DescribeTests {
             == "LE Connection Complete status=Success (0x00) handle=64 role=peripheral "
             + "peer_address=00:AA:01:00:00:23 (random) interval=0x0028 (50 ms) latency=0 "
             + "supervision_timeout=0x00c8 (2000 ms) clock_accuracy=50 ppm (0x05)")
-        #expect(event("3e0c 04 00 4000 ff49010000000000").describe().name == "LE Read Remote Used Features")
+        #expect(event("3e1f 0a 00 4100 00 00 060504030201 000000000000 112233445566 1800 0100 4800 01").describe().line
+            == "LE Enhanced Connection Complete status=Success (0x00) handle=65 role=central "
+            + "peer_address=01:02:03:04:05:06 (public) local_rpa=00:00:00:00:00:00 peer_rpa=66:55:44:33:22:11 "
+            + "interval=0x0018 (30 ms) latency=1 supervision_timeout=0x0048 (720 ms) clock_accuracy=250 ppm (0x01)")
+        #expect(event("3e0a 03 00 4000 1800 0000 2c01").describe().line
+            == "LE Connection Update Complete status=Success (0x00) handle=64 interval=0x0018 (30 ms) latency=0 "
+            + "supervision_timeout=0x012c (3000 ms)")
+        let remoteFeatures = event("3e0c 04 00 4000 ff49010000000000").describe()
+        #expect(remoteFeatures.name == "LE Read Remote Used Features")
+        // The peer's features print as LE Read Local Supported Features prints the local ones.
+        #expect(field(remoteFeatures, "features") == HCILEFeatures(rawValue: 0x0001_49FF).description)
         #expect(event("3e0b 07 4000 fb00 4808 1b00 4801").describe().name == "LE Data Length Change")
         #expect(event("1a01 01").describe().line == "Data Buffer Overflow link_type=ACL (0x01)")
     }
@@ -98,6 +108,10 @@ struct DescribeTests {
                                   data: [0x03, 0x00, 0x04, 0x00, 0x0A, 0x01, 0x00]).packet
         #expect(packet.describe().line
             == "ACL Data handle=64 pb=first non-flushable (0x00) bc=point-to-point (0x00) dlen=7 l2cap_len=3 cid=0x0004")
+        // A reserved broadcast flag prints its value once.
+        let reserved = HCIACLPacket(handle: 0x40, packetBoundary: .continuing, broadcast: HCIACLBroadcast(rawValue: 0b10),
+                                    data: []).packet
+        #expect(field(reserved.describe(), "bc") == "0x02")
         let continuing = HCIACLPacket(handle: 0x40, packetBoundary: .continuing, data: [1, 2, 3, 4, 5]).packet
         #expect(field(continuing.describe(), "cid") == nil)
         let broken = H4Packet(type: .acl, payload: [0x40, 0x00, 0x09, 0x00, 0x01]).describe()

@@ -1,26 +1,13 @@
 import Testing
 @testable import BlueproofWire
 
-/// SplitMix64 (Steele, Lea, Flood 2014): a small seeded generator for reproducible tests.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// A mixed stream: commands, events, ACL (one longer than 255 bytes), SCO, ISO, empty packets.
 let mixedPackets: [H4Packet] = [
     HCICommandPacket(opcode: HCIOpcode(rawValue: 0x0C03), parameters: []).packet,
     HCIEventPacket(code: 0x0E, parameters: [0x01, 0x03, 0x0C, 0x00]).packet,
     HCICommandPacket(opcode: HCIOpcode(rawValue: 0x200B), parameters: [0x01, 0x10, 0x00, 0x10, 0x00, 0x00, 0x00]).packet,
     HCIACLPacket(handle: 0x40, packetBoundary: .firstNonFlushable, data: [0x03, 0x00, 0x04, 0x00, 0x0A, 0x01, 0x00]).packet,
-    HCIEventPacket(code: 0x3E, parameters: Array(bytes(fromHex: "02 01 00 01 c6a5b4332211 03 020106 c4")!)).packet,
+    HCIEventPacket(code: 0x3E, parameters: hexBytes("02 01 00 01 c6a5b4332211 03 020106 c4")).packet,
     HCIACLPacket(handle: 0x41, packetBoundary: .firstFlushable, data: (0..<300).map { UInt8(truncatingIfNeeded: $0 * 7) }).packet,
     H4Packet(type: .sco, payload: [0x05, 0x00, 0x03, 0x01, 0x02, 0x03]),
     H4Packet(type: .iso, payload: [0x61, 0x20, 0x04, 0xC0, 0xDE, 0xAD, 0xBE, 0xEF]),

@@ -1,14 +1,6 @@
 import Testing
 import BlueproofWire
 
-private func packet<C: HCICommand>(of command: C) -> HCICommandPacket {
-    var writer = ByteWriter()
-    command.encodeParameters(into: &writer)
-    return HCICommandPacket(opcode: C.opcode, parameters: writer.bytes)
-}
-
-private func nameOf<C: HCICommand>(_ command: C) -> String { C.name }
-
 private func sameCommand<C: HCICommand>(_ command: C, _ other: (any HCICommand)?) -> Bool {
     (other as? C) == command
 }
@@ -17,10 +9,11 @@ private func sameCommand<C: HCICommand>(_ command: C, _ other: (any HCICommand)?
 struct HCICommandCatalogueTests {
     @Test("every command is catalogued under its name", arguments: commandVectors)
     func catalogued(_ vector: CommandVector) throws {
-        let packet = packet(of: vector.command)
-        #expect(HCICommandCatalogue.name(of: packet.opcode) == nameOf(vector.command))
+        let packet = vector.command.commandPacket
+        let name = type(of: vector.command).name
+        #expect(HCICommandCatalogue.name(of: packet.opcode) == name)
         let description = HCICommandCatalogue.describe(packet)
-        #expect(description.name == nameOf(vector.command))
+        #expect(description.name == name)
         #expect(description.malformed == nil)
         #expect(description.fields.count == vector.widths.count)
         #expect(sameCommand(vector.command, try HCICommandCatalogue.decode(packet)))
@@ -59,7 +52,7 @@ struct HCICommandCatalogueTests {
         #expect(disconnect.fields == [
             .init("connectionHandle", "64"), .init("reason", "Remote User Terminated Connection (0x13)"),
         ])
-        let data = HCICommandCatalogue.describe(packet(of: leSetAdvertisingData))
+        let data = HCICommandCatalogue.describe(leSetAdvertisingData.commandPacket)
         #expect(data.fields == [.init("advertisingDataLength", "7"), .init("advertisingData", "0201060303aafe")])
     }
 
@@ -80,7 +73,7 @@ struct HCICommandCatalogueTests {
         #expect(short.malformed?.offset == 4)
         let long = HCICommandCatalogue.describe(HCICommandPacket(opcode: .reset, parameters: [0x00]))
         #expect(long.name == "Reset")
-        #expect(long.malformed?.reason == .lengthMismatch(declared: 0, actual: 1))
+        #expect(long.malformed?.reason == .lengthMismatch(declared: 1, actual: 0))
         #expect(long.line.contains("[malformed:"))
         #expect(throws: WireError.self) {
             try HCICommandCatalogue.decode(HCICommandPacket(opcode: .readRSSI, parameters: [0x01]))

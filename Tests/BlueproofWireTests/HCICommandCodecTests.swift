@@ -1,11 +1,7 @@
 import Testing
 import BlueproofWire
 
-private func parameterBytes<C: HCICommand>(_ command: C) -> [UInt8] {
-    var writer = ByteWriter()
-    command.encodeParameters(into: &writer)
-    return writer.bytes
-}
+private func parameterBytes(_ command: some HCICommand) -> [UInt8] { command.commandPacket.parameters }
 
 /// Decodes `parameters` as the command's own type and says whether it equals `command`.
 private func decodesBack<C: HCICommand>(_ command: C, from parameters: [UInt8]) throws(WireError) -> Bool {
@@ -22,8 +18,6 @@ private func decodeError<C: HCICommand>(as command: C, _ parameters: [UInt8]) ->
     }
 }
 
-private func opcodeOf<C: HCICommand>(_ command: C) -> HCIOpcode { C.opcode }
-
 @Suite("HCI command codecs")
 struct HCICommandCodecTests {
     @Test("encodes to the spec layout", arguments: commandVectors)
@@ -34,7 +28,7 @@ struct HCICommandCodecTests {
 
     @Test("H4 packet: indicator, opcode, length, parameters", arguments: commandVectors)
     func framesAsH4(_ vector: CommandVector) {
-        let opcode = opcodeOf(vector.command)
+        let opcode = type(of: vector.command).opcode
         let expected = [0x01, UInt8(opcode.rawValue & 0xFF), UInt8(opcode.rawValue >> 8), UInt8(vector.parameters.count)]
             + vector.parameters
         #expect(hex(vector.command.packet.h4Bytes) == hex(expected))
@@ -60,7 +54,7 @@ struct HCICommandCodecTests {
         let count = vector.parameters.count
         let error = decodeError(as: vector.command, vector.parameters + [0x00])
         #expect(error?.offset == 3 + count)
-        #expect(error?.reason == .lengthMismatch(declared: count, actual: count + 1))
+        #expect(error?.reason == .lengthMismatch(declared: count + 1, actual: count))
     }
 
     @Test("opcodes are the spec's OGF|OCF", arguments: [

@@ -45,15 +45,10 @@ struct HCICommandReturnTests {
     @Test("short return parameters throw at the missing field", arguments: returnVectors)
     func truncated(_ vector: ReturnVector) {
         for prefix in 0..<vector.bytes.count {
-            var start = 0
-            var expected: (Int, WireError.Reason)?
-            for width in vector.widths where expected == nil {
-                if start + width > prefix { expected = (start, .truncated(needed: width, available: prefix - start)) }
-                start += width
-            }
+            let expected = expectedTruncation(widths: vector.widths, prefix: prefix)
             let error = decodeError(as: vector.value, Array(vector.bytes.prefix(prefix)))
-            #expect(error?.offset == expected?.0, "prefix \(prefix)")
-            #expect(error?.reason == expected?.1, "prefix \(prefix)")
+            #expect(error?.offset == expected?.offset, "prefix \(prefix)")
+            #expect(error?.reason == expected?.reason, "prefix \(prefix)")
         }
     }
 

@@ -1,17 +1,6 @@
 import Testing
 import BlueproofWire
 
-/// Hex text to bytes for test vectors; a malformed literal is a bug in the test.
-func hexBytes(_ text: String) -> [UInt8] {
-    guard let value = bytes(fromHex: text) else { fatalError("bad hex literal in test: \(text)") }
-    return value
-}
-
-func address(_ text: String) -> BDAddress {
-    guard let value = BDAddress(text) else { fatalError("bad address literal in test: \(text)") }
-    return value
-}
-
 /// One command, its parameter bytes as laid out in Core Vol 4, Part E §7, and the widths of
 /// its parameters in order (to know where a truncated block must fail).
 struct CommandVector: Sendable, CustomTestStringConvertible {
@@ -29,19 +18,8 @@ struct CommandVector: Sendable, CustomTestStringConvertible {
 
     /// Where decoding `prefix` bytes of the parameters must fail: the first parameter not
     /// wholly present. Offsets count from the start of the command packet (opcode, length).
-    func expectedTruncation(prefix: Int) -> WireError.Reason? {
-        expectedTruncationPoint(prefix: prefix)?.reason
-    }
-
     func expectedTruncationPoint(prefix: Int) -> (offset: Int, reason: WireError.Reason)? {
-        var start = 0
-        for width in widths {
-            if start + width > prefix {
-                return (3 + start, .truncated(needed: width, available: prefix - start))
-            }
-            start += width
-        }
-        return nil
+        expectedTruncation(widths: widths, prefix: prefix, firstOffset: 3)
     }
 }
 

@@ -4,7 +4,7 @@ import Testing
 @Suite("HCI events: LE Advertising Report")
 struct HCIEventAdvertisingReportTests {
     /// Two reports in one event, each whole in turn (RSSI after each report's data).
-    static let twoReports = bytes(fromHex: "3e19 02 02 00 01 c6a5b4332211 03 020106 c4 04 00 060504030201 00 7f")!
+    static let twoReports = hexBytes("3e19 02 02 00 01 c6a5b4332211 03 020106 c4 04 00 060504030201 00 7f")
 
     @Test func twoReportsInOneEvent() throws {
         let event = try HCILEAdvertisingReportEvent(HCIEventPacket(payload: Self.twoReports))
@@ -39,7 +39,7 @@ struct HCIEventAdvertisingReportTests {
 
     @Test func dataLengthPastTheEndThrowsAtTheData() throws {
         // One report claiming 0x20 data bytes with only 2 present.
-        let payload = bytes(fromHex: "3e0d 02 01 00 00 010203040506 20 0201")!
+        let payload = hexBytes("3e0d 02 01 00 00 010203040506 20 0201")
         let error = try #require(decodeFailure(payload))
         #expect(error.offset == 13)
         #expect(error.reason == .truncated(needed: 32, available: 2))
@@ -64,7 +64,7 @@ struct HCIEventAdvertisingReportTests {
     @Test func longDataRoundTrips() throws {
         let data = (0..<31).map { UInt8($0) }
         let event = HCILEAdvertisingReportEvent(reports: [
-            .init(eventType: .advScanInd, addressType: .randomIdentity, address: BDAddress("C0:00:00:00:00:01")!,
+            .init(eventType: .advScanInd, addressType: .randomIdentity, address: address("C0:00:00:00:00:01"),
                   data: data, rssi: -100),
         ])
         let payload = event.packet.packet.payload

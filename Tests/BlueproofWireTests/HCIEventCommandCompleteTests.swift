@@ -37,7 +37,7 @@ private struct TestLEReadBufferSize: HCICommand {
 @Suite("HCI events: Command Complete")
 struct HCIEventCommandCompleteTests {
     @Test func returnParametersDecodeWithTheCommandsType() throws {
-        let event = try HCICommandCompleteEvent(HCIEventPacket(payload: bytes(fromHex: "0e07 01 0220 00 1b00 14")!))
+        let event = try HCICommandCompleteEvent(HCIEventPacket(payload: hexBytes("0e07 01 0220 00 1b00 14")))
         let returned = try event.decodeReturnParameters(as: TestLEReadBufferSize.self)
         #expect(returned == .init(status: .success, leACLDataPacketLength: 27, totalNumLEACLDataPackets: 20))
         #expect(!event.isCreditUpdateOnly)
@@ -47,11 +47,11 @@ struct HCIEventCommandCompleteTests {
         let event = HCICommandCompleteEvent(
             numHCICommandPackets: 1, command: TestLEReadBufferSize.self,
             returnParameters: .init(status: .success, leACLDataPacketLength: 192, totalNumLEACLDataPackets: 1))
-        #expect(event.packet.packet.payload == bytes(fromHex: "0e07 01 0220 00 c000 01"))
+        #expect(event.packet.packet.payload == hexBytes("0e07 01 0220 00 c000 01"))
     }
 
     @Test func truncatedReturnParametersThrowWithPacketOffsets() throws {
-        let event = try HCICommandCompleteEvent(HCIEventPacket(payload: bytes(fromHex: "0e06 01 0220 00 1b00")!))
+        let event = try HCICommandCompleteEvent(HCIEventPacket(payload: hexBytes("0e06 01 0220 00 1b00")))
         do {
             _ = try event.decodeReturnParameters(as: TestLEReadBufferSize.self)
             Issue.record("short return parameters decoded")
@@ -62,7 +62,7 @@ struct HCIEventCommandCompleteTests {
     }
 
     @Test func returnParametersOfAnotherCommandAreRefused() throws {
-        let event = try HCICommandCompleteEvent(HCIEventPacket(payload: bytes(fromHex: "0e04 01 030c 00")!))
+        let event = try HCICommandCompleteEvent(HCIEventPacket(payload: hexBytes("0e04 01 030c 00")))
         do {
             _ = try event.decodeReturnParameters(as: TestLEReadBufferSize.self)
             Issue.record("Reset's return decoded as LE Read Buffer Size's")
@@ -76,7 +76,7 @@ struct HCIEventCommandCompleteTests {
     }
 
     @Test func extraReturnBytesAreToleratedByTheCommandDecoder() throws {
-        let event = try HCICommandCompleteEvent(HCIEventPacket(payload: bytes(fromHex: "0e09 01 0220 00 1b00 14 aabb")!))
+        let event = try HCICommandCompleteEvent(HCIEventPacket(payload: hexBytes("0e09 01 0220 00 1b00 14 aabb")))
         #expect(event.returnParameters == [0x00, 0x1B, 0x00, 0x14, 0xAA, 0xBB])
         #expect(try event.decodeReturnParameters(as: TestLEReadBufferSize.self).totalNumLEACLDataPackets == 20)
     }

@@ -15,12 +15,12 @@ struct EventVector: Sendable, CustomTestStringConvertible {
     var truncatedFieldName: String
     var testDescription: String { name }
 
-    var payload: [UInt8] { bytes(fromHex: hex) ?? [] }
+    var payload: [UInt8] { hexBytes(hex) }
 }
 
-let address1 = BDAddress("00:AA:01:00:00:23")!
-let address2 = BDAddress("01:02:03:04:05:06")!
-let address3 = BDAddress("66:55:44:33:22:11")!
+let address1 = address("00:AA:01:00:00:23")
+let address2 = address("01:02:03:04:05:06")
+let address3 = address("66:55:44:33:22:11")
 
 let eventVectors: [EventVector] = [
     EventVector(
@@ -73,7 +73,7 @@ let eventVectors: [EventVector] = [
         name: "LE Advertising Report (two reports)",
         hex: "3e19 02 02 00 01 c6a5b4332211 03 020106 c4 04 00 060504030201 00 7f",
         event: .le(.advertisingReport(.init(reports: [
-            .init(eventType: .advInd, addressType: .randomDevice, address: BDAddress("11:22:33:B4:A5:C6")!,
+            .init(eventType: .advInd, addressType: .randomDevice, address: address("11:22:33:B4:A5:C6"),
                   data: [0x02, 0x01, 0x06], rawRSSI: -60),
             .init(eventType: .scanRsp, addressType: .publicDevice, address: address2, data: [], rawRSSI: 127),
         ]))),
@@ -87,7 +87,7 @@ let eventVectors: [EventVector] = [
     EventVector(
         name: "LE Read Remote Features Complete", hex: "3e0c 04 00 4000 ff49010000000000",
         event: .le(.readRemoteFeaturesComplete(.init(status: .success, connectionHandle: 0x0040,
-                                                     leFeatures: 0x0000_0000_0001_49FF))),
+                                                     leFeatures: HCILEFeatures(rawValue: 0x0000_0000_0001_49FF)))),
         truncatedOffset: 6, truncatedField: 8, truncatedFieldName: "LE features"),
     EventVector(
         name: "LE Data Length Change", hex: "3e0b 07 4000 fb00 4808 1b00 4801",

@@ -72,6 +72,14 @@ extension H4Packet {
         "\(address) (\(type))"
     }
 
+    /// The connection timing that LE Connection Complete, its enhanced form and LE Connection
+    /// Update Complete share.
+    private static func timing(_ interval: LEConnectionInterval, _ latency: UInt16,
+                               _ timeout: LESupervisionTimeout) -> [Field] {
+        [.init("interval", interval.description), .init("latency", "\(latency)"),
+         .init("supervision_timeout", timeout.description)]
+    }
+
     private static func fields(of event: HCIEvent) -> [Field] {
         switch event {
         case let .disconnectionComplete(event):
@@ -114,27 +122,17 @@ extension H4Packet {
     private static func fields(of event: HCILEMetaEvent) -> [Field] {
         switch event {
         case let .connectionComplete(event):
-            return [
-                .init("status", event.status.description), .init("handle", "\(event.connectionHandle)"),
-                .init("role", event.role.description),
-                .init("peer_address", address(event.peerAddress, event.peerAddressType)),
-                .init("interval", event.connectionInterval.description),
-                .init("latency", "\(event.peripheralLatency)"),
-                .init("supervision_timeout", event.supervisionTimeout.description),
-                .init("clock_accuracy", event.centralClockAccuracy.description),
-            ]
+            return [.init("status", event.status.description), .init("handle", "\(event.connectionHandle)"),
+                    .init("role", event.role.description),
+                    .init("peer_address", address(event.peerAddress, event.peerAddressType))]
+                + timing(event.connectionInterval, event.peripheralLatency, event.supervisionTimeout)
+                + [.init("clock_accuracy", event.centralClockAccuracy.description)]
         case let .enhancedConnectionComplete(event):
-            return [
-                .init("status", event.status.description), .init("handle", "\(event.connectionHandle)"),
-                .init("role", event.role.description),
-                .init("peer_address", address(event.peerAddress, event.peerAddressType)),
-                .init("local_rpa", event.localResolvablePrivateAddress.description),
-                .init("peer_rpa", event.peerResolvablePrivateAddress.description),
-                .init("interval", event.connectionInterval.description),
-                .init("latency", "\(event.peripheralLatency)"),
-                .init("supervision_timeout", event.supervisionTimeout.description),
-                .init("clock_accuracy", event.centralClockAccuracy.description),
-            ]
+            var fields = fields(of: .connectionComplete(event.connectionComplete))
+            // The resolvable private addresses follow status, handle, role and peer address.
+            fields.insert(contentsOf: [.init("local_rpa", event.localResolvablePrivateAddress.description),
+                                       .init("peer_rpa", event.peerResolvablePrivateAddress.description)], at: 4)
+            return fields
         case let .advertisingReport(event):
             let count = event.reports.count
             var fields: [Field] = [.init("num_reports", "\(count)")]
@@ -148,15 +146,11 @@ extension H4Packet {
             }
             return fields
         case let .connectionUpdateComplete(event):
-            return [
-                .init("status", event.status.description), .init("handle", "\(event.connectionHandle)"),
-                .init("interval", event.connectionInterval.description),
-                .init("latency", "\(event.peripheralLatency)"),
-                .init("supervision_timeout", event.supervisionTimeout.description),
-            ]
+            return [.init("status", event.status.description), .init("handle", "\(event.connectionHandle)")]
+                + timing(event.connectionInterval, event.peripheralLatency, event.supervisionTimeout)
         case let .readRemoteFeaturesComplete(event):
             return [.init("status", event.status.description), .init("handle", "\(event.connectionHandle)"),
-                    .init("features", "0x\(hex(event.leFeatures))")]
+                    .init("features", event.leFeatures.description)]
         case let .dataLengthChange(event):
             return [
                 .init("handle", "\(event.connectionHandle)"),
@@ -181,8 +175,8 @@ extension H4Packet {
         }
         var fields: [Field] = [
             .init("handle", "\(acl.handle)"),
-            .init("pb", "\(acl.packetBoundary) (0x\(hex(acl.packetBoundary.rawValue)))"),
-            .init("bc", "\(acl.broadcast) (0x\(hex(acl.broadcast.rawValue)))"),
+            .describing("pb", acl.packetBoundary),
+            .describing("bc", acl.broadcast),
             .init("dlen", "\(acl.data.count)"),
         ]
         if acl.packetBoundary.startsPDU && acl.data.count >= 4 {

@@ -63,15 +63,17 @@ public struct HCIACLPacketBoundary: RawRepresentable, Hashable, Sendable, Custom
     /// True for the two flags that start a higher-layer PDU.
     public var startsPDU: Bool { self == .firstNonFlushable || self == .firstFlushable }
 
-    public var description: String {
+    public var name: String? {
         switch self {
         case .firstNonFlushable: "first non-flushable"
         case .continuing: "continuing"
         case .firstFlushable: "first flushable"
         case .complete: "complete"
-        default: "0x\(hex(rawValue))"
+        default: nil
         }
     }
+
+    public var description: String { openSetText(name, rawValue) }
 }
 
 /// The Broadcast flag of an ACL data packet (Core Vol 4, Part E §5.4.2). An open set of 2-bit
@@ -85,13 +87,15 @@ public struct HCIACLBroadcast: RawRepresentable, Hashable, Sendable, CustomStrin
     /// BR/EDR broadcast.
     public static let brEdrBroadcast = HCIACLBroadcast(rawValue: 0b01)
 
-    public var description: String {
+    public var name: String? {
         switch self {
         case .pointToPoint: "point-to-point"
         case .brEdrBroadcast: "BR/EDR broadcast"
-        default: "reserved (0x\(hex(rawValue)))"
+        default: nil
         }
     }
+
+    public var description: String { openSetText(name, rawValue) }
 }
 
 /// The header of an HCI synchronous data packet (Core Vol 4, Part E §5.4.3), for descriptions.

@@ -61,17 +61,10 @@ public enum HCIEvent: Hashable, Sendable {
     }
 
     /// The event's name as btmon prints it; `"Unknown Event (0xNN)"` for an unknown code.
+    /// An LE Meta event goes by its sub-event's name.
     public var name: String {
-        switch self {
-        case .disconnectionComplete: HCIDisconnectionCompleteEvent.name
-        case .commandComplete: HCICommandCompleteEvent.name
-        case .commandStatus: HCICommandStatusEvent.name
-        case .hardwareError: HCIHardwareErrorEvent.name
-        case .numberOfCompletedPackets: HCINumberOfCompletedPacketsEvent.name
-        case .dataBufferOverflow: HCIDataBufferOverflowEvent.name
-        case let .le(event): event.name
-        case let .unknown(code, _): HCIEvent.name(ofCode: code)
-        }
+        if case let .le(event) = self { return event.name }
+        return HCIEvent.name(ofCode: code)
     }
 
     /// The name of an event code, whether or not this project decodes it.

@@ -8,13 +8,6 @@ public protocol HCIUnitDuration: RawRepresentable, Hashable, Sendable, CustomStr
 extension HCIUnitDuration {
     public var duration: Duration { .microseconds(Int64(rawValue) * Self.unitMicroseconds) }
 
-    /// The nearest count of units for `duration`, clamped to the 16-bit field.
-    public init(approximately duration: Duration) {
-        let micros = duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000
-        let units = (micros + Self.unitMicroseconds / 2) / Self.unitMicroseconds
-        self.init(rawValue: UInt16(clamping: max(0, units)))
-    }
-
     /// `0x0800 (1280 ms)`.
     public var description: String {
         let micros = Int64(rawValue) * Self.unitMicroseconds

@@ -21,14 +21,6 @@ extension HCIParameterlessCommand {
 }
 
 extension ByteReader {
-    /// Ends a fixed-layout parameter block: bytes left over mean the packet is longer than the
-    /// command's layout, which the decoder refuses.
-    mutating func requireEnd() throws(WireError) {
-        guard isAtEnd else {
-            throw error("parameters", .lengthMismatch(declared: position, actual: bytes.count))
-        }
-    }
-
     /// A one-octet boolean (0x00 false, 0x01 true); other values are refused.
     mutating func booleanOctet(_ field: String) throws(WireError) -> Bool {
         let start = offset

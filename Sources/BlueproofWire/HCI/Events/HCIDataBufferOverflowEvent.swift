@@ -26,11 +26,13 @@ public struct HCILinkType: RawRepresentable, Hashable, Sendable, CustomStringCon
     /// ACL buffers.
     public static let acl = HCILinkType(rawValue: 0x01)
 
-    public var description: String {
+    public var name: String? {
         switch self {
-        case .synchronous: "SCO (0x00)"
-        case .acl: "ACL (0x01)"
-        default: "Reserved (0x\(hex(rawValue)))"
+        case .synchronous: "SCO"
+        case .acl: "ACL"
+        default: nil
         }
     }
+
+    public var description: String { openSetText(name, rawValue) }
 }

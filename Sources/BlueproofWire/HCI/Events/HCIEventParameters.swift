@@ -22,9 +22,6 @@ extension HCILEMetaSubevent {
 }
 
 extension HCIEventParameters {
-    /// Offset of the first parameter from the start of the event packet (code, length).
-    static var parameterOffset: Int { 2 }
-
     /// The event as a packet: for an LE Meta sub-event, the subevent code comes first.
     public var packet: HCIEventPacket {
         var writer = ByteWriter()
@@ -38,25 +35,21 @@ extension HCIEventParameters {
     /// Decodes `packet` as this event: the code (and subevent code) must match and the
     /// parameters must be used up exactly. Offsets in errors count from the event code.
     public init(_ packet: HCIEventPacket) throws(WireError) {
-        var start = Self.parameterOffset
-        var reader = ByteReader(packet.parameters, context: "HCI \(Self.name)", baseOffset: start)
         guard packet.code == Self.code else {
             throw WireError(offset: 0, context: "HCI \(Self.name): event code",
                             reason: .invalidValue("0x\(hex(packet.code)), expected 0x\(hex(Self.code))"))
         }
+        // The first parameter follows the event code and the parameter length (§5.4.4).
+        var reader = ByteReader(packet.parameters, context: "HCI \(Self.name)", baseOffset: 2)
         if let subevent = Self.self as? any HCILEMetaSubevent.Type {
+            let start = reader.offset
             let found = try reader.u8("subevent code")
             guard found == subevent.subeventCode else {
                 throw WireError(offset: start, context: "HCI \(Self.name): subevent code",
                                 reason: .invalidValue("0x\(hex(found)), expected 0x\(hex(subevent.subeventCode))"))
             }
-            start += 1
-            reader = ByteReader(Array(packet.parameters.dropFirst()), context: reader.context, baseOffset: start)
         }
         self = try Self(parameters: &reader)
-        guard reader.isAtEnd else {
-            throw reader.error("parameters", .lengthMismatch(
-                declared: packet.parameters.count, actual: packet.parameters.count - reader.remaining))
-        }
+        try reader.requireEnd()
     }
 }

@@ -34,23 +34,48 @@ public struct HCILEConnectionCompleteEvent: HCILEMetaSubevent {
     }
 
     public init(parameters reader: inout ByteReader) throws(WireError) {
-        status = HCIStatus(rawValue: try reader.u8("status"))
-        connectionHandle = try reader.u16("connection handle")
-        role = HCIConnectionRole(rawValue: try reader.u8("role"))
-        peerAddressType = LEAddressType(rawValue: try reader.u8("peer address type"))
-        peerAddress = try BDAddress.read(&reader, "peer address")
-        connectionInterval = LEConnectionInterval(rawValue: try reader.u16("connection interval"))
-        peripheralLatency = try reader.u16("peripheral latency")
-        supervisionTimeout = LESupervisionTimeout(rawValue: try reader.u16("supervision timeout"))
-        centralClockAccuracy = LEClockAccuracy(rawValue: try reader.u8("central clock accuracy"))
+        self = try Self.decode(&reader, enhanced: false).event
     }
 
     public func encodeParameters(into writer: inout ByteWriter) {
+        encode(into: &writer, resolvablePrivateAddresses: nil)
+    }
+
+    /// The layout LE Enhanced Connection Complete shares: with `enhanced`, the local and peer
+    /// resolvable private addresses follow the peer address (§7.7.65.10); otherwise they are zero.
+    static func decode(_ reader: inout ByteReader, enhanced: Bool) throws(WireError)
+        -> (event: Self, resolvablePrivateAddresses: (local: BDAddress, peer: BDAddress)) {
+        let status = HCIStatus(rawValue: try reader.u8("status"))
+        let connectionHandle = try reader.u16("connection handle")
+        let role = HCIConnectionRole(rawValue: try reader.u8("role"))
+        let peerAddressType = LEAddressType(rawValue: try reader.u8("peer address type"))
+        let peerAddress = try BDAddress.read(&reader, "peer address")
+        var addresses = (local: BDAddress.zero, peer: BDAddress.zero)
+        if enhanced {
+            addresses.local = try BDAddress.read(&reader, "local resolvable private address")
+            addresses.peer = try BDAddress.read(&reader, "peer resolvable private address")
+        }
+        let event = Self(
+            status: status, connectionHandle: connectionHandle, role: role,
+            peerAddressType: peerAddressType, peerAddress: peerAddress,
+            connectionInterval: LEConnectionInterval(rawValue: try reader.u16("connection interval")),
+            peripheralLatency: try reader.u16("peripheral latency"),
+            supervisionTimeout: LESupervisionTimeout(rawValue: try reader.u16("supervision timeout")),
+            centralClockAccuracy: LEClockAccuracy(rawValue: try reader.u8("central clock accuracy")))
+        return (event, addresses)
+    }
+
+    /// Encodes the layout; with `resolvablePrivateAddresses`, the enhanced one (§7.7.65.10).
+    func encode(into writer: inout ByteWriter, resolvablePrivateAddresses: (local: BDAddress, peer: BDAddress)?) {
         writer.u8(status.rawValue)
         writer.u16(connectionHandle)
         writer.u8(role.rawValue)
         writer.u8(peerAddressType.rawValue)
         peerAddress.write(&writer)
+        if let resolvablePrivateAddresses {
+            resolvablePrivateAddresses.local.write(&writer)
+            resolvablePrivateAddresses.peer.write(&writer)
+        }
         writer.u16(connectionInterval.rawValue)
         writer.u16(peripheralLatency)
         writer.u16(supervisionTimeout.rawValue)

@@ -40,31 +40,35 @@ public struct HCILEEnhancedConnectionCompleteEvent: HCILEMetaSubevent {
         self.centralClockAccuracy = centralClockAccuracy
     }
 
+    /// `connectionComplete`'s fields with the two resolvable private addresses.
+    init(_ connectionComplete: HCILEConnectionCompleteEvent,
+         localResolvablePrivateAddress: BDAddress, peerResolvablePrivateAddress: BDAddress) {
+        let base = connectionComplete
+        self.init(status: base.status, connectionHandle: base.connectionHandle, role: base.role,
+                  peerAddressType: base.peerAddressType, peerAddress: base.peerAddress,
+                  localResolvablePrivateAddress: localResolvablePrivateAddress,
+                  peerResolvablePrivateAddress: peerResolvablePrivateAddress,
+                  connectionInterval: base.connectionInterval, peripheralLatency: base.peripheralLatency,
+                  supervisionTimeout: base.supervisionTimeout, centralClockAccuracy: base.centralClockAccuracy)
+    }
+
+    /// The fields LE Connection Complete also has; the two layouts differ only by the
+    /// resolvable private addresses.
+    var connectionComplete: HCILEConnectionCompleteEvent {
+        HCILEConnectionCompleteEvent(
+            status: status, connectionHandle: connectionHandle, role: role,
+            peerAddressType: peerAddressType, peerAddress: peerAddress,
+            connectionInterval: connectionInterval, peripheralLatency: peripheralLatency,
+            supervisionTimeout: supervisionTimeout, centralClockAccuracy: centralClockAccuracy)
+    }
+
     public init(parameters reader: inout ByteReader) throws(WireError) {
-        status = HCIStatus(rawValue: try reader.u8("status"))
-        connectionHandle = try reader.u16("connection handle")
-        role = HCIConnectionRole(rawValue: try reader.u8("role"))
-        peerAddressType = LEAddressType(rawValue: try reader.u8("peer address type"))
-        peerAddress = try BDAddress.read(&reader, "peer address")
-        localResolvablePrivateAddress = try BDAddress.read(&reader, "local resolvable private address")
-        peerResolvablePrivateAddress = try BDAddress.read(&reader, "peer resolvable private address")
-        connectionInterval = LEConnectionInterval(rawValue: try reader.u16("connection interval"))
-        peripheralLatency = try reader.u16("peripheral latency")
-        supervisionTimeout = LESupervisionTimeout(rawValue: try reader.u16("supervision timeout"))
-        centralClockAccuracy = LEClockAccuracy(rawValue: try reader.u8("central clock accuracy"))
+        let (base, addresses) = try HCILEConnectionCompleteEvent.decode(&reader, enhanced: true)
+        self.init(base, localResolvablePrivateAddress: addresses.local, peerResolvablePrivateAddress: addresses.peer)
     }
 
     public func encodeParameters(into writer: inout ByteWriter) {
-        writer.u8(status.rawValue)
-        writer.u16(connectionHandle)
-        writer.u8(role.rawValue)
-        writer.u8(peerAddressType.rawValue)
-        peerAddress.write(&writer)
-        localResolvablePrivateAddress.write(&writer)
-        peerResolvablePrivateAddress.write(&writer)
-        writer.u16(connectionInterval.rawValue)
-        writer.u16(peripheralLatency)
-        writer.u16(supervisionTimeout.rawValue)
-        writer.u8(centralClockAccuracy.rawValue)
+        connectionComplete.encode(into: &writer, resolvablePrivateAddresses: (localResolvablePrivateAddress,
+                                                                             peerResolvablePrivateAddress))
     }
 }

@@ -7,11 +7,11 @@ public struct HCILEReadRemoteFeaturesCompleteEvent: HCILEMetaSubevent {
     public var status: HCIStatus
     /// Connection_Handle, 12 significant bits.
     public var connectionHandle: UInt16
-    /// LE_Features: bit n of the 8-octet little-endian field is feature bit n (Core Vol 6,
-    /// Part B §4.6).
-    public var leFeatures: UInt64
+    /// LE_Features: the peer's link-layer feature bits (Core Vol 6, Part B §4.6), as LE Read
+    /// Local Supported Features returns the local ones.
+    public var leFeatures: HCILEFeatures
 
-    public init(status: HCIStatus, connectionHandle: UInt16, leFeatures: UInt64) {
+    public init(status: HCIStatus, connectionHandle: UInt16, leFeatures: HCILEFeatures) {
         self.status = status
         self.connectionHandle = connectionHandle
         self.leFeatures = leFeatures
@@ -20,12 +20,12 @@ public struct HCILEReadRemoteFeaturesCompleteEvent: HCILEMetaSubevent {
     public init(parameters reader: inout ByteReader) throws(WireError) {
         status = HCIStatus(rawValue: try reader.u8("status"))
         connectionHandle = try reader.u16("connection handle")
-        leFeatures = try reader.u64("LE features")
+        leFeatures = HCILEFeatures(rawValue: try reader.u64("LE features"))
     }
 
     public func encodeParameters(into writer: inout ByteWriter) {
         writer.u8(status.rawValue)
         writer.u16(connectionHandle)
-        writer.u64(leFeatures)
+        writer.u64(leFeatures.rawValue)
     }
 }
