@@ -14,7 +14,7 @@ public func hex(_ bytes: some Sequence<UInt8>) -> String {
 /// Parses hexadecimal text (whitespace and `:` ignored) into bytes; nil when malformed.
 public func bytes(fromHex text: String) -> [UInt8]? {
     let digits = text.filter { !$0.isWhitespace && $0 != ":" }
-    guard digits.count.isMultiple(of: 2) else { return nil }
+    guard digits.count.isMultiple(of: 2), digits.allSatisfy(\.isHexDigit) else { return nil }
     var out: [UInt8] = []
     out.reserveCapacity(digits.count / 2)
     var index = digits.startIndex
