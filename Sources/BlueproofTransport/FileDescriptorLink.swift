@@ -55,24 +55,15 @@ final class FileDescriptorLink: HCITransport {
 /// The state shared by a link's reader thread and its senders.
 ///
 /// Locks: `writeLock` serialises writers and guards the descriptor against being closed
-/// under a write; `state` is held only briefly. Order when both are held: `writeLock`, then
-/// `state`. The descriptors are closed by the reader thread alone, after `state` left
-/// `.open` (so `close()` no longer touches them) and under `writeLock` (so no write is in
-/// flight).
+/// under a write; `ending` is held only briefly. Order when both are held: `writeLock`, then
+/// `ending`. The descriptors are closed by the reader thread alone, after `ending` was set
+/// (so `close()` no longer touches them) and under `writeLock` (so no write is in flight).
 final class LinkCore: Sendable {
     enum WriteMode: Sendable {
         /// `send(MSG_NOSIGNAL)`: a peer that left gives EPIPE instead of killing us with SIGPIPE.
         case socket
         /// `write()`: terminals raise no SIGPIPE.
         case file
-    }
-
-    enum State: Sendable {
-        case open
-        /// `close()` was called; the reader is on its way out.
-        case closing
-        /// The reader has exited; `send` throws this.
-        case ended(TransportError)
     }
 
     let fd: Int32
@@ -83,7 +74,9 @@ final class LinkCore: Sendable {
     private let capture: (any CaptureSink)?
     private let afterRead: (@Sendable (Int32) -> Void)?
     private let continuation: AsyncThrowingStream<H4Packet, any Error>.Continuation
-    private let state = Mutex<State>(.open)
+    /// nil while the link is open. Once set, what `send` throws: `.closed` from `close()`,
+    /// otherwise why the reader stopped. Set once, by whichever comes first.
+    private let ending = Mutex<TransportError?>(nil)
     private let writeLock = Mutex<Void>(())
     private static let logger = Logger(label: "blueproof.transport")
 
@@ -173,15 +166,12 @@ final class LinkCore: Sendable {
 
     /// Ends the link once: records why, finishes the stream, closes the descriptors.
     private func end(_ failure: TransportError?) {
-        let closedHere = state.withLock { state -> Bool in
-            if case .open = state {
-                state = .ended(failure ?? .closedByPeer)
-                // Unblocks a sender stuck on a full socket so the descriptor can be closed.
-                _ = shutdown(fd, Int32(SHUT_RDWR))
-                return false
-            }
-            state = .ended(.closed)
-            return true
+        let closedHere = ending.withLock { ending -> Bool in
+            if ending != nil { return true }  // close() came first
+            ending = failure ?? .closedByPeer
+            // Unblocks a sender stuck on a full socket so the descriptor can be closed.
+            _ = shutdown(fd, Int32(SHUT_RDWR))
+            return false
         }
         if closedHere {
             Self.logger.debug("link closed", metadata: ["endpoint": "\(endpoint)"])
@@ -192,7 +182,7 @@ final class LinkCore: Sendable {
             continuation.finish(throwing: reason)
         }
         writeLock.withLock { _ in _ = Glibc.close(fd) }
-        // `state` is no longer `.open`, so `close()` will not write to the pipe again.
+        // `ending` is set, so `close()` will not write to the pipe again.
         _ = Glibc.close(wakeRead)
         _ = Glibc.close(wakeWrite)
     }
@@ -200,9 +190,9 @@ final class LinkCore: Sendable {
     // MARK: senders
 
     func close() {
-        state.withLock { state in
-            guard case .open = state else { return }
-            state = .closing
+        ending.withLock { ending in
+            guard ending == nil else { return }
+            ending = .closed
             var byte: UInt8 = 1
             // One byte ever goes into the pipe, so this never blocks.
             _ = Glibc.write(wakeWrite, &byte, 1)
@@ -227,11 +217,7 @@ final class LinkCore: Sendable {
     }
 
     private func throwUnlessOpen() throws(TransportError) {
-        switch state.withLock({ $0 }) {
-        case .open: return
-        case .closing: throw .closed
-        case let .ended(reason): throw reason
-        }
+        if let reason = ending.withLock({ $0 }) { throw reason }
     }
 
     /// Writes every byte, through EINTR and partial writes. Caller holds `writeLock`.
