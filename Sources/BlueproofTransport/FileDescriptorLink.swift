@@ -12,9 +12,11 @@ import Synchronization
 /// A dedicated reader thread blocks in `poll()` on the descriptor and a wake pipe, reads
 /// whatever is available into an ``H4Deframer``, records each complete packet to the
 /// capture sink and yields it into an unbounded stream. It never waits for the consumer, so
-/// the peer never sees a full socket. `close()` writes to the wake pipe; the reader then
-/// finishes the stream and closes the descriptors. Dropping the last reference to the link
-/// closes it too.
+/// the peer never sees a full socket. The descriptor is non-blocking: a sender that finds it
+/// full waits in `poll()` for room *or* the wake pipe. Whoever ends the link first (`close()`,
+/// or the reader on an error) writes to the wake pipe, which frees the reader and every
+/// waiting sender alike, on sockets and terminals; the reader then finishes the stream and
+/// closes the descriptors. Dropping the last reference to the link closes it too.
 final class FileDescriptorLink: HCITransport {
     let endpoint: String
     let inbound: AsyncThrowingStream<H4Packet, any Error>
@@ -25,6 +27,11 @@ final class FileDescriptorLink: HCITransport {
         fd: Int32, endpoint: String, writeMode: LinkCore.WriteMode, capture: (any CaptureSink)?,
         afterRead: (@Sendable (Int32) -> Void)? = nil
     ) throws(TransportError) {
+        guard bp_transport_set_nonblocking(fd, 1) == 0 else {
+            let code = errno
+            _ = Glibc.close(fd)
+            throw .io(operation: "fcntl(O_NONBLOCK) on \(endpoint)", errno: code)
+        }
         var pipeEnds: [Int32] = [-1, -1]
         guard bp_transport_cloexec_pipe(&pipeEnds) == 0 else {
             let code = errno
@@ -169,8 +176,8 @@ final class LinkCore: Sendable {
         let closedHere = ending.withLock { ending -> Bool in
             if ending != nil { return true }  // close() came first
             ending = failure ?? .closedByPeer
-            // Unblocks a sender stuck on a full socket so the descriptor can be closed.
-            _ = shutdown(fd, Int32(SHUT_RDWR))
+            // Frees a sender waiting for room, so the descriptor can be closed.
+            wake()
             return false
         }
         if closedHere {
@@ -193,12 +200,15 @@ final class LinkCore: Sendable {
         ending.withLock { ending in
             guard ending == nil else { return }
             ending = .closed
-            var byte: UInt8 = 1
-            // One byte ever goes into the pipe, so this never blocks.
-            _ = Glibc.write(wakeWrite, &byte, 1)
-            // Unblocks a sender stuck on a full socket (ENOTSOCK on a terminal: ignored).
-            _ = shutdown(fd, Int32(SHUT_RDWR))
+            wake()
         }
+    }
+
+    /// Makes the wake pipe readable for good. Called under `ending` at the moment it is set,
+    /// so one byte ever goes into the pipe (this never blocks) and never after `end()` closed it.
+    private func wake() {
+        var byte: UInt8 = 1
+        _ = Glibc.write(wakeWrite, &byte, 1)
     }
 
     func send(_ packet: H4Packet) throws(TransportError) {
@@ -241,15 +251,29 @@ final class LinkCore: Sendable {
             case EINTR:
                 continue
             case EAGAIN, EWOULDBLOCK:
-                // Only if someone made the descriptor non-blocking: wait until it takes more.
-                var one = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-                _ = poll(&one, 1, -1)
+                try waitForRoom()
             case EPIPE, ECONNRESET:
                 throw .closedByPeer
             case let other:
                 throw .io(operation: "write to \(endpoint)", errno: other)
             }
         }
+    }
+
+    /// Waits until the descriptor takes more bytes, or throws once the link is ending (the
+    /// wake pipe stays readable from then on). Caller holds `writeLock`, so neither descriptor
+    /// is closed meanwhile.
+    private func waitForRoom() throws(TransportError) {
+        var watched = [
+            pollfd(fd: fd, events: Int16(POLLOUT), revents: 0),
+            pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
+        ]
+        while poll(&watched, 2, -1) < 0 {
+            let code = errno
+            guard code == EINTR else { throw .io(operation: "poll", errno: code) }
+        }
+        // `send` reports the ending's own reason in place of this.
+        if watched[1].revents != 0 { throw .closed }
     }
 }
 
