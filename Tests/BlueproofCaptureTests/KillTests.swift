@@ -96,7 +96,7 @@ struct KillTests {
             Issue.record("not checked with tshark: \(RequiredComponent.tshark.missingMessage)", severity: .warning)
             return
         }
-        #expect(try tsharkFields(tshark, path, ["frame.number"]).count == file.records.count)
+        #expect(try frameNumbers(tshark, path).count == file.records.count)
         #expect(try malformedFrames(tshark, path) == [])
     }
 
