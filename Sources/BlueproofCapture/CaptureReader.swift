@@ -68,48 +68,25 @@ public enum CaptureReader {
 
     private static func readPcap(path: String, format: CaptureFormat) throws(CaptureError) -> CaptureFile {
         let contents: LibpcapContents
-        switch LibpcapReader.readAll(path: path) {
-        case let .success(value):
-            contents = value
-        case let .failure(failure):
-            if failure.message.contains("truncated") {
-                throw .truncated(path: path, record: 0, byteOffset: 0, reason: failure.message)
+        do {
+            contents = try LibpcapReader.readAll(path: path)
+        } catch {
+            if error.message.contains("truncated") {
+                throw .truncated(path: path, record: 0, byteOffset: 0, reason: error.message)
             }
-            throw .cannotOpen(path: path, reason: failure.message)
+            throw .cannotOpen(path: path, reason: error.message)
         }
 
         let linkType = UInt32(bitPattern: contents.linkType)
-        var file = CaptureFile(path: path, format: format, linkType: linkType)
-        switch linkType {
-        case CaptureLinkType.pcapH4WithPseudoHeader:
-            for frame in contents.frames {
-                guard frame.bytes.count >= 5 else { file.skipped += 1; continue }
-                let direction = bigEndian32(frame.bytes, at: 0) & 1 == 0 ? CaptureDirection.sent : .received
-                let packet = H4Packet(type: H4PacketType(rawValue: frame.bytes[4]), payload: Array(frame.bytes[5...]))
-                file.records.append(CaptureRecord(timestampMicros: frame.timestampMicros, direction: direction, packet: packet))
-            }
-        case CaptureLinkType.pcapH4:
-            file.directionSource = .inferredFromPacketType
-            for frame in contents.frames {
-                guard let first = frame.bytes.first else { file.skipped += 1; continue }
-                let type = H4PacketType(rawValue: first)
-                let direction: CaptureDirection = type == .command ? .sent : .received
-                let packet = H4Packet(type: type, payload: Array(frame.bytes.dropFirst()))
-                file.records.append(CaptureRecord(timestampMicros: frame.timestampMicros, direction: direction, packet: packet))
-            }
-        case CaptureLinkType.pcapLinuxMonitor:
-            for frame in contents.frames {
-                guard frame.bytes.count >= 4 else { file.skipped += 1; continue }
-                let index = UInt16(frame.bytes[0]) << 8 | UInt16(frame.bytes[1])
-                let opcode = UInt16(frame.bytes[2]) << 8 | UInt16(frame.bytes[3])
-                guard let (type, direction) = monitorPacket(opcode) else { file.skipped += 1; continue }
-                let packet = H4Packet(type: type, payload: Array(frame.bytes[4...]))
-                file.records.append(CaptureRecord(timestampMicros: frame.timestampMicros, direction: direction,
-                                                  packet: packet, controllerIndex: index))
-            }
-        default:
+        guard pcapLinkTypes.contains(linkType) else {
             throw .unsupported(path: path, reason: "pcap link type \(linkType) is not a Bluetooth HCI link type "
                 + "we decode (201 H4 with direction, 187 H4, 254 Linux monitor)")
+        }
+        var file = CaptureFile(path: path, format: format, linkType: linkType)
+        if linkType == CaptureLinkType.pcapH4 { file.directionSource = .inferredFromPacketType }
+        for frame in contents.frames {
+            file.add(decodeRecord(linkType: linkType, data: frame.bytes[...], flags: 0,
+                                  timestampMicros: frame.timestampMicros))
         }
 
         if let message = contents.stopMessage {
@@ -124,31 +101,15 @@ public enum CaptureReader {
         return file
     }
 
-    /// The packet a BlueZ monitor opcode carries (btsnoop 2001, pcap 254), or nil for the
-    /// opcodes that carry no HCI packet (index events, notes, logging, control channel).
-    static func monitorPacket(_ opcode: UInt16) -> (H4PacketType, CaptureDirection)? {
-        switch opcode {
-        case 2: (.command, .sent)      // BTSNOOP_OPCODE_COMMAND_PKT
-        case 3: (.event, .received)    // BTSNOOP_OPCODE_EVENT_PKT
-        case 4: (.acl, .sent)          // BTSNOOP_OPCODE_ACL_TX_PKT
-        case 5: (.acl, .received)      // BTSNOOP_OPCODE_ACL_RX_PKT
-        case 6: (.sco, .sent)          // BTSNOOP_OPCODE_SCO_TX_PKT
-        case 7: (.sco, .received)      // BTSNOOP_OPCODE_SCO_RX_PKT
-        case 18: (.iso, .sent)         // BTSNOOP_OPCODE_ISO_TX_PKT
-        case 19: (.iso, .received)     // BTSNOOP_OPCODE_ISO_RX_PKT
-        default: nil
-        }
-    }
-
     // MARK: - btsnoop
 
     /// btsnoop: 16-byte header ("btsnoop\0", version 1, datalink, big-endian), then records of
     /// a 24-byte header (original length, included length, flags, cumulative drops, 64-bit
     /// timestamp in µs since btsnoop's epoch; all big-endian) followed by the included bytes.
     private static func readBtsnoop(path: String) throws(CaptureError) -> CaptureFile {
-        let bytes: [UInt8]
+        let bytes: ArraySlice<UInt8>
         do {
-            bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+            bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))[...]
         } catch {
             throw .cannotOpen(path: path, reason: error.localizedDescription)
         }
@@ -161,7 +122,7 @@ public enum CaptureReader {
             throw .unsupported(path: path, reason: "btsnoop version \(version), only version 1 exists")
         }
         let datalink = bigEndian32(bytes, at: 12)
-        guard [CaptureLinkType.btsnoopHCI, CaptureLinkType.btsnoopUART, CaptureLinkType.btsnoopMonitor].contains(datalink) else {
+        guard btsnoopDatalinks.contains(datalink) else {
             throw .unsupported(path: path, reason: "btsnoop datalink \(datalink) (we decode 1001 HCI, 1002 H4, 2001 BlueZ monitor)")
         }
 
@@ -185,41 +146,92 @@ public enum CaptureReader {
                     reason: "record holds \(included) bytes, \(bytes.count - dataStart) left")
                 break
             }
-            let data = bytes[dataStart..<dataStart + included]
             offset = dataStart + included
-
-            let micros = stamp &- btsnoopUnixEpochOffsetMicros
-            let received = flags & 1 != 0
-            switch datalink {
-            case CaptureLinkType.btsnoopUART:
-                guard let first = data.first else { file.skipped += 1; continue }
-                let packet = H4Packet(type: H4PacketType(rawValue: first), payload: Array(data.dropFirst()))
-                file.records.append(CaptureRecord(timestampMicros: micros, direction: received ? .received : .sent,
-                                                  packet: packet))
-            case CaptureLinkType.btsnoopHCI:
-                guard !data.isEmpty else { file.skipped += 1; continue }
-                // Bit 1 set: command (sent) or event (received); clear: data. Data without an
-                // indicator cannot tell ACL from SCO; like BlueZ, we take it as ACL.
-                let type: H4PacketType = flags & 2 != 0 ? (received ? .event : .command) : .acl
-                file.records.append(CaptureRecord(timestampMicros: micros, direction: received ? .received : .sent,
-                                                  packet: H4Packet(type: type, payload: Array(data))))
-            default:  // BlueZ monitor
-                let index = UInt16(truncatingIfNeeded: flags >> 16)
-                guard let (type, direction) = monitorPacket(UInt16(truncatingIfNeeded: flags)) else {
-                    file.skipped += 1
-                    continue
-                }
-                file.records.append(CaptureRecord(timestampMicros: micros, direction: direction,
-                                                  packet: H4Packet(type: type, payload: Array(data)),
-                                                  controllerIndex: index))
-            }
+            file.add(decodeRecord(linkType: datalink, data: bytes[dataStart..<offset], flags: flags,
+                                  timestampMicros: stamp &- btsnoopUnixEpochOffsetMicros))
         }
         return file
     }
 
+    // MARK: - Records, whatever the container
+
+    /// The pcap link types and btsnoop datalinks ``decodeRecord(linkType:data:flags:timestampMicros:)``
+    /// handles (the two sets of numbers do not overlap).
+    static let pcapLinkTypes: [UInt32] = [
+        CaptureLinkType.pcapH4WithPseudoHeader, CaptureLinkType.pcapH4, CaptureLinkType.pcapLinuxMonitor,
+    ]
+    static let btsnoopDatalinks: [UInt32] = [
+        CaptureLinkType.btsnoopHCI, CaptureLinkType.btsnoopUART, CaptureLinkType.btsnoopMonitor,
+    ]
+
+    /// The HCI packet one record holds, or nil when it holds none (the caller counts it as
+    /// skipped). `flags` is the btsnoop record's flags word; pcap records have none (0).
+    static func decodeRecord(linkType: UInt32, data: ArraySlice<UInt8>, flags: UInt32,
+                             timestampMicros: Int64) -> CaptureRecord? {
+        /// Data led by its H4 indicator.
+        func h4(_ data: ArraySlice<UInt8>, _ direction: CaptureDirection) -> CaptureRecord? {
+            guard let first = data.first else { return nil }
+            return CaptureRecord(timestampMicros: timestampMicros, direction: direction,
+                                 packet: H4Packet(type: H4PacketType(rawValue: first), payload: Array(data.dropFirst())))
+        }
+        /// A BlueZ monitor record: the opcode says what the data (no indicator) is.
+        func monitor(index: UInt16, opcode: UInt16, _ data: ArraySlice<UInt8>) -> CaptureRecord? {
+            guard let (type, direction) = monitorPacket(opcode) else { return nil }
+            return CaptureRecord(timestampMicros: timestampMicros, direction: direction,
+                                 packet: H4Packet(type: type, payload: Array(data)), controllerIndex: index)
+        }
+        let received = flags & 1 != 0
+
+        switch linkType {
+        case CaptureLinkType.pcapH4WithPseudoHeader:
+            // 4-byte big-endian direction word, then H4.
+            guard data.count >= 5 else { return nil }
+            return h4(data.dropFirst(4), bigEndian32(data, at: data.startIndex) & 1 == 0 ? .sent : .received)
+        case CaptureLinkType.pcapH4:
+            guard let first = data.first else { return nil }
+            return h4(data, H4PacketType(rawValue: first) == .command ? .sent : .received)
+        case CaptureLinkType.btsnoopUART:
+            return h4(data, received ? .received : .sent)
+        case CaptureLinkType.btsnoopHCI:
+            guard !data.isEmpty else { return nil }
+            // Bit 1 set: command (sent) or event (received); clear: data. Data without an
+            // indicator cannot tell ACL from SCO; like BlueZ, we take it as ACL.
+            let type: H4PacketType = flags & 2 != 0 ? (received ? .event : .command) : .acl
+            return CaptureRecord(timestampMicros: timestampMicros, direction: received ? .received : .sent,
+                                 packet: H4Packet(type: type, payload: Array(data)))
+        case CaptureLinkType.pcapLinuxMonitor:
+            // Big-endian adapter index and opcode, then the packet.
+            guard data.count >= 4 else { return nil }
+            let start = data.startIndex
+            return monitor(index: UInt16(data[start]) << 8 | UInt16(data[start + 1]),
+                           opcode: UInt16(data[start + 2]) << 8 | UInt16(data[start + 3]), data.dropFirst(4))
+        case CaptureLinkType.btsnoopMonitor:
+            // The flags hold the adapter index and the opcode.
+            return monitor(index: UInt16(truncatingIfNeeded: flags >> 16), opcode: UInt16(truncatingIfNeeded: flags), data)
+        default:
+            return nil
+        }
+    }
+
+    /// The packet a BlueZ monitor opcode carries (btsnoop 2001, pcap 254), or nil for the
+    /// opcodes that carry no HCI packet (index events, notes, logging, control channel).
+    static func monitorPacket(_ opcode: UInt16) -> (H4PacketType, CaptureDirection)? {
+        switch opcode {
+        case 2: (.command, .sent)      // BTSNOOP_OPCODE_COMMAND_PKT
+        case 3: (.event, .received)    // BTSNOOP_OPCODE_EVENT_PKT
+        case 4: (.acl, .sent)          // BTSNOOP_OPCODE_ACL_TX_PKT
+        case 5: (.acl, .received)      // BTSNOOP_OPCODE_ACL_RX_PKT
+        case 6: (.sco, .sent)          // BTSNOOP_OPCODE_SCO_TX_PKT
+        case 7: (.sco, .received)      // BTSNOOP_OPCODE_SCO_RX_PKT
+        case 18: (.iso, .sent)         // BTSNOOP_OPCODE_ISO_TX_PKT
+        case 19: (.iso, .received)     // BTSNOOP_OPCODE_ISO_RX_PKT
+        default: nil
+        }
+    }
+
     // MARK: - Helpers
 
-    private static func bigEndian32(_ bytes: [UInt8], at offset: Int) -> UInt32 {
+    private static func bigEndian32(_ bytes: ArraySlice<UInt8>, at offset: Int) -> UInt32 {
         UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16
             | UInt32(bytes[offset + 2]) << 8 | UInt32(bytes[offset + 3])
     }
@@ -229,5 +241,12 @@ public enum CaptureReader {
             let digits = String(byte, radix: 16)
             return digits.count == 1 ? "0" + digits : digits
         }.joined(separator: " ")
+    }
+}
+
+private extension CaptureFile {
+    /// Appends a decoded record, or counts a record that held no HCI packet.
+    mutating func add(_ record: CaptureRecord?) {
+        if let record { records.append(record) } else { skipped += 1 }
     }
 }

@@ -65,8 +65,6 @@ struct LibpcapContents {
     struct Frame {
         var timestampMicros: Int64
         var bytes: [UInt8]
-        /// The length on the wire; larger than `bytes.count` when the capture was snapped.
-        var originalLength: Int
     }
 
     var linkType: Int32
@@ -78,7 +76,7 @@ struct LibpcapContents {
 enum LibpcapReader {
     /// Reads every frame with `pcap_open_offline` / `pcap_next_ex`. Throws only when the file
     /// cannot be opened; an error mid-file ends the frames and sets `stopMessage`.
-    static func readAll(path: String) -> Result<LibpcapContents, LibpcapOpenFailure> {
+    static func readAll(path: String) throws(LibpcapOpenFailure) -> LibpcapContents {
         var errorBuffer = [CChar](repeating: 0, count: Int(PCAP_ERRBUF_SIZE) + 1)
         let opened = errorBuffer.withUnsafeMutableBufferPointer { buffer in
             pcap_open_offline_with_tstamp_precision(
@@ -86,7 +84,7 @@ enum LibpcapReader {
         }
         guard let pcap = opened else {
             let message = errorBuffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-            return .failure(LibpcapOpenFailure(message: message))
+            throw LibpcapOpenFailure(message: message)
         }
         defer { pcap_close(pcap) }
 
@@ -100,8 +98,7 @@ enum LibpcapReader {
                 let bytes = count == 0 || dataPointer == nil
                     ? [] : Array(UnsafeBufferPointer(start: dataPointer, count: count))
                 let micros = Int64(header.ts.tv_sec) * 1_000_000 + Int64(header.ts.tv_usec)
-                contents.frames.append(.init(timestampMicros: micros, bytes: bytes,
-                                             originalLength: Int(header.len)))
+                contents.frames.append(.init(timestampMicros: micros, bytes: bytes))
             } else if status == PCAP_ERROR_BREAK {
                 break  // end of file
             } else {
@@ -109,7 +106,7 @@ enum LibpcapReader {
                 break
             }
         }
-        return .success(contents)
+        return contents
     }
 }
 

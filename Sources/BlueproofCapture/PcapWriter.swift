@@ -12,8 +12,8 @@ import Synchronization
 /// returns, so a process killed with SIGKILL leaves a file readable up to its last packet.
 /// Safe to call from any thread; records are written in the order the calls take the lock.
 public final class PcapWriter: CaptureSink {
-    /// `DLT_BLUETOOTH_HCI_H4_WITH_PHDR`.
-    public static let linkType: Int32 = 201
+    /// `DLT_BLUETOOTH_HCI_H4_WITH_PHDR` (``CaptureLinkType/pcapH4WithPseudoHeader``), as libpcap takes it.
+    public static let linkType = Int32(CaptureLinkType.pcapH4WithPseudoHeader)
 
     /// The file being written.
     public let path: String

@@ -12,9 +12,11 @@ import Synchronization
 /// A dedicated reader thread blocks in `poll()` on the descriptor and a wake pipe, reads
 /// whatever is available into an ``H4Deframer``, records each complete packet to the
 /// capture sink and yields it into an unbounded stream. It never waits for the consumer, so
-/// the peer never sees a full socket. `close()` writes to the wake pipe; the reader then
-/// finishes the stream and closes the descriptors. Dropping the last reference to the link
-/// closes it too.
+/// the peer never sees a full socket. The descriptor is non-blocking: a sender that finds it
+/// full waits in `poll()` for room *or* the wake pipe. Whoever ends the link first (`close()`,
+/// or the reader on an error) writes to the wake pipe, which frees the reader and every
+/// waiting sender alike, on sockets and terminals; the reader then finishes the stream and
+/// closes the descriptors. Dropping the last reference to the link closes it too.
 final class FileDescriptorLink: HCITransport {
     let endpoint: String
     let inbound: AsyncThrowingStream<H4Packet, any Error>
@@ -25,6 +27,11 @@ final class FileDescriptorLink: HCITransport {
         fd: Int32, endpoint: String, writeMode: LinkCore.WriteMode, capture: (any CaptureSink)?,
         afterRead: (@Sendable (Int32) -> Void)? = nil
     ) throws(TransportError) {
+        guard bp_transport_set_nonblocking(fd, 1) == 0 else {
+            let code = errno
+            _ = Glibc.close(fd)
+            throw .io(operation: "fcntl(O_NONBLOCK) on \(endpoint)", errno: code)
+        }
         var pipeEnds: [Int32] = [-1, -1]
         guard bp_transport_cloexec_pipe(&pipeEnds) == 0 else {
             let code = errno
@@ -55,24 +62,15 @@ final class FileDescriptorLink: HCITransport {
 /// The state shared by a link's reader thread and its senders.
 ///
 /// Locks: `writeLock` serialises writers and guards the descriptor against being closed
-/// under a write; `state` is held only briefly. Order when both are held: `writeLock`, then
-/// `state`. The descriptors are closed by the reader thread alone, after `state` left
-/// `.open` (so `close()` no longer touches them) and under `writeLock` (so no write is in
-/// flight).
+/// under a write; `ending` is held only briefly. Order when both are held: `writeLock`, then
+/// `ending`. The descriptors are closed by the reader thread alone, after `ending` was set
+/// (so `close()` no longer touches them) and under `writeLock` (so no write is in flight).
 final class LinkCore: Sendable {
     enum WriteMode: Sendable {
         /// `send(MSG_NOSIGNAL)`: a peer that left gives EPIPE instead of killing us with SIGPIPE.
         case socket
         /// `write()`: terminals raise no SIGPIPE.
         case file
-    }
-
-    enum State: Sendable {
-        case open
-        /// `close()` was called; the reader is on its way out.
-        case closing
-        /// The reader has exited; `send` throws this.
-        case ended(TransportError)
     }
 
     let fd: Int32
@@ -83,7 +81,9 @@ final class LinkCore: Sendable {
     private let capture: (any CaptureSink)?
     private let afterRead: (@Sendable (Int32) -> Void)?
     private let continuation: AsyncThrowingStream<H4Packet, any Error>.Continuation
-    private let state = Mutex<State>(.open)
+    /// nil while the link is open. Once set, what `send` throws: `.closed` from `close()`,
+    /// otherwise why the reader stopped. Set once, by whichever comes first.
+    private let ending = Mutex<TransportError?>(nil)
     private let writeLock = Mutex<Void>(())
     private static let logger = Logger(label: "blueproof.transport")
 
@@ -173,15 +173,12 @@ final class LinkCore: Sendable {
 
     /// Ends the link once: records why, finishes the stream, closes the descriptors.
     private func end(_ failure: TransportError?) {
-        let closedHere = state.withLock { state -> Bool in
-            if case .open = state {
-                state = .ended(failure ?? .closedByPeer)
-                // Unblocks a sender stuck on a full socket so the descriptor can be closed.
-                _ = shutdown(fd, Int32(SHUT_RDWR))
-                return false
-            }
-            state = .ended(.closed)
-            return true
+        let closedHere = ending.withLock { ending -> Bool in
+            if ending != nil { return true }  // close() came first
+            ending = failure ?? .closedByPeer
+            // Frees a sender waiting for room, so the descriptor can be closed.
+            wake()
+            return false
         }
         if closedHere {
             Self.logger.debug("link closed", metadata: ["endpoint": "\(endpoint)"])
@@ -192,7 +189,7 @@ final class LinkCore: Sendable {
             continuation.finish(throwing: reason)
         }
         writeLock.withLock { _ in _ = Glibc.close(fd) }
-        // `state` is no longer `.open`, so `close()` will not write to the pipe again.
+        // `ending` is set, so `close()` will not write to the pipe again.
         _ = Glibc.close(wakeRead)
         _ = Glibc.close(wakeWrite)
     }
@@ -200,15 +197,18 @@ final class LinkCore: Sendable {
     // MARK: senders
 
     func close() {
-        state.withLock { state in
-            guard case .open = state else { return }
-            state = .closing
-            var byte: UInt8 = 1
-            // One byte ever goes into the pipe, so this never blocks.
-            _ = Glibc.write(wakeWrite, &byte, 1)
-            // Unblocks a sender stuck on a full socket (ENOTSOCK on a terminal: ignored).
-            _ = shutdown(fd, Int32(SHUT_RDWR))
+        ending.withLock { ending in
+            guard ending == nil else { return }
+            ending = .closed
+            wake()
         }
+    }
+
+    /// Makes the wake pipe readable for good. Called under `ending` at the moment it is set,
+    /// so one byte ever goes into the pipe (this never blocks) and never after `end()` closed it.
+    private func wake() {
+        var byte: UInt8 = 1
+        _ = Glibc.write(wakeWrite, &byte, 1)
     }
 
     func send(_ packet: H4Packet) throws(TransportError) {
@@ -227,11 +227,7 @@ final class LinkCore: Sendable {
     }
 
     private func throwUnlessOpen() throws(TransportError) {
-        switch state.withLock({ $0 }) {
-        case .open: return
-        case .closing: throw .closed
-        case let .ended(reason): throw reason
-        }
+        if let reason = ending.withLock({ $0 }) { throw reason }
     }
 
     /// Writes every byte, through EINTR and partial writes. Caller holds `writeLock`.
@@ -255,15 +251,29 @@ final class LinkCore: Sendable {
             case EINTR:
                 continue
             case EAGAIN, EWOULDBLOCK:
-                // Only if someone made the descriptor non-blocking: wait until it takes more.
-                var one = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-                _ = poll(&one, 1, -1)
+                try waitForRoom()
             case EPIPE, ECONNRESET:
                 throw .closedByPeer
             case let other:
                 throw .io(operation: "write to \(endpoint)", errno: other)
             }
         }
+    }
+
+    /// Waits until the descriptor takes more bytes, or throws once the link is ending (the
+    /// wake pipe stays readable from then on). Caller holds `writeLock`, so neither descriptor
+    /// is closed meanwhile.
+    private func waitForRoom() throws(TransportError) {
+        var watched = [
+            pollfd(fd: fd, events: Int16(POLLOUT), revents: 0),
+            pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
+        ]
+        while poll(&watched, 2, -1) < 0 {
+            let code = errno
+            guard code == EINTR else { throw .io(operation: "poll", errno: code) }
+        }
+        // `send` reports the ending's own reason in place of this.
+        if watched[1].revents != 0 { throw .closed }
     }
 }
 

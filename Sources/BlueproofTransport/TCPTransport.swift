@@ -24,20 +24,15 @@ enum TCPTransport {
         var candidate: UnsafeMutablePointer<addrinfo>? = first
         while let info = candidate {
             candidate = info.pointee.ai_next
-            let fd = bp_transport_stream_socket(info.pointee.ai_family, info.pointee.ai_protocol)
-            guard fd >= 0 else {
-                lastError = errno
-                continue
+            switch SocketSupport.connectedStream(family: info.pointee.ai_family, protocol: info.pointee.ai_protocol,
+                                                 to: info.pointee.ai_addr, length: info.pointee.ai_addrlen) {
+            case let .success(fd):
+                SocketSupport.setOption(fd, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
+                rearmQuickAck(fd)
+                return fd
+            case let .failure(failure):
+                lastError = failure.errno
             }
-            let code = SocketSupport.connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen)
-            guard code == 0 else {
-                lastError = code
-                Glibc.close(fd)
-                continue
-            }
-            SocketSupport.setOption(fd, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
-            rearmQuickAck(fd)
-            return fd
         }
         throw .connectFailed(endpoint: endpoint, errno: lastError)
     }

@@ -1,4 +1,3 @@
-import CBlueproofSystem
 import Glibc
 
 /// `unix:PATH`: H4 over an AF_UNIX stream socket, as served by `btvirt -s`.
@@ -14,17 +13,12 @@ enum UnixSocketTransport {
         }
         guard fits else { throw .connectFailed(endpoint: endpoint, errno: ENAMETOOLONG) }
 
-        let fd = bp_transport_stream_socket(AF_UNIX, 0)
-        guard fd >= 0 else { throw .connectFailed(endpoint: endpoint, errno: errno) }
-        let code = withUnsafePointer(to: &address) {
+        let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                SocketSupport.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                SocketSupport.connectedStream(family: AF_UNIX, protocol: 0, to: $0,
+                                              length: socklen_t(MemoryLayout<sockaddr_un>.size))
             }
         }
-        guard code == 0 else {
-            Glibc.close(fd)
-            throw .connectFailed(endpoint: endpoint, errno: code)
-        }
-        return fd
+        return try connected.mapError { TransportError.connectFailed(endpoint: endpoint, errno: $0.errno) }.get()
     }
 }

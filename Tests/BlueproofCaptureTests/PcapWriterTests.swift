@@ -40,11 +40,8 @@ struct PcapWriterTests {
     func recordLayout() throws {
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
-        let path = folder.path("layout.pcap")
-        let writer = try PcapWriter(path: path)
-        writer.record(Self.sampleRecords[0])  // sent
-        writer.record(Self.sampleRecords[1])  // received
-        writer.close()
+        // The first record is sent, the second received.
+        let path = try writeCapture(Array(Self.sampleRecords[0...1]), to: folder.path("layout.pcap"))
 
         let bytes = try fileBytes(path)
         // File header: native-order magic, link type 201 at offset 20.
@@ -77,9 +74,7 @@ struct PcapWriterTests {
     func emptyCapture() throws {
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
-        let path = folder.path("empty.pcap")
-        let writer = try PcapWriter(path: path)
-        writer.close()
+        let path = try writeCapture([], to: folder.path("empty.pcap"))
         let file = try CaptureReader.read(path: path)
         #expect(file.records.isEmpty)
         #expect(file.truncated == nil)
@@ -144,11 +139,7 @@ struct PcapWriterTests {
     func truncatedPcap() throws {
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
-        let path = folder.path("full.pcap")
-        let writer = try PcapWriter(path: path)
-        for record in Self.sampleRecords { writer.record(record) }
-        writer.close()
-        let bytes = try fileBytes(path)
+        let bytes = try fileBytes(try writeCapture(Self.sampleRecords, to: folder.path("full.pcap")))
 
         // Where each record ends: 24-byte file header, then 16-byte header + 4 + 1 + payload.
         var ends: [Int] = []

@@ -23,6 +23,15 @@ struct TemporaryFolder {
     func cleanUp() { try? FileManager.default.removeItem(at: url) }
 }
 
+/// Writes `records` to a new capture at `path` through `PcapWriter`, closes it, returns `path`.
+@discardableResult
+func writeCapture(_ records: [CaptureRecord], to path: String) throws -> String {
+    let writer = try PcapWriter(path: path)
+    for record in records { writer.record(record) }
+    writer.close()
+    return path
+}
+
 func fileBytes(_ path: String) throws -> [UInt8] {
     [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
 }

@@ -21,10 +21,7 @@ struct TsharkTests {
         let tshark = try RequiredComponent.tshark.locate()
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
-        let path = folder.path("realistic.pcap")
-        let writer = try PcapWriter(path: path)
-        for record in Self.realistic { writer.record(record) }
-        writer.close()
+        let path = try writeCapture(Self.realistic, to: folder.path("realistic.pcap"))
 
         let frames = try tsharkFields(tshark, path, ["frame.number", "hci_h4.direction", "hci_h4.type", "frame.time_epoch"])
         try #require(frames.count == Self.realistic.count, "tshark frames: \(frames)")
@@ -35,9 +32,9 @@ struct TsharkTests {
         }
         #expect(try malformedFrames(tshark, path) == [])
         // The decoders went all the way down: reset, its completion, the report, the ATT request.
-        #expect(try tsharkFields(tshark, path, ["frame.number"], filter: "bthci_cmd.opcode == 0x0c03").count == 1)
-        #expect(try tsharkFields(tshark, path, ["frame.number"], filter: "bthci_evt.code == 0x0e").count == 1)
-        #expect(try tsharkFields(tshark, path, ["frame.number"], filter: "bthci_evt.le_meta_subevent == 0x02").count == 1)
+        #expect(try frameNumbers(tshark, path, filter: "bthci_cmd.opcode == 0x0c03").count == 1)
+        #expect(try frameNumbers(tshark, path, filter: "bthci_evt.code == 0x0e").count == 1)
+        #expect(try frameNumbers(tshark, path, filter: "bthci_evt.le_meta_subevent == 0x02").count == 1)
         #expect(try tsharkFields(tshark, path, ["btatt.client_rx_mtu"], filter: "btatt.opcode == 0x02") == [["247"]])
     }
 
@@ -46,13 +43,10 @@ struct TsharkTests {
         let tshark = try RequiredComponent.tshark.locate()
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
-        let path = folder.path("broken.pcap")
-        let writer = try PcapWriter(path: path)
-        writer.record(Self.realistic[0])
         // ATT_EXCHANGE_MTU_REQ without its Client Rx MTU: L2CAP and ACL lengths agree (1 byte).
         let broken = H4Packet(type: .acl, payload: [0x40, 0x20, 0x05, 0x00, 0x01, 0x00, 0x04, 0x00, 0x02])
-        writer.record(CaptureRecord(timestampMicros: Self.t0 + 1, direction: .sent, packet: broken))
-        writer.close()
+        let path = try writeCapture([Self.realistic[0], CaptureRecord(timestampMicros: Self.t0 + 1, direction: .sent, packet: broken)],
+                                    to: folder.path("broken.pcap"))
         #expect(try malformedFrames(tshark, path) == ["2"])
     }
 
@@ -62,10 +56,7 @@ struct TsharkTests {
         let editcap = try RequiredComponent.editcap.locate()
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
-        let path = folder.path("realistic.pcap")
-        let writer = try PcapWriter(path: path)
-        for record in Self.realistic { writer.record(record) }
-        writer.close()
+        let path = try writeCapture(Self.realistic, to: folder.path("realistic.pcap"))
         let converted = folder.path("realistic.pcapng")
         let result = try run(editcap, ["-F", "pcapng", path, converted])
         try #require(result.status == 0, "editcap: \(result.stderr)")
@@ -91,7 +82,12 @@ func tsharkFields(_ tshark: String, _ path: String, _ fields: [String], filter: 
     return result.stdout.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
 }
 
+/// The numbers of the frames that pass `filter` (every frame without one).
+func frameNumbers(_ tshark: String, _ path: String, filter: String? = nil) throws -> [String] {
+    try tsharkFields(tshark, path, ["frame.number"], filter: filter).map { $0.joined() }
+}
+
 /// Frame numbers tshark marks as malformed (`_ws.malformed`).
 func malformedFrames(_ tshark: String, _ path: String) throws -> [String] {
-    try tsharkFields(tshark, path, ["frame.number"], filter: "_ws.malformed").map { $0.joined() }
+    try frameNumbers(tshark, path, filter: "_ws.malformed")
 }

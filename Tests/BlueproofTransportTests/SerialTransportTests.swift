@@ -1,5 +1,6 @@
 import BlueproofWire
 import CBlueproofSystem
+import Foundation
 import Glibc
 import Testing
 @testable import BlueproofTransport
@@ -55,6 +56,40 @@ struct SerialTransportTests {
         #expect(speed == bp_transport_baud_constant(UInt32(rate)))
         #expect(flow == (rtscts ? 1 : 0))
         #expect(raw == 1)
+    }
+
+    @Test("close() frees a sender blocked on a line whose output is suspended")
+    func closeFreesBlockedSender() async throws {
+        let pty = try PseudoTerminal()
+        let sends = SendSignal()
+        let transport = try openTransport(TransportSpec(parsing: "serial:\(pty.slavePath),noflow"), capture: sends)
+        // Suspend the line's output (tcflow TCOOFF, as a UART whose CTS stays low): every
+        // write to it now blocks.
+        let control = Glibc.open(pty.slavePath, O_RDWR | O_NOCTTY | O_CLOEXEC)
+        try #require(control >= 0, "opening \(pty.slavePath): \(errnoText(errno))")
+        defer { Glibc.close(control) }
+        try #require(tcflow(control, TCOOFF) == 0, "tcflow: \(errnoText(errno))")
+
+        // A terminal has no shutdown(): only the link's own wake-up can free this sender.
+        let (outcomes, report) = AsyncStream<TransportError?>.makeStream()
+        Thread {
+            do throws(TransportError) {
+                try transport.send(acl(Array(repeating: 0xA5, count: 200)))
+                report.yield(nil)
+            } catch {
+                report.yield(error)
+            }
+        }.start()
+        try await within("the sender to start writing") { await sends.firstSend() }
+        transport.close()
+        let outcome = try await within("the blocked sender to give up") { () -> TransportError? in
+            for await outcome in outcomes { return outcome }
+            throw TestFailure("the sender reported nothing")
+        }
+        #expect(outcome == .closed)
+        let (rest, error) = try await drain(transport.inbound)
+        #expect(rest.isEmpty)
+        #expect(error == nil)
     }
 
     @Test("a missing serial device fails to open with the endpoint and errno")

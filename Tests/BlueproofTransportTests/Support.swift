@@ -19,6 +19,24 @@ final class RecordingSink: CaptureSink {
     var all: [CaptureRecord] { records.withLock { $0 } }
 }
 
+/// A capture sink that lets a test wait until a sender has recorded a packet, i.e. is past
+/// the open check and writing it (or about to).
+final class SendSignal: CaptureSink {
+    private let sends: AsyncStream<Void>
+    private let continuation: AsyncStream<Void>.Continuation
+
+    init() { (sends, continuation) = AsyncStream<Void>.makeStream() }
+
+    func record(_ record: CaptureRecord) {
+        if record.direction == .sent { continuation.yield() }
+    }
+
+    /// Returns once a packet was sent (at once if one already was).
+    func firstSend() async {
+        for await _ in sends { return }
+    }
+}
+
 /// Runs `body`, failing with a timeout error if it has not finished within `limit`.
 /// `body` must be cancellable (stream iteration is); blocking calls bound themselves.
 func within<T: Sendable>(
