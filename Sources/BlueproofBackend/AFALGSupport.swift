@@ -1,3 +1,4 @@
+import BlueproofTransport
 import Foundation
 
 /// Whether this kernel offers AF_ALG crypto sockets, which btvirt needs to create an LE
@@ -7,7 +8,7 @@ public enum AFALGSupport {
     public static func missingReason() -> String? {
         let afALG: Int32 = 38
         let fd = socket(afALG, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return "socket(AF_ALG): \(String(cString: strerror(errno)))" }
+        guard fd >= 0 else { return "socket(AF_ALG): \(errnoText(errno))" }
         defer { close(fd) }
         // struct sockaddr_alg: family(2) type[14] feat(4) mask(4) name[64]
         var address = [UInt8](repeating: 0, count: 88)
@@ -17,6 +18,6 @@ public enum AFALGSupport {
         let result = address.withUnsafeBytes { raw in
             bind(fd, raw.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t(raw.count))
         }
-        return result == 0 ? nil : "bind(AF_ALG skcipher ecb(aes)): \(String(cString: strerror(errno)))"
+        return result == 0 ? nil : "bind(AF_ALG skcipher ecb(aes)): \(errnoText(errno))"
     }
 }

@@ -1,3 +1,4 @@
+import BlueproofTransport
 import BlueproofAsync
 import CBlueproofSystem
 import Foundation
@@ -13,7 +14,7 @@ public enum ChildExit: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case let .exited(code): "exited with status \(code)"
         case let .signalled(signal): "was killed by signal \(signal)"
-        case let .waitFailed(error): "could not be waited for (\(String(cString: strerror(error))))"
+        case let .waitFailed(error): "could not be waited for (\(errnoText(error)))"
         }
     }
 }
@@ -41,7 +42,7 @@ public final class ChildProcess: Sendable {
         self.logPath = logPath
         let logFD = open(logPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard logFD >= 0 else {
-            throw .spawnFailed(program: program, reason: "cannot create log \(logPath): \(String(cString: strerror(errno)))")
+            throw .spawnFailed(program: program, reason: "cannot create log \(logPath): \(errnoText(errno))")
         }
         defer { Glibc.close(logFD) }
 
@@ -58,7 +59,7 @@ public final class ChildProcess: Sendable {
             }
         }
         guard spawned > 0 else {
-            throw .spawnFailed(program: program, reason: String(cString: strerror(-spawned)))
+            throw .spawnFailed(program: program, reason: errnoText(-spawned))
         }
         pid = spawned
         ChildProcessRegistry.shared.add(pid)

@@ -1,3 +1,4 @@
+import BlueproofTransport
 import CBlueproofSystem
 import Foundation
 
@@ -14,7 +15,7 @@ final class ReadinessPipe: Sendable {
         var fds: [Int32] = [-1, -1]
         let result = bp_pipe_cloexec(&fds)
         guard result == 0 else {
-            throw .spawnFailed(program: "readiness pipe", reason: String(cString: strerror(-result)))
+            throw .spawnFailed(program: "readiness pipe", reason: errnoText(-result))
         }
         writeEnd = fds[1]
         let readEnd = fds[0]

@@ -1,3 +1,4 @@
+import BlueproofTransport
 import Foundation
 
 /// Android's Rootcanal 1.10.0, started by the harness from the project's virtual environment.
@@ -45,7 +46,7 @@ func freeLoopbackPorts(_ count: Int) throws(BackendError) -> [UInt16] {
     var ports: [UInt16] = []
     for _ in 0..<count {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw .spawnFailed(program: "rootcanal", reason: "socket: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw .spawnFailed(program: "rootcanal", reason: "socket: \(errnoText(errno))") }
         sockets.append(fd)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -57,7 +58,7 @@ func freeLoopbackPorts(_ count: Int) throws(BackendError) -> [UInt16] {
                 bind(fd, raw, length) == 0 && getsockname(fd, raw, &length) == 0
             }
         }
-        guard bound else { throw .spawnFailed(program: "rootcanal", reason: "no free port: \(String(cString: strerror(errno)))") }
+        guard bound else { throw .spawnFailed(program: "rootcanal", reason: "no free port: \(errnoText(errno))") }
         ports.append(UInt16(bigEndian: address.sin_port))
     }
     return ports

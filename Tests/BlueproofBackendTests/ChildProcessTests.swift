@@ -1,4 +1,5 @@
 import BlueproofBackend
+import BlueproofTransport
 import Foundation
 import Testing
 
@@ -40,7 +41,7 @@ struct ChildProcessTests {
                                  environment: [:], logPath: log, ignoreSIGPIPE: false)
         } throws: { error in
             guard case let .spawnFailed(program, reason)? = error as? BackendError else { return false }
-            return program == "blueproof-no-such-program" && reason == String(cString: strerror(ENOENT))
+            return program == "blueproof-no-such-program" && reason == errnoText(ENOENT)
         }
     }
 
