@@ -45,14 +45,16 @@ let package = Package(
         ]),
 
         // Tests
+        .target(name: "BlueproofTestSupport", path: "Tests/BlueproofTestSupport"),
         .testTarget(name: "BlueproofWireTests", dependencies: ["BlueproofWire"]),
         .testTarget(name: "BlueproofAsyncTests", dependencies: ["BlueproofAsync"]),
-        .testTarget(name: "BlueproofCaptureTests", dependencies: ["BlueproofCapture", "BlueproofWire"]),
+        .testTarget(name: "BlueproofCaptureTests", dependencies: ["BlueproofCapture", "BlueproofWire", "BlueproofTestSupport"]),
         .testTarget(name: "BlueproofTransportTests", dependencies: ["BlueproofTransport", "BlueproofWire", "CBlueproofSystem"]),
         .testTarget(name: "BlueproofHostTests", dependencies: ["BlueproofHost", "BlueproofWire"]),
         .testTarget(name: "BlueproofBackendTests", dependencies: ["BlueproofBackend", "BlueproofTransport"]),
         .testTarget(name: "IntegrationTests", dependencies: [
             "BlueproofBackend", "BlueproofHost", "BlueproofCapture", "BlueproofTransport", "BlueproofWire",
+            "BlueproofTestSupport",
         ]),
     ],
     swiftLanguageModes: [.v6]

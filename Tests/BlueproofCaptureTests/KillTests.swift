@@ -1,6 +1,7 @@
 import BlueproofCapture
 import BlueproofWire
 import Foundation
+import BlueproofTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -91,9 +92,9 @@ struct KillTests {
         }
 
         // Wireshark decodes every frame of what the killed run left.
-        guard let tshark = RequiredComponent.tshark.path else {
-            if RequiredComponent.isCI { _ = try RequiredComponent.tshark.locate() }
-            Issue.record("not checked with tshark: \(RequiredComponent.tshark.missingMessage)", severity: .warning)
+        guard case let .success(tshark) = RequiredComponent.tshark.locate() else {
+            if RequiredComponent.isCI { _ = try RequiredComponent.tshark.require() }
+            Issue.record("not checked with tshark: \(RequiredComponent.tshark.missingMessage ?? "")", severity: .warning)
             return
         }
         #expect(try frameNumbers(tshark, path).count == file.records.count)

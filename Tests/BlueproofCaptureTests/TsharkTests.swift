@@ -1,6 +1,7 @@
 import BlueproofCapture
 import BlueproofWire
 import Foundation
+import BlueproofTestSupport
 import Testing
 
 /// Wireshark is the reference decoder for link type 201: what we write must decode there.
@@ -18,7 +19,7 @@ struct TsharkTests {
     @Test("tshark reads our capture: same frame count, directions, packet types, no malformed frame",
           .requires(.tshark))
     func tsharkDecodes() throws {
-        let tshark = try RequiredComponent.tshark.locate()
+        let tshark = try RequiredComponent.tshark.require()
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         let path = try writeCapture(Self.realistic, to: folder.path("realistic.pcap"))
@@ -40,7 +41,7 @@ struct TsharkTests {
 
     @Test("the malformed-frame check can fail: a cut ATT PDU is reported malformed", .requires(.tshark))
     func malformedIsDetected() throws {
-        let tshark = try RequiredComponent.tshark.locate()
+        let tshark = try RequiredComponent.tshark.require()
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         // ATT_EXCHANGE_MTU_REQ without its Client Rx MTU: L2CAP and ACL lengths agree (1 byte).
@@ -53,7 +54,7 @@ struct TsharkTests {
     @Test("a pcapng conversion of our capture (editcap) reads back the same records",
           .requires(.editcap))
     func pcapngRoundTrip() throws {
-        let editcap = try RequiredComponent.editcap.locate()
+        let editcap = try RequiredComponent.editcap.require()
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }
         let path = try writeCapture(Self.realistic, to: folder.path("realistic.pcap"))
@@ -67,27 +68,4 @@ struct TsharkTests {
         #expect(file.records == Self.realistic)
         #expect(file.truncated == nil)
     }
-}
-
-/// Runs `tshark -r path -T fields -e …` and returns one array of fields per frame.
-func tsharkFields(_ tshark: String, _ path: String, _ fields: [String], filter: String? = nil) throws -> [[String]] {
-    var arguments = ["-r", path, "-T", "fields"]
-    for field in fields { arguments += ["-e", field] }
-    if let filter { arguments += ["-Y", filter] }
-    let result = try run(tshark, arguments)
-    guard result.status == 0 else {
-        Issue.record("tshark failed with status \(result.status): \(result.stderr)")
-        return []
-    }
-    return result.stdout.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
-}
-
-/// The numbers of the frames that pass `filter` (every frame without one).
-func frameNumbers(_ tshark: String, _ path: String, filter: String? = nil) throws -> [String] {
-    try tsharkFields(tshark, path, ["frame.number"], filter: filter).map { $0.joined() }
-}
-
-/// Frame numbers tshark marks as malformed (`_ws.malformed`).
-func malformedFrames(_ tshark: String, _ path: String) throws -> [String] {
-    try frameNumbers(tshark, path, filter: "_ws.malformed")
 }

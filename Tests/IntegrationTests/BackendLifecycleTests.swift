@@ -3,6 +3,7 @@ import BlueproofCapture
 import BlueproofHost
 import BlueproofWire
 import Foundation
+import BlueproofTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -15,7 +16,7 @@ extension Integration {
         @Test("two btvirt backends started at once serve controllers on their own sockets",
               .requires(.btvirt, .preload), .timeLimit(.minutes(1)))
         func concurrentBTVirt() async throws {
-            try Component.require(.btvirt, .preload)
+            try RequiredComponent.require(.btvirt, .preload)
             let folder = try WorkFolder("concurrent")
             defer { folder.cleanUp() }
 
@@ -71,7 +72,7 @@ extension Integration {
         @Test("a btvirt killed mid-run fails the next command with controllerGone, and the backend reports its death",
               .requires(.btvirt, .preload), .timeLimit(.minutes(1)))
         func controllerProcessDies() async throws {
-            try Component.require(.btvirt, .preload)
+            try RequiredComponent.require(.btvirt, .preload)
             let folder = try WorkFolder("dies")
             defer { folder.cleanUp() }
             let writer = try PcapWriter(path: folder.file("node0.pcap"))

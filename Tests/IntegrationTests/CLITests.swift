@@ -1,6 +1,7 @@
 import BlueproofCapture
 import BlueproofWire
 import Foundation
+import BlueproofTestSupport
 import Testing
 
 /// The `blueproof` executable end to end: exit codes, JSON, captures, inspect.
@@ -9,7 +10,7 @@ struct CLITests {
     @Test("probe on btvirt passes, writes a capture per controller, and inspect reads them back",
           .requires(.cli, .btvirt, .preload))
     func probeThenInspect() throws {
-        let cli = try Component.require(.cli, .btvirt, .preload)[0]
+        let cli = try RequiredComponent.require(.cli, .btvirt, .preload)[0]
         let folder = try WorkFolder("cli-probe")
         defer { folder.cleanUp() }
         let probe = try run(cli, ["probe", "--json", "--capture", folder.file("probe.pcap")])
@@ -38,7 +39,7 @@ struct CLITests {
 
     @Test("inspect of a capture cut short prints its complete packets and exits 1", .requires(.cli))
     func inspectTruncated() throws {
-        let cli = try Component.require(.cli)[0]
+        let cli = try RequiredComponent.require(.cli)[0]
         let folder = try WorkFolder("cli-cut")
         defer { folder.cleanUp() }
         let path = folder.file("cut.pcap")
@@ -59,7 +60,7 @@ struct CLITests {
 
     @Test("inspect of a file that is no capture exits 2 with the reason", .requires(.cli))
     func inspectGarbage() throws {
-        let cli = try Component.require(.cli)[0]
+        let cli = try RequiredComponent.require(.cli)[0]
         let folder = try WorkFolder("cli-garbage")
         defer { folder.cleanUp() }
         let path = folder.file("notes.txt")
@@ -71,7 +72,7 @@ struct CLITests {
 
     @Test("a bad --controller is a usage error: exit 2 and the accepted forms", .requires(.cli))
     func badController() throws {
-        let cli = try Component.require(.cli)[0]
+        let cli = try RequiredComponent.require(.cli)[0]
         let result = try run(cli, ["probe", "--controller", "bluetooth"])
         #expect(result.status == 2)
         #expect(result.stderr.contains("rootcanal") && result.stderr.contains("unix:PATH"), "stderr: \(result.stderr)")
@@ -79,7 +80,7 @@ struct CLITests {
 
     @Test("a controller that cannot be opened is an environment error: exit 3", .requires(.cli))
     func unreachableController() throws {
-        let cli = try Component.require(.cli)[0]
+        let cli = try RequiredComponent.require(.cli)[0]
         let result = try run(cli, ["probe", "--count", "1", "--controller", "unix:/nonexistent/bt-server-le"])
         #expect(result.status == 3)
         #expect(result.stderr.contains("/nonexistent/bt-server-le"), "stderr: \(result.stderr)")

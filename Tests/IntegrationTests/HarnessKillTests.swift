@@ -3,6 +3,7 @@ import BlueproofCapture
 import BlueproofHost
 import BlueproofWire
 import Foundation
+import BlueproofTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -57,7 +58,7 @@ extension Integration {
               .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/exe"), "needs /proc/self/exe (Linux)"),
               .timeLimit(.minutes(1)))
         func killedHarness() async throws {
-            try Component.require(.btvirt, .rootcanal, .preload, .tshark)
+            try RequiredComponent.require(.btvirt, .rootcanal, .preload, .tshark)
             let folder = try WorkFolder("kill")
             defer { folder.cleanUp() }
             let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")

@@ -3,6 +3,7 @@ import BlueproofCapture
 import BlueproofHost
 import BlueproofWire
 import Foundation
+import BlueproofTestSupport
 import Testing
 
 /// Every integration test runs against real controller processes; they run one at a time so
@@ -54,7 +55,7 @@ extension Integration {
         @Test("probe over btvirt: 2 controllers pass, LE buffers 192 x 1, RSSI n/a, captures decode",
               .requires(.btvirt, .preload, .tshark), .timeLimit(.minutes(1)))
         func probeBTVirt() async throws {
-            try Component.require(.btvirt, .preload, .tshark)
+            try RequiredComponent.require(.btvirt, .preload, .tshark)
             let folder = try WorkFolder("probe-btvirt")
             defer { folder.cleanUp() }
             let run = try await probeTwoControllers(.btvirt, in: folder)
@@ -103,7 +104,7 @@ extension Integration {
         @Test("probe over Rootcanal: 2 controllers pass, LE buffers 27 x 20, RSSI is a number, captures decode",
               .requires(.rootcanal, .preload, .tshark), .timeLimit(.minutes(1)))
         func probeRootcanal() async throws {
-            try Component.require(.rootcanal, .preload, .tshark)
+            try RequiredComponent.require(.rootcanal, .preload, .tshark)
             let folder = try WorkFolder("probe-rootcanal")
             defer { folder.cleanUp() }
             let run = try await probeTwoControllers(.rootcanal, in: folder)

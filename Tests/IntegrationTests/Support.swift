@@ -2,6 +2,7 @@ import BlueproofBackend
 import BlueproofCapture
 import BlueproofHost
 import Foundation
+import BlueproofTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -63,37 +64,13 @@ func checkCapture(_ path: String, expectedCount: Int, sourceLocation: SourceLoca
     #expect(file.records.contains { $0.direction == .sent }, "\(path): nothing sent", sourceLocation: sourceLocation)
     #expect(file.records.contains { $0.direction == .received }, "\(path): nothing received", sourceLocation: sourceLocation)
 
-    let tshark = try Component.require(.tshark)[0]
-    let frames = try run(tshark, ["-r", path, "-T", "fields", "-e", "frame.number"])
-    #expect(frames.status == 0, "tshark: \(frames.stderr)", sourceLocation: sourceLocation)
-    #expect(frames.stdout.split(separator: "\n").count == file.records.count, "tshark frames of \(path)",
+    let tshark = try RequiredComponent.require(.tshark)[0]
+    #expect(try frameNumbers(tshark, path).count == file.records.count, "tshark frames of \(path)",
             sourceLocation: sourceLocation)
-    let malformed = try run(tshark, ["-r", path, "-Y", "_ws.malformed", "-T", "fields", "-e", "frame.number"])
-    #expect(malformed.status == 0, "tshark: \(malformed.stderr)", sourceLocation: sourceLocation)
-    #expect(malformed.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "",
-            "malformed frames in \(path): \(malformed.stdout)", sourceLocation: sourceLocation)
+    #expect(try malformedFrames(tshark, path) == [], "malformed frames in \(path)", sourceLocation: sourceLocation)
     return file
 }
 
-/// Runs a program to completion; stderr goes to a file so neither stream can fill a pipe.
-func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-    let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("bp-it-stderr-\(UUID().uuidString)")
-    _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
-    defer { try? FileManager.default.removeItem(at: errorFile) }
-    let errorHandle = try FileHandle(forWritingTo: errorFile)
-    defer { try? errorHandle.close() }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    let out = Pipe()
-    process.standardOutput = out
-    process.standardError = errorHandle
-    try process.run()
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    let errData = (try? Data(contentsOf: errorFile)) ?? Data()
-    return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
-}
 
 /// A report as JSON, for failure messages.
 func json(_ report: ProbeReport) -> String {
