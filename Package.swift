@@ -51,7 +51,7 @@ let package = Package(
         .testTarget(name: "BlueproofCaptureTests", dependencies: ["BlueproofCapture", "BlueproofWire", "BlueproofTestSupport"]),
         .testTarget(name: "BlueproofTransportTests", dependencies: ["BlueproofTransport", "BlueproofWire", "CBlueproofSystem"]),
         .testTarget(name: "BlueproofHostTests", dependencies: ["BlueproofHost", "BlueproofWire"]),
-        .testTarget(name: "BlueproofBackendTests", dependencies: ["BlueproofBackend", "BlueproofTransport"]),
+        .testTarget(name: "BlueproofBackendTests", dependencies: ["BlueproofBackend", "BlueproofTransport", "BlueproofTestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: [
             "BlueproofBackend", "BlueproofHost", "BlueproofCapture", "BlueproofTransport", "BlueproofWire",
             "BlueproofTestSupport",

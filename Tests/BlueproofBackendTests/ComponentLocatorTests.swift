@@ -1,19 +1,19 @@
 import BlueproofBackend
 import Foundation
+import BlueproofTestSupport
 import Testing
 
 /// The locators read the environment, which a test must not change inside a process whose
 /// other tests read it concurrently. So the test binary re-runs itself: the parent starts
 /// `<this binary> --testing-library swift-testing --filter ComponentLocatorTests/locatorChildSide`
 /// with the overrides set and `BLUEPROOF_LOCATOR_CHILD`; the child prints one `LOCATOR name: …`
-/// line per locator. Elsewhere `locatorChildSide` returns at once.
+/// line per locator. Elsewhere `locatorChildSide` is skipped.
 @Suite("ComponentLocator")
 struct ComponentLocatorTests {
     static let childKey = "BLUEPROOF_LOCATOR_CHILD"
 
-    @Test("child side of the locator tests (does nothing unless started by them)")
+    @Test("child side of the locator tests", .childSide(of: ComponentLocatorTests.childKey))
     func locatorChildSide() {
-        guard ProcessInfo.processInfo.environment[Self.childKey] != nil else { return }
         let locators: [(String, () throws(BackendError) -> String)] = [
             ("btvirt", ComponentLocator.btvirt), ("preload", ComponentLocator.preloadLibrary),
             ("rootcanal", ComponentLocator.rootcanal),

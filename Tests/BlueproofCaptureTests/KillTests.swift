@@ -30,9 +30,7 @@ struct KillTests {
                                  : SamplePackets.numbered(number)
     }
 
-    @Test("child side of the SIGKILL test (runs only when started by it)",
-          .enabled(if: ProcessInfo.processInfo.environment[environmentKey] != nil,
-                   "the writing process of the SIGKILL test; runs only when that test starts it"))
+    @Test("child side of the SIGKILL test", .childSide(of: KillTests.environmentKey))
     func childWriter() throws {
         let path = try #require(ProcessInfo.processInfo.environment[Self.environmentKey])
         let writer = try PcapWriter(path: path)

@@ -71,3 +71,12 @@ extension Trait where Self == ConditionTrait {
                         Comment(rawValue: "missing: " + missing.joined(separator: "; ")))
     }
 }
+
+extension Trait where Self == ConditionTrait {
+    /// For the child side of a test that re-runs the test binary: enabled only when the parent
+    /// sets `variable`, so on its own the child side is reported skipped, never passed.
+    public static func childSide(of variable: String) -> Self {
+        .enabled(if: ProcessInfo.processInfo.environment[variable] != nil,
+                 "runs only inside the process its parent test starts (\(variable))")
+    }
+}

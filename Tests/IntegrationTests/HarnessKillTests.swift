@@ -18,15 +18,15 @@ import Glibc
 /// with `BLUEPROOF_IT_KILL_CHILD` naming a work folder. In that child, `harnessChildSide` starts
 /// a btvirt and a Rootcanal backend, sends a few commands to a controller of each (recorded to
 /// `btvirt.pcap` and `rootcanal.pcap`), writes `READY <btvirt pid> <rootcanal pid> <packets>
-/// <packets>` on descriptor 3, and waits to be killed. Elsewhere `harnessChildSide` returns at once.
+/// <packets>` on descriptor 3, and waits to be killed. Elsewhere `harnessChildSide` is skipped.
 extension Integration {
     @Suite("Harness killed")
     struct HarnessKillTests {
         static let environmentKey = "BLUEPROOF_IT_KILL_CHILD"
 
-        @Test("child side of the harness-kill test (does nothing unless started by it)")
+        @Test("child side of the harness-kill test", .childSide(of: HarnessKillTests.environmentKey))
         func harnessChildSide() async throws {
-            guard let folder = ProcessInfo.processInfo.environment[Self.environmentKey] else { return }
+            let folder = try #require(ProcessInfo.processInfo.environment[Self.environmentKey])
             let btvirt = try await startBackend(.btvirt, workDirectory: "\(folder)/btvirt")
             let rootcanal = try await startBackend(.rootcanal, workDirectory: "\(folder)/rootcanal")
             var counts: [Int] = []
