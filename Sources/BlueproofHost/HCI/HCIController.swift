@@ -142,6 +142,7 @@ public actor HCIController {
     // MARK: Inbound
 
     private func receive(_ packet: H4Packet) {
+        // ACL data has no consumer before L2CAP (the LE host issue); the capture still holds it.
         guard packet.type == .event else { return }
         let event: HCIEvent
         do {
