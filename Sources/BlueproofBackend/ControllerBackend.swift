@@ -10,6 +10,9 @@ public protocol ControllerBackend: Sendable {
     var facts: [BackendFact] { get }
     /// How many controllers ``openController(capture:)`` can give at once, nil when unbounded.
     var controllerLimit: Int? { get }
+    /// Where other programs reach this backend for controllers of their own (a Bumble peer, a
+    /// second blueproof); nil when it gives only one controller (an adapter, a UART).
+    var sharedEndpoint: TransportSpec? { get }
     /// Opens a new controller; every packet it carries is recorded to `capture`.
     func openController(capture: (any CaptureSink)?) async throws -> any HCITransport
     /// Stops whatever the backend started. Idempotent.

@@ -10,6 +10,7 @@ public final class ProcessBackend: ControllerBackend {
     public let facts: [BackendFact]
     /// Where controllers are opened: btvirt's LE socket, Rootcanal's HCI port.
     public let endpoint: TransportSpec
+    public var sharedEndpoint: TransportSpec? { endpoint }
     let process: ChildProcess
 
     init(name: String, controllerLimit: Int?, endpoint: TransportSpec, process: ChildProcess, facts: [BackendFact]) {

@@ -25,6 +25,8 @@ public struct TransportBackend: ControllerBackend {
         }
     }
 
+    public var sharedEndpoint: TransportSpec? { controllerLimit == nil ? spec : nil }
+
     public func openController(capture: (any CaptureSink)?) async throws -> any HCITransport {
         try openTransport(spec, capture: capture)
     }

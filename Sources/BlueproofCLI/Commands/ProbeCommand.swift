@@ -1,6 +1,5 @@
 import ArgumentParser
 import BlueproofBackend
-import BlueproofCapture
 import BlueproofHost
 import Foundation
 
@@ -34,72 +33,31 @@ struct ProbeCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard count >= 1 else { throw ValidationError("--count must be at least 1") }
-        _ = try parseBackend()
+        do {
+            _ = try BackendSpec(parsing: options.controller)
+        } catch {
+            throw ValidationError("--controller: \(error)")
+        }
     }
 
     func run() async throws {
         options.logLevel.bootstrap()
         let teardown = Teardown()
         defer { withExtendedLifetime(teardown) {} }
-        let spec = try parseBackend()
-        let workDirectory = try options.makeWorkDirectory()
+        let session = try await ControllerSession.open(options, count: count)
+        for controller in session.controllers { await controller.start() }
+        Console.progress("probing \(count) controller(s) on \(session.backend.name)")
+        let report = await ControllerProbe().run(session.controllers)
+        await session.close()
 
-        Console.progress("starting \(spec) (logs in \(workDirectory))")
-        let backend: any ControllerBackend
-        do {
-            backend = try await startBackend(spec, workDirectory: workDirectory)
-        } catch {
-            Console.error("\(error)")
-            throw ExitCode(3)
-        }
-        if let limit = backend.controllerLimit, count > limit {
-            await backend.shutdown()
-            Console.error("\(BackendError.controllerLimit(backend: backend.name, limit: limit, requested: count))")
-            throw ExitCode(2)
-        }
-
-        var controllers: [HCIController] = []
-        var writers: [PcapWriter] = []
-        let report: ProbeReport
-        do {
-            for index in 0..<count {
-                let writer = try options.capturePath(index: index, count: count).map { try PcapWriter(path: $0) }
-                if let writer { writers.append(writer) }
-                let transport = try await backend.openController(capture: writer)
-                let controller = HCIController(transport: transport)
-                await controller.start()
-                controllers.append(controller)
-            }
-            Console.progress("probing \(count) controller(s) on \(backend.name)")
-            report = await ControllerProbe().run(controllers)
-        } catch {
-            await shutDown(controllers, writers, backend)
-            Console.error("\(error)")
-            throw ExitCode(3)
-        }
-        await shutDown(controllers, writers, backend)
-
+        let captures = session.writers.map(\.path)
         if json {
-            try Console.json(ProbeOutput(backend: backend.name, facts: backend.facts,
-                                         captures: writers.map(\.path), probe: report, passed: report.passed))
+            try Console.json(ProbeOutput(backend: session.backend.name, facts: session.backend.facts,
+                                         captures: captures, probe: report, passed: report.passed))
         } else {
-            print(ProbeTable(backend: backend, report: report, captures: writers.map(\.path)).text)
+            print(ProbeTable(backend: session.backend, report: report, captures: captures).text)
         }
         if !report.passed { throw ExitCode(1) }
-    }
-
-    private func parseBackend() throws -> BackendSpec {
-        do {
-            return try BackendSpec(parsing: options.controller)
-        } catch {
-            throw ValidationError("--controller: \(error)")
-        }
-    }
-
-    private func shutDown(_ controllers: [HCIController], _ writers: [PcapWriter], _ backend: any ControllerBackend) async {
-        for controller in controllers { await controller.close() }
-        for writer in writers { writer.close() }
-        await backend.shutdown()
     }
 }
 

@@ -16,3 +16,19 @@ enum Console {
         print(String(decoding: try encoder.encode(value), as: UTF8.self))
     }
 }
+
+extension Console {
+    /// One compact JSON object on its own line, flushed, for streaming output.
+    static func jsonLine<T: Encodable>(_ value: T) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(value) else { return }
+        line(String(decoding: data, as: UTF8.self))
+    }
+
+    /// A line on standard output, flushed at once so a pipe sees it live.
+    static func line(_ text: String) {
+        print(text)
+        fflush(stdout)
+    }
+}

@@ -19,6 +19,7 @@ public actor HCIController {
     private var flow = HCICommandFlow()
     private var answers: [HCICommandFlow.Ticket: OneShot<Result<HCICommandFlow.Answer, HCICommandError>>] = [:]
     private var subscribers: [UInt64: AsyncStream<HCIEvent>.Continuation] = [:]
+    private var inboundSubscribers: [UInt64: AsyncStream<HCIInbound>.Continuation] = [:]
     private var nextSubscriber: UInt64 = 0
     private var reader: Task<Void, Never>?
     private let ended = OneShot<String>()
@@ -137,12 +138,40 @@ public actor HCIController {
         return try await firstEvent(in: stream, what, within: limit, clock: clock, match: match)
     }
 
-    private func unsubscribe(_ id: UInt64) { subscribers[id] = nil }
+    /// Every event and ACL data packet from now on, in arrival order, until the link ends or
+    /// the stream is dropped. The LE host reads this one.
+    public func inbound() -> AsyncStream<HCIInbound> {
+        let (stream, continuation) = AsyncStream.makeStream(of: HCIInbound.self)
+        guard ended.current == nil else {
+            continuation.finish()
+            return stream
+        }
+        nextSubscriber += 1
+        let id = nextSubscriber
+        inboundSubscribers[id] = continuation
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.unsubscribe(id) }
+        }
+        return stream
+    }
+
+    private func unsubscribe(_ id: UInt64) {
+        subscribers[id] = nil
+        inboundSubscribers[id] = nil
+    }
 
     // MARK: Inbound
 
     private func receive(_ packet: H4Packet) {
-        // ACL data has no consumer before L2CAP (the LE host issue); the capture still holds it.
+        if packet.type == .acl {
+            do {
+                let data = try HCIACLPacket(payload: packet.payload)
+                for subscriber in inboundSubscribers.values { subscriber.yield(.acl(data)) }
+            } catch {
+                violation("undecodable ACL data: \(error)")
+            }
+            return
+        }
         guard packet.type == .event else { return }
         let event: HCIEvent
         do {
@@ -164,6 +193,7 @@ public actor HCIController {
             break
         }
         for subscriber in subscribers.values { subscriber.yield(event) }
+        for subscriber in inboundSubscribers.values { subscriber.yield(.event(event)) }
     }
 
     private func perform(_ actions: [HCICommandFlow.Action]) {
@@ -195,7 +225,9 @@ public actor HCIController {
             answers.removeValue(forKey: ticket)?.resolve(.failure(.controllerGone(reason: reason)))
         }
         for subscriber in subscribers.values { subscriber.finish() }
+        for subscriber in inboundSubscribers.values { subscriber.finish() }
         subscribers.removeAll()
+        inboundSubscribers.removeAll()
     }
 }
 

@@ -1,0 +1,143 @@
+import BlueproofAsync
+import BlueproofWire
+
+extension LEHost {
+    /// Connects to `peer` as central (Vol 4, Part E §7.8.12). When no connection comes within
+    /// `timeout` (3 s by default, as the Bluenet library uses), the attempt is cancelled with
+    /// LE Create Connection Cancel and ``LEHostError/connectTimedOut(peer:limit:)`` is thrown; a
+    /// connection that completes while the cancel is on its way is kept and returned.
+    public func connect(to peer: BDAddress, type: LEAddressType, timeout: Duration = .seconds(3),
+                        interval: LEConnectionInterval = LEConnectionInterval(rawValue: 0x0018),
+                        supervisionTimeout: LESupervisionTimeout = LESupervisionTimeout(rawValue: 0x01F4))
+        async throws(LEHostError) -> LEConnection {
+        guard pendingConnection == nil else { throw .connectionInProgress }
+        let pending = PendingConnection(peer: peer)
+        pendingConnection = pending
+        do {
+            try await controller.send(HCILECreateConnection(
+                scanInterval: LEScanInterval(rawValue: 0x0010), scanWindow: LEScanInterval(rawValue: 0x0010),
+                peerAddressType: type, peerAddress: peer,
+                connectionIntervalMin: interval, connectionIntervalMax: interval,
+                supervisionTimeout: supervisionTimeout))
+        } catch {
+            pendingConnection = nil
+            throw .command(error)
+        }
+        let outcome = pending.outcome
+        if let result = try? await withTimeout(timeout, clock: clock, what: "connection to \(peer)", { await outcome.wait() }) {
+            return try result.get()
+        }
+        logger.debug("no connection to \(peer) within \(timeout); cancelling")
+        do {
+            try await controller.send(HCILECreateConnectionCancel())
+        } catch .failed(_, .commandDisallowed) {
+            // Nothing pending any more: the attempt ended on its own, its event is on its way.
+        } catch {
+            throw .command(error)
+        }
+        // The cancelled attempt ends with LE Connection Complete (Unknown Connection Identifier),
+        // or with success if the connection won the race.
+        let settled = try? await withTimeout(.seconds(2), clock: clock, what: "the cancelled connection's outcome") {
+            await outcome.wait()
+        }
+        if case let .success(connection)? = settled { return connection }
+        if pendingConnection?.peer == peer { pendingConnection = nil }
+        throw .connectTimedOut(peer: peer, limit: timeout)
+    }
+
+    /// Connections made by remote centrals while this host advertised, from now on.
+    public func incomingConnections() -> AsyncStream<LEConnection> {
+        let (stream, continuation) = AsyncStream.makeStream(of: LEConnection.self)
+        let id = subscriberID()
+        incoming[id] = continuation
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.dropIncoming(id) }
+        }
+        return stream
+    }
+
+    private func dropIncoming(_ id: UInt64) { incoming[id] = nil }
+
+    /// Ends `connection` with `reason` and waits for Disconnection Complete (2 s by default, as
+    /// the Bluenet library uses). Returns at once if it already ended.
+    public func disconnect(_ connection: LEConnection, reason: HCIStatus = .remoteUserTerminated,
+                           timeout: Duration = .seconds(2)) async throws(LEHostError) {
+        guard let link = links[connection.handle] else { return }
+        do {
+            try await controller.send(HCIDisconnect(connectionHandle: connection.handle, reason: reason))
+        } catch .failed(_, .unknownConnectionIdentifier) {
+            // It ended meanwhile; Disconnection Complete is on its way.
+        } catch {
+            throw .command(error)
+        }
+        let ended = link.ended
+        guard (try? await withTimeout(timeout, clock: clock, what: "Disconnection Complete", { await ended.wait() })) != nil else {
+            throw .disconnectTimedOut(handle: connection.handle, limit: timeout)
+        }
+    }
+
+    /// Waits until `connection` ends and returns the reason the controller gave.
+    public func waitForDisconnection(_ connection: LEConnection) async -> HCIStatus? {
+        guard let ended = links[connection.handle]?.ended else { return nil }
+        return await ended.wait()
+    }
+
+    /// Asks for new connection parameters (Vol 4, Part E §7.8.18); as central the controller
+    /// applies them, as peripheral use the L2CAP connection parameter update request instead.
+    public func updateConnection(_ connection: LEConnection, intervalMin: LEConnectionInterval,
+                                 intervalMax: LEConnectionInterval, latency: UInt16 = 0,
+                                 supervisionTimeout: LESupervisionTimeout) async throws(LEHostError) {
+        guard links[connection.handle] != nil else { throw .notConnected(handle: connection.handle) }
+        do {
+            try await controller.send(HCILEConnectionUpdate(
+                connectionHandle: connection.handle, connectionIntervalMin: intervalMin,
+                connectionIntervalMax: intervalMax, maxLatency: latency, supervisionTimeout: supervisionTimeout))
+        } catch {
+            throw .command(error)
+        }
+    }
+
+    /// The open connections.
+    public var connections: [LEConnection] { links.values.map(\.connection).sorted { $0.handle < $1.handle } }
+
+    // MARK: Events
+
+    func connectionCompleted(status: HCIStatus, connection: LEConnection) {
+        guard status == .success else {
+            if let pending = pendingConnection {
+                pendingConnection = nil
+                pending.outcome.resolve(.failure(.connectionFailed(peer: pending.peer, status: status)))
+            }
+            return
+        }
+        guard links[connection.handle] == nil else {
+            violation("LE Connection Complete for handle 0x\(hex(connection.handle)), which is already open")
+            return
+        }
+        links[connection.handle] = LELink(connection)
+        flow?.open(handle: connection.handle)
+        linkOpened(connection)
+        logger.debug("connected \(connection)")
+        if connection.role == .central, let pending = pendingConnection {
+            pendingConnection = nil
+            pending.outcome.resolve(.success(connection))
+        } else {
+            for continuation in incoming.values { continuation.yield(connection) }
+        }
+    }
+
+    func disconnected(handle: UInt16, reason: HCIStatus) {
+        guard let link = links.removeValue(forKey: handle) else {
+            violation("Disconnection Complete for unknown handle 0x\(hex(handle))")
+            return
+        }
+        recombiner.close(handle: handle)
+        if let closed = flow?.close(handle: handle) {
+            write(closed.packets)
+        }
+        for waiter in link.roomWaiters { waiter.resolve(false) }
+        linkClosed(link.connection, reason: reason)
+        link.ended.resolve(reason)
+        logger.debug("disconnected 0x\(hex(handle)): \(reason)")
+    }
+}

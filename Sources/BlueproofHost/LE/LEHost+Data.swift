@@ -1,0 +1,84 @@
+import BlueproofAsync
+import BlueproofWire
+
+extension LEHost {
+    /// Sends one L2CAP PDU on `channel` of `connection` (Vol 3, Part A §3.1): it is fragmented
+    /// to the controller's ACL size and leaves as ACL buffers free up.
+    func sendL2CAP(_ payload: [UInt8], channel: L2CAPChannelID, on handle: UInt16) throws(LEHostError) {
+        guard links[handle] != nil else { throw .notConnected(handle: handle) }
+        let frame = L2CAPBasicFrame(channelID: channel, payload: payload)
+        let packets: [HCIACLPacket]
+        do {
+            packets = try flow?.send(frame.bytes, on: handle) ?? []
+        } catch {
+            violation("\(error)")
+            throw .notConnected(handle: handle)
+        }
+        write(packets)
+    }
+
+    /// Waits until fewer than `limit` PDUs of `connection` wait for ACL buffers. Throws when the
+    /// connection ends first.
+    func waitForRoom(on handle: UInt16, below limit: Int) async throws(LEHostError) {
+        guard let flow, links[handle] != nil else { throw .notConnected(handle: handle) }
+        guard flow.queuedPDUs(on: handle) >= limit else { return }
+        let room = OneShot<Bool>()
+        links[handle]?.roomWaiters.append(room)
+        guard await room.wait() == true else { throw .notConnected(handle: handle) }
+    }
+
+    /// Number Of Completed Packets for one handle (Vol 4, Part E §7.7.19).
+    func packetsCompleted(_ count: Int, on handle: UInt16) {
+        guard let result = flow?.completed(count, on: handle) else { return }
+        if let problem = result.violation { violation("\(problem)") }
+        write(result.packets)
+        wakeRoomWaiters()
+    }
+
+    /// Wakes every waiter whose connection's queue has moved; each checks again.
+    private func wakeRoomWaiters() {
+        for handle in Array(links.keys) where !(links[handle]?.roomWaiters.isEmpty ?? true) {
+            let waiters = links[handle]?.roomWaiters ?? []
+            links[handle]?.roomWaiters = []
+            for waiter in waiters { waiter.resolve(true) }
+        }
+    }
+
+    /// Writes ACL packets straight to the transport, in order; a write failure means the
+    /// controller is gone, which the inbound stream reports.
+    func write(_ packets: [HCIACLPacket]) {
+        for packet in packets {
+            do {
+                try controller.transport.send(packet.packet)
+            } catch {
+                logger.debug("ACL write failed: \(error)")
+                return
+            }
+        }
+    }
+
+    /// An ACL fragment from the controller: recombined into an L2CAP PDU, then handed to its
+    /// channel.
+    func receive(_ packet: HCIACLPacket) {
+        guard let link = links[packet.handle] else {
+            violation("ACL data for unknown handle 0x\(hex(packet.handle)) (\(packet.data.count) bytes) dropped")
+            return
+        }
+        let pdu: [UInt8]?
+        do {
+            pdu = try recombiner.receive(packet)
+        } catch {
+            violation("\(error)")
+            return
+        }
+        guard let pdu else { return }
+        let frame: L2CAPBasicFrame
+        do {
+            frame = try L2CAPBasicFrame(bytes: pdu)
+        } catch {
+            violation("malformed L2CAP PDU on 0x\(hex(packet.handle)): \(error)")
+            return
+        }
+        receiveL2CAP(frame, on: link.connection)
+    }
+}

@@ -1,0 +1,61 @@
+import BlueproofWire
+
+extension LEHost {
+    /// Starts scanning if no scan runs yet and returns every advertisement seen from now on.
+    /// Scanning stops when the last stream is dropped. A scan already running keeps its
+    /// parameters.
+    public func scan(_ parameters: LEScanParameters = LEScanParameters()) async throws(LEHostError) -> AsyncStream<LEAdvertisement> {
+        let (stream, continuation) = AsyncStream.makeStream(of: LEAdvertisement.self)
+        let wasScanning = !scanners.isEmpty
+        let id = subscriberID()
+        scanners[id] = continuation
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.stopScanning(id) }
+        }
+        guard !wasScanning else { return stream }
+        do {
+            try await controller.send(HCILESetScanParameters(
+                scanType: parameters.active ? .active : .passive,
+                scanInterval: parameters.interval, scanWindow: parameters.window))
+            try await controller.send(HCILESetScanEnable(scanEnable: true, filterDuplicates: parameters.filterDuplicates))
+        } catch {
+            scanners[id] = nil
+            continuation.finish()
+            throw .command(error)
+        }
+        return stream
+    }
+
+    private func stopScanning(_ id: UInt64) async {
+        guard scanners.removeValue(forKey: id) != nil, scanners.isEmpty else { return }
+        do {
+            try await controller.send(HCILESetScanEnable(scanEnable: false))
+        } catch {
+            logger.debug("could not stop scanning: \(error)")
+        }
+    }
+
+    func advertisementSeen(_ advertisement: LEAdvertisement) {
+        for scanner in scanners.values { scanner.yield(advertisement) }
+    }
+}
+
+extension LEHost {
+    /// Scans and reports devices (advertising data and scan response merged, Vol 3, Part C
+    /// §9.2) that advertise one of `services` (every device when empty), each time what is known
+    /// about one changes. Scanning stops when the stream is dropped.
+    public func discover(services: Set<BluetoothUUID> = [], _ parameters: LEScanParameters = LEScanParameters())
+        async throws(LEHostError) -> AsyncStream<LEDiscoveredDevice> {
+        let reports = try await scan(parameters)
+        let (stream, continuation) = AsyncStream.makeStream(of: LEDiscoveredDevice.self)
+        let task = Task {
+            var list = LEDeviceList(services: services)
+            for await report in reports {
+                if let device = list.add(report) { continuation.yield(device) }
+            }
+            continuation.finish()
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+}

@@ -1,0 +1,139 @@
+import BlueproofAsync
+import BlueproofWire
+import Logging
+
+/// Blueproof's LE host on one controller: GAP (advertising, scanning, connections), ACL flow
+/// control and recombination, and the L2CAP channels above them.
+///
+/// One actor holds every connection's state, because the controller's ACL buffers are shared by
+/// all connections (Vol 4, Part E §4.1.1). Inbound events and data arrive in one ordered stream
+/// from ``HCIController/inbound()``; outbound data waits for buffers in ``ACLFlow``.
+public actor LEHost {
+    public nonisolated let controller: HCIController
+    let clock: any Clock<Duration>
+    let logger: Logger
+
+    /// The controller's public address, read at start.
+    public private(set) var address: BDAddress = .zero
+    /// ACL buffers as the controller reported them at start.
+    public private(set) var aclBuffers: (size: Int, count: Int) = (0, 0)
+    /// Protocol breaches by the controller or a peer, in order (also logged).
+    public private(set) var violations: [String] = []
+
+    var flow: ACLFlow?
+    var recombiner = L2CAPRecombiner()
+    var links: [UInt16: LELink] = [:]
+    var pendingConnection: PendingConnection?
+    var incoming: [UInt64: AsyncStream<LEConnection>.Continuation] = [:]
+    var scanners: [UInt64: AsyncStream<LEAdvertisement>.Continuation] = [:]
+    var nextSubscriber: UInt64 = 0
+    private var reader: Task<Void, Never>?
+
+    public init(controller: HCIController, clock: any Clock<Duration> = ContinuousClock(), logger: Logger? = nil) {
+        self.controller = controller
+        self.clock = clock
+        var logger = logger ?? Logger(label: "blueproof.host")
+        logger[metadataKey: "controller"] = "\(controller.endpoint)"
+        self.logger = logger
+    }
+
+    /// Resets the controller, sets the event masks, reads its address and ACL buffers, and
+    /// starts handling what it sends.
+    public func start() async throws(LEHostError) {
+        let inbound = await controller.inbound()
+        await controller.start()
+        do {
+            try await controller.send(HCIReset())
+            try await controller.send(HCISetEventMask(eventMask: HCIEventMask.default.union(.leMeta)))
+            try await controller.send(HCILESetEventMask(leEventMask: .default))
+            address = try await controller.send(HCIReadBDADDR()).bdAddr
+            aclBuffers = try await readBufferSize()
+        } catch {
+            throw .command(error)
+        }
+        flow = ACLFlow(bufferSize: aclBuffers.size, bufferCount: aclBuffers.count)
+        logger.debug("started: \(address), ACL buffers \(aclBuffers.size) x \(aclBuffers.count)")
+        reader = Task { [weak self] in
+            for await item in inbound { await self?.receive(item) }
+            await self?.controllerEnded()
+        }
+    }
+
+    /// LE buffers from LE Read Buffer Size, or the shared BR/EDR buffers from Read Buffer Size
+    /// when the LE values are 0 (Vol 4, Part E §7.8.2).
+    private func readBufferSize() async throws(HCICommandError) -> (size: Int, count: Int) {
+        let le = try await controller.send(HCILEReadBufferSize())
+        if le.leACLDataPacketLength > 0, le.totalNumLEACLDataPackets > 0 {
+            return (Int(le.leACLDataPacketLength), Int(le.totalNumLEACLDataPackets))
+        }
+        let shared = try await controller.send(HCIReadBufferSize())
+        return (Int(shared.aclDataPacketLength), Int(shared.totalNumACLDataPackets))
+    }
+
+    /// Stops handling the controller and closes its link.
+    public func close() async {
+        reader?.cancel()
+        await controller.close()
+    }
+
+    /// Records a breach of the rules by the controller or a peer; the host goes on.
+    func violation(_ text: String) {
+        violations.append(text)
+        logger.warning("\(text)")
+    }
+
+    func subscriberID() -> UInt64 {
+        nextSubscriber += 1
+        return nextSubscriber
+    }
+
+    // MARK: Inbound
+
+    private func receive(_ item: HCIInbound) {
+        switch item {
+        case let .event(event): receive(event)
+        case let .acl(packet): receive(packet)
+        }
+    }
+
+    private func receive(_ event: HCIEvent) {
+        switch event {
+        case let .le(.connectionComplete(complete)):
+            connectionCompleted(status: complete.status, connection: LEConnection(
+                handle: complete.connectionHandle, role: complete.role, peerAddressType: complete.peerAddressType,
+                peerAddress: complete.peerAddress, interval: complete.connectionInterval,
+                supervisionTimeout: complete.supervisionTimeout))
+        case let .le(.enhancedConnectionComplete(complete)):
+            connectionCompleted(status: complete.status, connection: LEConnection(
+                handle: complete.connectionHandle, role: complete.role, peerAddressType: complete.peerAddressType,
+                peerAddress: complete.peerAddress, interval: complete.connectionInterval,
+                supervisionTimeout: complete.supervisionTimeout))
+        case let .disconnectionComplete(complete) where complete.status == .success:
+            disconnected(handle: complete.connectionHandle, reason: complete.reason)
+        case let .numberOfCompletedPackets(completed):
+            for entry in completed.handles {
+                packetsCompleted(Int(entry.numCompletedPackets), on: entry.connectionHandle)
+            }
+        case let .le(.advertisingReport(reports)):
+            for report in reports.reports { advertisementSeen(LEAdvertisement(report: report)) }
+        case let .le(.connectionUpdateComplete(update)) where update.status == .success:
+            links[update.connectionHandle]?.interval = update.connectionInterval
+        case .hardwareError, .dataBufferOverflow:
+            violation("controller reported \(event.name)")
+        default:
+            break
+        }
+    }
+
+    private func controllerEnded() {
+        let reason = controller.endReason ?? "the link ended"
+        logger.debug("controller gone: \(reason)")
+        for handle in Array(links.keys) { disconnected(handle: handle, reason: .connectionTerminatedByLocalHost) }
+        pendingConnection?.outcome.resolve(.failure(.command(.controllerGone(reason: reason))))
+        pendingConnection = nil
+        for continuation in incoming.values { continuation.finish() }
+        for continuation in scanners.values { continuation.finish() }
+        incoming.removeAll()
+        scanners.removeAll()
+    }
+}

@@ -1,0 +1,47 @@
+import BlueproofWire
+
+/// Why an operation of the LE host failed.
+public enum LEHostError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// A command to the controller failed, timed out, or the controller is gone.
+    case command(HCICommandError)
+    /// ``LEHost/start()`` has not completed.
+    case notStarted
+    /// Legacy advertising or scan response data longer than the 31 octets a legacy PDU holds
+    /// (Vol 4, Part E §7.8.7). Refused by the host: btvirt accepts it and then never reports
+    /// the advertiser.
+    case advertisingDataTooLong(field: String, length: Int, limit: Int)
+    /// Advertising data that does not decode as AD structures.
+    case malformedAdvertisingData(WireError)
+    /// Another LE Create Connection is pending; the controller allows one at a time
+    /// (Vol 4, Part E §7.8.12).
+    case connectionInProgress
+    /// The controller reported the connection attempt as failed.
+    case connectionFailed(peer: BDAddress, status: HCIStatus)
+    /// No connection within the limit; the attempt was cancelled.
+    case connectTimedOut(peer: BDAddress, limit: Duration)
+    /// The connection is not (or no longer) open.
+    case notConnected(handle: UInt16)
+    /// The connection ended while the operation waited.
+    case disconnected(handle: UInt16, reason: HCIStatus)
+    /// Disconnection Complete did not come within the limit.
+    case disconnectTimedOut(handle: UInt16, limit: Duration)
+    /// An operation waited too long for an answer from the peer.
+    case peerTimedOut(what: String, limit: Duration)
+
+    public var description: String {
+        switch self {
+        case let .command(error): "\(error)"
+        case .notStarted: "the LE host has not been started"
+        case let .advertisingDataTooLong(field, length, limit):
+            "\(field) is \(length) bytes; legacy advertising allows at most \(limit)"
+        case let .malformedAdvertisingData(error): "malformed advertising data: \(error)"
+        case .connectionInProgress: "another connection attempt is in progress"
+        case let .connectionFailed(peer, status): "connection to \(peer) failed: \(status)"
+        case let .connectTimedOut(peer, limit): "no connection to \(peer) within \(limit); the attempt was cancelled"
+        case let .notConnected(handle): "connection 0x\(hex(handle)) is not open"
+        case let .disconnected(handle, reason): "connection 0x\(hex(handle)) ended: \(reason)"
+        case let .disconnectTimedOut(handle, limit): "connection 0x\(hex(handle)) did not end within \(limit)"
+        case let .peerTimedOut(what, limit): "no \(what) from the peer within \(limit)"
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import BlueproofWire
+
+/// How to scan (Vol 4, Part E §7.8.10–§7.8.11).
+public struct LEScanParameters: Sendable, Hashable {
+    /// Active scanning asks advertisers for their scan response.
+    public var active = true
+    /// 10 ms interval and window by default: scanning all the time.
+    public var interval = LEScanInterval(rawValue: 0x0010)
+    public var window = LEScanInterval(rawValue: 0x0010)
+    /// Let the controller drop duplicate reports.
+    public var filterDuplicates = false
+
+    public init(active: Bool = true, filterDuplicates: Bool = false) {
+        self.active = active
+        self.filterDuplicates = filterDuplicates
+    }
+}
+
+/// One advertising PDU or scan response seen while scanning.
+public struct LEAdvertisement: Sendable, Hashable {
+    public var eventType: LEAdvertisingReportEventType
+    public var addressType: LEAddressType
+    public var address: BDAddress
+    /// RSSI in dBm; nil when the controller could not measure it (it reported 127).
+    public var rssi: Int8?
+    /// The advertising or scan response data, as received.
+    public var data: [UInt8]
+
+    public init(report: HCILEAdvertisingReportEvent.Report) {
+        eventType = report.eventType
+        addressType = report.addressType
+        address = report.address
+        rssi = report.rssi
+        data = report.data
+    }
+
+    public init(eventType: LEAdvertisingReportEventType, addressType: LEAddressType, address: BDAddress,
+                rssi: Int8?, data: [UInt8]) {
+        self.eventType = eventType
+        self.addressType = addressType
+        self.address = address
+        self.rssi = rssi
+        self.data = data
+    }
+}
