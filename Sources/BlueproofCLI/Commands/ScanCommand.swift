@@ -78,9 +78,12 @@ struct ScanCommand: AsyncParsableCommand {
                     return nil
                 }
             }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first ?? (await group.next() ?? nil) ?? 0
+            var count = 0
+            for await result in group {
+                if let result { count = result }
+                group.cancelAll()
+            }
+            return count
         }
         Console.progress("\(seen) device(s) seen")
         await session.close()

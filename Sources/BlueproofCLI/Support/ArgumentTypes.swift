@@ -1,12 +1,12 @@
 import ArgumentParser
 import BlueproofWire
 
-extension BluetoothUUID: @retroactive ExpressibleByArgument {
+extension BluetoothUUID: ExpressibleByArgument {
     /// `180D`, `0000180D` or `E20A39F4-73F5-4BC4-A12F-17D1AD07A961`.
     public init?(argument: String) { self.init(argument) }
 }
 
-extension BDAddress: @retroactive ExpressibleByArgument {
+extension BDAddress: ExpressibleByArgument {
     /// `AA:BB:CC:DD:EE:FF`, most significant octet first.
     public init?(argument: String) { self.init(argument) }
 }

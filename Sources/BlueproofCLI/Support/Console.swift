@@ -28,7 +28,6 @@ extension Console {
 
     /// A line on standard output, flushed at once so a pipe sees it live.
     static func line(_ text: String) {
-        print(text)
-        fflush(stdout)
+        FileHandle.standardOutput.write(Data((text + "\n").utf8))
     }
 }

@@ -163,6 +163,8 @@ public actor HCIController {
     // MARK: Inbound
 
     private func receive(_ packet: H4Packet) {
+        // Packets still buffered when the host closed the link answer nothing it waits for.
+        guard ended.current == nil else { return }
         if packet.type == .acl {
             do {
                 let data = try HCIACLPacket(payload: packet.payload)

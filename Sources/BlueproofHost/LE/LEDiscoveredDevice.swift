@@ -26,12 +26,13 @@ public struct LEDiscoveredDevice: Hashable, Sendable {
     /// Both parts, advertising data first.
     public var allData: AdvertisingData { AdvertisingData(advertisingData.structures + scanResponse.structures) }
 
-    public var name: String? { allData.localName }
+    /// Fields that do not decode (a name that is not UTF-8, a list cut short) read as absent.
+    public var name: String? { (try? allData.localName) ?? nil }
     /// Service UUIDs from the 16-, 32- and 128-bit lists, complete or not; lists that do not
     /// decode are left out.
     public var serviceUUIDs: [BluetoothUUID] { (try? allData.serviceUUIDs()) ?? [] }
-    public var txPowerLevel: Int8? { allData.txPowerLevel }
+    public var txPowerLevel: Int8? { (try? allData.txPowerLevel) ?? nil }
     public var iBeacon: IBeacon? { IBeacon(advertisingData: allData) }
-    public var manufacturerSpecificData: [ManufacturerSpecificData] { allData.manufacturerSpecificData }
-    public var serviceData: [ServiceData] { allData.serviceData }
+    public var manufacturerSpecificData: [ManufacturerSpecificData] { (try? allData.manufacturerSpecificData) ?? [] }
+    public var serviceData: [ServiceData] { (try? allData.serviceData) ?? [] }
 }

@@ -14,24 +14,33 @@ extension LEHost {
             throw .malformedAdvertisingData(error)
         }
         do {
-            try await controller.send(HCILESetAdvertisingEnable(advertisingEnable: false))
+            try await disableAdvertising()
             try await controller.send(HCILESetAdvertisingParameters(
                 advertisingIntervalMin: parameters.intervalMin, advertisingIntervalMax: parameters.intervalMax,
                 advertisingType: parameters.advertisingType))
             try await controller.send(data)
             try await controller.send(scanResponse)
             try await controller.send(HCILESetAdvertisingEnable(advertisingEnable: true))
+            advertising = true
         } catch {
             throw .command(error)
         }
     }
 
-    /// Stops advertising.
+    /// Stops advertising; nothing to do when it is not running.
     public func stopAdvertising() async throws(LEHostError) {
         do {
-            try await controller.send(HCILESetAdvertisingEnable(advertisingEnable: false))
+            try await disableAdvertising()
         } catch {
             throw .command(error)
         }
+    }
+
+    /// Disables advertising if this host enabled it and no connection stopped it since. Only
+    /// then: btvirt answers Command Disallowed to a disable while advertising is off.
+    private func disableAdvertising() async throws(HCICommandError) {
+        guard advertising else { return }
+        try await controller.send(HCILESetAdvertisingEnable(advertisingEnable: false))
+        advertising = false
     }
 }

@@ -114,6 +114,7 @@ extension LEHost {
             violation("LE Connection Complete for handle 0x\(hex(connection.handle)), which is already open")
             return
         }
+        if connection.role == .peripheral { advertising = false }
         links[connection.handle] = LELink(connection)
         flow?.open(handle: connection.handle)
         linkOpened(connection)

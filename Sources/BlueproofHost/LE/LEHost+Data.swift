@@ -6,10 +6,12 @@ extension LEHost {
     /// to the controller's ACL size and leaves as ACL buffers free up.
     func sendL2CAP(_ payload: [UInt8], channel: L2CAPChannelID, on handle: UInt16) throws(LEHostError) {
         guard links[handle] != nil else { throw .notConnected(handle: handle) }
-        let frame = L2CAPBasicFrame(channelID: channel, payload: payload)
         let packets: [HCIACLPacket]
         do {
-            packets = try flow?.send(frame.bytes, on: handle) ?? []
+            let pdu = try L2CAPBasicFrame(channelID: channel, payload: payload).encoded()
+            packets = try flow?.send(pdu, on: handle) ?? []
+        } catch let error as WireError {
+            throw .oversizePDU(error)
         } catch {
             violation("\(error)")
             throw .notConnected(handle: handle)

@@ -27,6 +27,8 @@ public actor LEHost {
     var incoming: [UInt64: AsyncStream<LEConnection>.Continuation] = [:]
     var scanners: [UInt64: AsyncStream<LEAdvertisement>.Continuation] = [:]
     var nextSubscriber: UInt64 = 0
+    /// Whether legacy advertising is enabled (a connection as peripheral ends it, §7.8.9).
+    var advertising = false
     private var reader: Task<Void, Never>?
 
     public init(controller: HCIController, clock: any Clock<Duration> = ContinuousClock(), logger: Logger? = nil) {
@@ -128,7 +130,8 @@ public actor LEHost {
     private func controllerEnded() {
         let reason = controller.endReason ?? "the link ended"
         logger.debug("controller gone: \(reason)")
-        for handle in Array(links.keys) { disconnected(handle: handle, reason: .connectionTerminatedByLocalHost) }
+        // No Disconnection Complete will come; the connections end as a hardware failure would.
+        for handle in Array(links.keys) { disconnected(handle: handle, reason: .hardwareFailure) }
         pendingConnection?.outcome.resolve(.failure(.command(.controllerGone(reason: reason))))
         pendingConnection = nil
         for continuation in incoming.values { continuation.finish() }

@@ -25,6 +25,8 @@ public enum LEHostError: Error, Hashable, Sendable, CustomStringConvertible {
     case disconnected(handle: UInt16, reason: HCIStatus)
     /// Disconnection Complete did not come within the limit.
     case disconnectTimedOut(handle: UInt16, limit: Duration)
+    /// An L2CAP PDU longer than its 16-bit length field can say (Vol 3, Part A §3.1).
+    case oversizePDU(WireError)
     /// An operation waited too long for an answer from the peer.
     case peerTimedOut(what: String, limit: Duration)
 
@@ -41,6 +43,7 @@ public enum LEHostError: Error, Hashable, Sendable, CustomStringConvertible {
         case let .notConnected(handle): "connection 0x\(hex(handle)) is not open"
         case let .disconnected(handle, reason): "connection 0x\(hex(handle)) ended: \(reason)"
         case let .disconnectTimedOut(handle, limit): "connection 0x\(hex(handle)) did not end within \(limit)"
+        case let .oversizePDU(error): "L2CAP PDU too long: \(error)"
         case let .peerTimedOut(what, limit): "no \(what) from the peer within \(limit)"
         }
     }
