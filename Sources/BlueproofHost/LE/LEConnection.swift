@@ -1,7 +1,9 @@
+import BlueproofAsync
 import BlueproofWire
 
-/// An open LE connection, as the controller reported it (Vol 4, Part E §7.7.65.1). A value:
-/// operations on it go through the ``LEHost`` that made it.
+/// An LE connection, as the controller reported it (Vol 4, Part E §7.7.65.1). Operations on it
+/// go through the ``LEHost`` that made it; two values are equal when they name the same
+/// connection, even after its handle is reused.
 public struct LEConnection: Hashable, Sendable, CustomStringConvertible {
     /// Connection_Handle.
     public let handle: UInt16
@@ -12,6 +14,8 @@ public struct LEConnection: Hashable, Sendable, CustomStringConvertible {
     /// The connection interval at creation.
     public let interval: LEConnectionInterval
     public let supervisionTimeout: LESupervisionTimeout
+    /// Resolved with the reason once the connection ends; outlives the host's record of it.
+    let ended = OneShot<HCIStatus>()
 
     public init(handle: UInt16, role: HCIConnectionRole, peerAddressType: LEAddressType, peerAddress: BDAddress,
                 interval: LEConnectionInterval, supervisionTimeout: LESupervisionTimeout) {
@@ -22,6 +26,12 @@ public struct LEConnection: Hashable, Sendable, CustomStringConvertible {
         self.interval = interval
         self.supervisionTimeout = supervisionTimeout
     }
+
+    /// The reason the connection ended, nil while it is open.
+    public var endReason: HCIStatus? { ended.current }
+
+    public static func == (lhs: LEConnection, rhs: LEConnection) -> Bool { lhs.ended === rhs.ended }
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(ended)) }
 
     public var description: String { "0x\(hex(handle)) to \(peerAddress) (\(peerAddressType)) as \(role)" }
 }

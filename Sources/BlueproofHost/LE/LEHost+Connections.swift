@@ -70,16 +70,15 @@ extension LEHost {
         } catch {
             throw .command(error)
         }
-        let ended = link.ended
+        let ended = link.connection.ended
         guard (try? await withTimeout(timeout, clock: clock, what: "Disconnection Complete", { await ended.wait() })) != nil else {
             throw .disconnectTimedOut(handle: connection.handle, limit: timeout)
         }
     }
 
     /// Waits until `connection` ends and returns the reason the controller gave.
-    public func waitForDisconnection(_ connection: LEConnection) async -> HCIStatus? {
-        guard let ended = links[connection.handle]?.ended else { return nil }
-        return await ended.wait()
+    public nonisolated func waitForDisconnection(_ connection: LEConnection) async -> HCIStatus? {
+        await connection.ended.wait()
     }
 
     /// Asks for new connection parameters (Vol 4, Part E §7.8.18); as central the controller
@@ -138,7 +137,7 @@ extension LEHost {
         }
         for waiter in link.roomWaiters { waiter.resolve(false) }
         linkClosed(link.connection, reason: reason)
-        link.ended.resolve(reason)
+        link.connection.ended.resolve(reason)
         logger.debug("disconnected 0x\(hex(handle)): \(reason)")
     }
 }

@@ -5,8 +5,6 @@ import BlueproofWire
 struct LELink {
     let connection: LEConnection
     var interval: LEConnectionInterval
-    /// Resolved with the reason once Disconnection Complete arrives.
-    let ended = OneShot<HCIStatus>()
     /// Waiters for room in this connection's outbound ACL queue.
     var roomWaiters: [OneShot<Bool>] = []
 

@@ -1,0 +1,115 @@
+import BlueproofAsync
+import BlueproofBackend
+import BlueproofCapture
+import BlueproofHost
+import BlueproofTestSupport
+import BlueproofWire
+import Testing
+
+extension Integration {
+    /// GAP of our LE host between two of its own nodes on each backend: advertise, discover by
+    /// service, connect and disconnect with a reason, an absent peer, and oversize data refused.
+    @Suite("GAP")
+    struct GAPTests {
+        static let service = BluetoothUUID("E20A39F4-73F5-4BC4-A12F-17D1AD07A961")!
+
+        @Test("btvirt: discover by service, connect, disconnect; an absent peer fails at once",
+              .requires(.btvirt, .preload, .tshark), .timeLimit(.minutes(1)))
+        func btvirt() async throws {
+            try RequiredComponent.require(.btvirt, .preload, .tshark)
+            try await checkGAP(.btvirt) { error in
+                // btvirt fails a connection to nobody at once (measured, DESIGN.md).
+                #expect(error == .connectionFailed(peer: Self.absent, status: .connectionFailedToBeEstablished), "\(error)")
+            }
+        }
+
+        @Test("Rootcanal: discover by service, connect, disconnect; an absent peer times out and is cancelled",
+              .requires(.rootcanal, .preload, .tshark), .timeLimit(.minutes(1)))
+        func rootcanal() async throws {
+            try RequiredComponent.require(.rootcanal, .preload, .tshark)
+            try await checkGAP(.rootcanal) { error in
+                #expect(error == .connectTimedOut(peer: Self.absent, limit: .milliseconds(300)), "\(error)")
+            }
+        }
+
+        static let absent = BDAddress(littleEndian: [0x5A, 0x5A, 0x5A, 0x5A, 0x5A, 0xC0])
+
+        func checkGAP(_ spec: BackendSpec, absentPeer: (LEHostError) -> Void) async throws {
+            let folder = try WorkFolder("gap-\(spec)")
+            defer { folder.cleanUp() }
+            try await withHosts(spec, in: folder) { nodes in
+                let (peripheral, central) = (nodes.hosts[0], nodes.hosts[1])
+                let name = "bp-gap"
+                var data = AdvertisingData([.flags(.generalDiscoverableLEOnly)])
+                data.append(contentsOf: AdvertisingDataStructure.serviceUUIDs([Self.service], complete: true))
+                let scanResponse = AdvertisingData([.localName(name)])
+
+                // More than a legacy PDU holds never reaches the controller.
+                let oversize = LEAdvertisingParameters(data: [UInt8](repeating: 0, count: 32))
+                await #expect(throws: LEHostError.advertisingDataTooLong(field: "advertising data", length: 32, limit: 31)) {
+                    try await peripheral.startAdvertising(oversize)
+                }
+
+                let incoming = await peripheral.incomingConnections()
+                try await peripheral.startAdvertising(LEAdvertisingParameters(
+                    data: try data.encodedLegacy(), scanResponse: try scanResponse.encodedLegacy()))
+                let peripheralAddress = await peripheral.address
+
+                // A device with another service is filtered out; ours arrives with its name.
+                let devices = try await central.discover(services: [Self.service])
+                let device = try await firstValue(of: devices, within: .seconds(5), "our advertiser with its name") {
+                    $0.address == peripheralAddress && $0.name == name ? $0 : nil
+                }
+                #expect(device.serviceUUIDs == [Self.service])
+                #expect(device.connectable)
+                if spec == .btvirt { #expect(device.rssi == nil, "btvirt reports RSSI 127: not available") }
+
+                do throws(LEHostError) {
+                    let connection = try await central.connect(to: Self.absent, type: .randomDevice, timeout: .milliseconds(300))
+                    Issue.record("connected to an address nobody has: \(connection)")
+                } catch {
+                    absentPeer(error)
+                }
+
+                let connection = try await central.connect(to: device.address, type: device.addressType)
+                #expect(connection.role == .central)
+                let accepted = try await firstValue(of: incoming, within: .seconds(2), "the connection on the peripheral") { $0 }
+                #expect(accepted.role == .peripheral)
+                #expect(accepted.peerAddress == (await central.address))
+
+                try await central.disconnect(connection, reason: .remoteUserTerminated)
+                #expect(await peripheral.waitForDisconnection(accepted) == .remoteUserTerminated)
+                #expect(await central.connections.isEmpty)
+                #expect(await nodes.violations() == [[], []])
+            }
+            for index in 0..<2 {
+                let path = folder.file("node\(index).pcap")
+                let file = try CaptureReader.read(path: path)
+                try checkCapture(path, expectedCount: file.records.count)
+                // The oversize data never went out: every LE Set Advertising Data holds 31 bytes or less.
+                for record in file.records where record.packet.type == .command
+                    && record.packet.payload.starts(with: [0x08, 0x20]) {
+                    #expect(record.packet.payload.count == 3 + 32 && record.packet.payload[3] <= 31)
+                }
+            }
+        }
+    }
+}
+
+/// The first element of `stream` that `match` turns into a value, within `limit`.
+func firstValue<Element: Sendable, T: Sendable>(
+    of stream: AsyncStream<Element>, within limit: Duration, _ what: String,
+    match: @escaping @Sendable (Element) -> T?
+) async throws -> T {
+    try await withTimeout(limit, what: what) {
+        for await element in stream {
+            if let value = match(element) { return value }
+        }
+        throw StreamEnded(what: what)
+    }
+}
+
+struct StreamEnded: Error, CustomStringConvertible {
+    var what: String
+    var description: String { "the stream ended before \(what)" }
+}
