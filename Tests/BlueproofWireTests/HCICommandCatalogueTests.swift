@@ -20,7 +20,7 @@ struct HCICommandCatalogueTests {
     }
 
     @Test func knowsExactlyTheCommandsWithCodecs() {
-        #expect(HCICommandCatalogue.knownOpcodes.count == 24)
+        #expect(HCICommandCatalogue.knownOpcodes.count == 34)
         #expect(HCICommandCatalogue.knownOpcodes == HCICommandCatalogue.knownOpcodes.sorted())
     }
 

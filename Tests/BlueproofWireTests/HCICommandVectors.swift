@@ -88,7 +88,7 @@ let commandVectors: [CommandVector] = [
         "4000 0600 0c00 0400 f401 0000 1000", widths: [2, 2, 2, 2, 2, 2, 2]),
     CommandVector(HCILESetDataLength(connectionHandle: 0x0001, txOctets: 251, txTime: LEPacketTime(rawValue: 2120)),
                   "0100 fb00 4808", widths: [2, 2, 2]),
-]
+] + extendedCommandVectors
 
 /// Return parameters of Command Complete, by opcode, with their bytes and field widths.
 struct ReturnVector: Sendable, CustomTestStringConvertible {
@@ -145,4 +145,4 @@ let returnVectors: [ReturnVector] = [
                  "00 ff59000000000000", widths: [1, 8]),
     ReturnVector(.leSetDataLength, HCILESetDataLength.ReturnParameters(connectionHandle: 0x0001), "00 0100",
                  widths: [1, 2]),
-]
+] + extendedReturnVectors

@@ -94,6 +94,24 @@ let eventVectors: [EventVector] = [
         event: .le(.dataLengthChange(.init(connectionHandle: 0x0040, maxTXOctets: 251, maxTXTime: .init(rawValue: 2120),
                                            maxRXOctets: 27, maxRXTime: .init(rawValue: 328)))),
         truncatedOffset: 11, truncatedField: 2, truncatedFieldName: "max RX time"),
+    EventVector(
+        name: "LE Extended Advertising Report (legacy ADV_IND)",
+        hex: "3e1d 0d 01 1300 01 c6a5b4332211 01 00 ff 7f 7f 0000 00 000000000000 03 020106",
+        event: .le(.extendedAdvertisingReport(.init(reports: [
+            .init(eventType: .legacyAdvInd, addressType: .randomDevice, address: address("11:22:33:B4:A5:C6"),
+                  rawRSSI: 127, data: [0x02, 0x01, 0x06]),
+        ]))),
+        truncatedOffset: 28, truncatedField: 3, truncatedFieldName: "data[0]"),
+    EventVector(
+        name: "LE Enhanced Connection Complete [v2]",
+        hex: "3e22 29 00 4100 00 00 060504030201 000000000000 112233445566 1800 0100 4800 01 02 ffff",
+        event: .le(.enhancedConnectionCompleteV2(.init(
+            .init(status: .success, connectionHandle: 0x0041, role: .central, peerAddressType: .publicDevice,
+                  peerAddress: address2, localResolvablePrivateAddress: .zero, peerResolvablePrivateAddress: address3,
+                  connectionInterval: .init(rawValue: 24), peripheralLatency: 1,
+                  supervisionTimeout: .init(rawValue: 72), centralClockAccuracy: .ppm250),
+            advertisingHandle: 2, syncHandle: 0xFFFF))),
+        truncatedOffset: 34, truncatedField: 2, truncatedFieldName: "sync handle"),
 ]
 
 /// `payload` with its parameters changed by `edit` and the length byte fixed.
@@ -144,6 +162,10 @@ struct HCIEventTests {
         case let .le(.connectionUpdateComplete(event)): #expect(try HCILEConnectionUpdateCompleteEvent(packet) == event)
         case let .le(.readRemoteFeaturesComplete(event)): #expect(try HCILEReadRemoteFeaturesCompleteEvent(packet) == event)
         case let .le(.dataLengthChange(event)): #expect(try HCILEDataLengthChangeEvent(packet) == event)
+        case let .le(.extendedAdvertisingReport(event)):
+            #expect(try HCILEExtendedAdvertisingReportEvent(packet) == event)
+        case let .le(.enhancedConnectionCompleteV2(event)):
+            #expect(try HCILEEnhancedConnectionCompleteV2Event(packet) == event)
         case .le(.unknown), .unknown: Issue.record("vector \(vector.name) is not a known event")
         }
     }

@@ -145,6 +145,15 @@ extension H4Packet {
                 ]
             }
             return fields
+        case let .enhancedConnectionCompleteV2(event):
+            return fields(of: .enhancedConnectionComplete(event.base)) + [
+                .init("advertising_handle", event.advertisingHandle == HCILEEnhancedConnectionCompleteV2Event.noAdvertisingHandle
+                      ? "none" : "\(event.advertisingHandle)"),
+                .init("sync_handle", event.syncHandle == HCILEEnhancedConnectionCompleteV2Event.noSyncHandle
+                      ? "none" : "0x\(hex(event.syncHandle))"),
+            ]
+        case let .extendedAdvertisingReport(event):
+            return extendedReportFields(event)
         case let .connectionUpdateComplete(event):
             return [.init("status", event.status.description), .init("handle", "\(event.connectionHandle)")]
                 + timing(event.connectionInterval, event.peripheralLatency, event.supervisionTimeout)
@@ -160,6 +169,37 @@ extension H4Packet {
         case let .unknown(_, parameters):
             return [.init("parameters", hex(parameters))]
         }
+    }
+
+    /// LE Extended Advertising Report: what a reader needs of each report. The direct address
+    /// shows only for directed PDUs, the SID and periodic interval only when present.
+    private static func extendedReportFields(_ event: HCILEExtendedAdvertisingReportEvent) -> [Field] {
+        let count = event.reports.count
+        var fields: [Field] = [.init("num_reports", "\(count)")]
+        for (index, report) in event.reports.enumerated() {
+            func name(_ base: String) -> String { indexed(base, index, of: count) }
+            let advertiser = report.addressType == .anonymous ? "anonymous" : address(report.address, report.addressType)
+            var phy = report.primaryPHY.name ?? report.primaryPHY.description
+            if report.secondaryPHY != .noPackets { phy += "/" + (report.secondaryPHY.name ?? report.secondaryPHY.description) }
+            fields += [
+                .init(name("event_type"), report.eventType.description),
+                .init(name("address"), advertiser),
+                .init(name("phy"), phy),
+            ]
+            if report.advertisingSID != HCILEExtendedAdvertisingReportEvent.Report.noSID {
+                fields.append(.init(name("sid"), "\(report.advertisingSID)"))
+            }
+            fields.append(.init(name("tx_power"), report.txPower.map { "\($0) dBm" } ?? "n/a"))
+            fields.append(.init(name("rssi"), report.rssi.map { "\($0) dBm" } ?? "n/a"))
+            if report.periodicAdvertisingInterval != .noPeriodicAdvertising {
+                fields.append(.init(name("periodic_interval"), report.periodicAdvertisingInterval.description))
+            }
+            if report.eventType.contains(.directed) {
+                fields.append(.init(name("direct_address"), address(report.directAddress, report.directAddressType)))
+            }
+            fields.append(.init(name("data"), hex(report.data)))
+        }
+        return fields
     }
 
     private func describeACL() -> HCIPacketDescription {

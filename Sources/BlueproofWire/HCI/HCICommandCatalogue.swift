@@ -47,6 +47,16 @@ public enum HCICommandCatalogue {
             Entry(HCILECreateConnectionCancel.self),
             Entry(HCILEConnectionUpdate.self),
             Entry(HCILESetDataLength.self),
+            Entry(HCILESetAdvertisingSetRandomAddress.self),
+            Entry(HCILESetExtendedAdvertisingParameters.self),
+            Entry(HCILESetExtendedAdvertisingData.self),
+            Entry(HCILESetExtendedScanResponseData.self),
+            Entry(HCILESetExtendedAdvertisingEnable.self),
+            Entry(HCILEReadMaximumAdvertisingDataLength.self),
+            Entry(HCILERemoveAdvertisingSet.self),
+            Entry(HCILESetExtendedScanParameters.self),
+            Entry(HCILESetExtendedScanEnable.self),
+            Entry(HCILEExtendedCreateConnection.self),
         ]
         return Dictionary(uniqueKeysWithValues: types.map { ($0.opcode, $0) })
     }()

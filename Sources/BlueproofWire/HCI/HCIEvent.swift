@@ -93,6 +93,8 @@ public enum HCILEMetaEvent: Hashable, Sendable {
     case readRemoteFeaturesComplete(HCILEReadRemoteFeaturesCompleteEvent)
     case dataLengthChange(HCILEDataLengthChangeEvent)
     case enhancedConnectionComplete(HCILEEnhancedConnectionCompleteEvent)
+    case extendedAdvertisingReport(HCILEExtendedAdvertisingReportEvent)
+    case enhancedConnectionCompleteV2(HCILEEnhancedConnectionCompleteV2Event)
     /// `parameters` are those after the subevent code.
     case unknown(subevent: UInt8, parameters: [UInt8])
 
@@ -113,6 +115,8 @@ public enum HCILEMetaEvent: Hashable, Sendable {
         case HCILEReadRemoteFeaturesCompleteEvent.subeventCode: self = .readRemoteFeaturesComplete(try .init(packet))
         case HCILEDataLengthChangeEvent.subeventCode: self = .dataLengthChange(try .init(packet))
         case HCILEEnhancedConnectionCompleteEvent.subeventCode: self = .enhancedConnectionComplete(try .init(packet))
+        case HCILEExtendedAdvertisingReportEvent.subeventCode: self = .extendedAdvertisingReport(try .init(packet))
+        case HCILEEnhancedConnectionCompleteV2Event.subeventCode: self = .enhancedConnectionCompleteV2(try .init(packet))
         default: self = .unknown(subevent: subevent, parameters: Array(packet.parameters.dropFirst()))
         }
     }
@@ -125,6 +129,8 @@ public enum HCILEMetaEvent: Hashable, Sendable {
         case let .readRemoteFeaturesComplete(event): event.packet
         case let .dataLengthChange(event): event.packet
         case let .enhancedConnectionComplete(event): event.packet
+        case let .extendedAdvertisingReport(event): event.packet
+        case let .enhancedConnectionCompleteV2(event): event.packet
         case let .unknown(subevent, parameters): HCIEventPacket(code: Self.code, parameters: [subevent] + parameters)
         }
     }
@@ -137,6 +143,8 @@ public enum HCILEMetaEvent: Hashable, Sendable {
         case .readRemoteFeaturesComplete: HCILEReadRemoteFeaturesCompleteEvent.subeventCode
         case .dataLengthChange: HCILEDataLengthChangeEvent.subeventCode
         case .enhancedConnectionComplete: HCILEEnhancedConnectionCompleteEvent.subeventCode
+        case .extendedAdvertisingReport: HCILEExtendedAdvertisingReportEvent.subeventCode
+        case .enhancedConnectionCompleteV2: HCILEEnhancedConnectionCompleteV2Event.subeventCode
         case let .unknown(subevent, _): subevent
         }
     }
@@ -153,6 +161,8 @@ public enum HCILEMetaEvent: Hashable, Sendable {
         case HCILEReadRemoteFeaturesCompleteEvent.subeventCode: HCILEReadRemoteFeaturesCompleteEvent.name
         case HCILEDataLengthChangeEvent.subeventCode: HCILEDataLengthChangeEvent.name
         case HCILEEnhancedConnectionCompleteEvent.subeventCode: HCILEEnhancedConnectionCompleteEvent.name
+        case HCILEExtendedAdvertisingReportEvent.subeventCode: HCILEExtendedAdvertisingReportEvent.name
+        case HCILEEnhancedConnectionCompleteV2Event.subeventCode: HCILEEnhancedConnectionCompleteV2Event.name
         default: "Unknown LE Subevent (0x\(hex(subevent)))"
         }
     }

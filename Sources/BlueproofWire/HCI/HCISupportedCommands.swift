@@ -1,20 +1,3 @@
-extension HCIOpcode {
-    /// LE Set Extended Advertising Parameters [v1], 0x08|0x0036.
-    public static let leSetExtendedAdvertisingParameters = HCIOpcode(ogf: 0x08, ocf: 0x0036)
-    /// LE Set Extended Advertising Data, 0x08|0x0037.
-    public static let leSetExtendedAdvertisingData = HCIOpcode(ogf: 0x08, ocf: 0x0037)
-    /// LE Set Extended Scan Response Data, 0x08|0x0038.
-    public static let leSetExtendedScanResponseData = HCIOpcode(ogf: 0x08, ocf: 0x0038)
-    /// LE Set Extended Advertising Enable, 0x08|0x0039.
-    public static let leSetExtendedAdvertisingEnable = HCIOpcode(ogf: 0x08, ocf: 0x0039)
-    /// LE Set Extended Scan Parameters, 0x08|0x0041.
-    public static let leSetExtendedScanParameters = HCIOpcode(ogf: 0x08, ocf: 0x0041)
-    /// LE Set Extended Scan Enable, 0x08|0x0042.
-    public static let leSetExtendedScanEnable = HCIOpcode(ogf: 0x08, ocf: 0x0042)
-    /// LE Extended Create Connection [v1], 0x08|0x0043.
-    public static let leExtendedCreateConnection = HCIOpcode(ogf: 0x08, ocf: 0x0043)
-}
-
 /// The Supported_Commands mask of Read Local Supported Commands: 64 octets, one bit per
 /// command (Core Vol 4, Part E §6.27). Only the commands this project uses have a known bit
 /// here; ``supports(_:)`` answers nil for the others.
@@ -108,10 +91,13 @@ public struct HCISupportedCommands: Hashable, Sendable {
         .leCreateConnectionCancel: BitPosition(octet: 26, bit: 5),
         .leConnectionUpdate: BitPosition(octet: 27, bit: 2),
         .leSetDataLength: BitPosition(octet: 33, bit: 6),
+        .leSetAdvertisingSetRandomAddress: BitPosition(octet: 36, bit: 1),
         .leSetExtendedAdvertisingParameters: BitPosition(octet: 36, bit: 2),
         .leSetExtendedAdvertisingData: BitPosition(octet: 36, bit: 3),
         .leSetExtendedScanResponseData: BitPosition(octet: 36, bit: 4),
         .leSetExtendedAdvertisingEnable: BitPosition(octet: 36, bit: 5),
+        .leReadMaximumAdvertisingDataLength: BitPosition(octet: 36, bit: 6),
+        .leRemoveAdvertisingSet: BitPosition(octet: 37, bit: 0),
         .leSetExtendedScanParameters: BitPosition(octet: 37, bit: 5),
         .leSetExtendedScanEnable: BitPosition(octet: 37, bit: 6),
         .leExtendedCreateConnection: BitPosition(octet: 37, bit: 7),

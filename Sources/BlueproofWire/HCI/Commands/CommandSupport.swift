@@ -60,3 +60,29 @@ func openSetText(_ name: String?, _ rawValue: UInt8) -> String {
     guard let name else { return "0x\(hex(rawValue))" }
     return "\(name) (0x\(hex(rawValue)))"
 }
+
+/// A bit mask as its value and the names of its bits, e.g. `0x0013 (connectable,scannable,legacy)`;
+/// bits without a name show as `bitN`.
+func flagText<T: FixedWidthInteger>(_ rawValue: T, _ names: [(T, String)]) -> String {
+    let parts = flagNames(rawValue, names)
+    return "0x\(hex(rawValue)) (\(parts.isEmpty ? "none" : parts.joined(separator: ",")))"
+}
+
+/// The names of the bits set in `rawValue`, then `bitN` for each set bit without a name.
+func flagNames<T: FixedWidthInteger>(_ rawValue: T, _ names: [(T, String)]) -> [String] {
+    var parts: [String] = []
+    var rest = rawValue
+    for (bit, name) in names where rawValue & bit == bit && bit != 0 {
+        parts.append(name)
+        rest &= ~bit
+    }
+    for bit in 0..<T.bitWidth where rest & (T(1) << bit) != 0 {
+        parts.append("bit\(bit)")
+    }
+    return parts
+}
+
+/// `name` for a single entry, `name[index]` when a list holds several.
+func indexedName(_ name: String, _ index: Int, of count: Int) -> String {
+    count > 1 ? "\(name)[\(index)]" : name
+}
