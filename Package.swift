@@ -45,7 +45,7 @@ let package = Package(
         ]),
 
         // Tests
-        .target(name: "BlueproofTestSupport", path: "Tests/BlueproofTestSupport"),
+        .target(name: "BlueproofTestSupport", dependencies: ["BlueproofBackend", "BlueproofAsync", "CBlueproofSystem"], path: "Tests/BlueproofTestSupport"),
         .testTarget(name: "BlueproofWireTests", dependencies: ["BlueproofWire"]),
         .testTarget(name: "BlueproofAsyncTests", dependencies: ["BlueproofAsync"]),
         .testTarget(name: "BlueproofCaptureTests", dependencies: ["BlueproofCapture", "BlueproofWire", "BlueproofTestSupport"]),
@@ -55,7 +55,7 @@ let package = Package(
         .testTarget(name: "IntegrationTests", dependencies: [
             "BlueproofBackend", "BlueproofHost", "BlueproofCapture", "BlueproofTransport", "BlueproofWire",
             "BlueproofTestSupport",
-        ]),
+        ], exclude: ["Bumble"]),
     ],
     swiftLanguageModes: [.v6]
 )
