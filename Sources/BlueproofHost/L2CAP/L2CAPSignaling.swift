@@ -50,6 +50,15 @@ public struct L2CAPSignaling: Sendable {
 
     /// Identifiers of requests sent and not yet answered, ascending: each needs an RTX timer.
     public var pendingIdentifiers: [UInt8] { pending.keys.sorted() }
+    /// The identifier of the pending LE Credit Based Connection Request for `localCID`, for
+    /// the actor to report its timeout with ``timeout(identifier:)``.
+    public func pendingConnectIdentifier(for localCID: L2CAPChannelID) -> UInt8? {
+        pending.first { entry in
+            if case let .connect(_, local) = entry.value { return local.cid == localCID }
+            return false
+        }?.key
+    }
+
     /// Local CIDs of the open channels, ascending.
     public var openChannels: [L2CAPChannelID] { channels.keys.sorted() }
     /// The open channel with this local CID.

@@ -136,7 +136,7 @@ extension LEHost {
             write(closed.packets)
         }
         for waiter in link.roomWaiters { waiter.resolve(false) }
-        linkClosed(link.connection, reason: reason)
+        linkClosed(link, reason: reason)
         link.connection.ended.resolve(reason)
         logger.debug("disconnected 0x\(hex(handle)): \(reason)")
     }

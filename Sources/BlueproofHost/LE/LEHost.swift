@@ -27,6 +27,9 @@ public actor LEHost {
     var incoming: [UInt64: AsyncStream<LEConnection>.Continuation] = [:]
     var scanners: [UInt64: AsyncStream<LEAdvertisement>.Continuation] = [:]
     var nextSubscriber: UInt64 = 0
+    var gattServer: GATTServer?
+    var serverSubscribers: [UInt64: AsyncStream<GATTServerEvent>.Continuation] = [:]
+    var channelServers: [L2CAPSPSM: ChannelServer] = [:]
     /// Whether legacy advertising is enabled (a connection as peripheral ends it, §7.8.9).
     var advertising = false
     private var reader: Task<Void, Never>?

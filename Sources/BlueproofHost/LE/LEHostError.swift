@@ -25,6 +25,12 @@ public enum LEHostError: Error, Hashable, Sendable, CustomStringConvertible {
     case disconnected(handle: UInt16, reason: HCIStatus)
     /// Disconnection Complete did not come within the limit.
     case disconnectTimedOut(handle: UInt16, limit: Duration)
+    /// The peer refused a credit-based channel, or it could not be requested (Vol 3, Part A §4.23).
+    case channelRefused(spsm: L2CAPSPSM?, reason: String)
+    /// The credit-based channel is closed.
+    case channelClosed(cid: L2CAPChannelID)
+    /// An SDU the channel cannot carry (longer than the peer's MTU, Vol 3, Part A §10.1).
+    case sduRefused(cid: L2CAPChannelID, reason: String)
     /// An L2CAP PDU longer than its 16-bit length field can say (Vol 3, Part A §3.1).
     case oversizePDU(WireError)
     /// An operation waited too long for an answer from the peer.
@@ -43,6 +49,9 @@ public enum LEHostError: Error, Hashable, Sendable, CustomStringConvertible {
         case let .notConnected(handle): "connection 0x\(hex(handle)) is not open"
         case let .disconnected(handle, reason): "connection 0x\(hex(handle)) ended: \(reason)"
         case let .disconnectTimedOut(handle, limit): "connection 0x\(hex(handle)) did not end within \(limit)"
+        case let .channelRefused(spsm, reason): "channel\(spsm.map { " to SPSM \($0)" } ?? "") refused: \(reason)"
+        case let .channelClosed(cid): "channel \(cid) is closed"
+        case let .sduRefused(cid, reason): "SDU refused on channel \(cid): \(reason)"
         case let .oversizePDU(error): "L2CAP PDU too long: \(error)"
         case let .peerTimedOut(what, limit): "no \(what) from the peer within \(limit)"
         }
