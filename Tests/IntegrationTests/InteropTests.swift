@@ -87,7 +87,7 @@ extension Integration {
                 }
                 #expect(await nodes.violations() == [[]])
             }
-            try checkOurCapture(folder.file("node0.pcap"))
+            try checkOurCapture(folder.file("node0.pcap"), decodes: "btatt.opcode == 0x1b")
         }
 
         // MARK: blueproof central, Bumble GATT server
@@ -156,7 +156,7 @@ extension Integration {
                 }
                 #expect(await nodes.violations() == [[]])
             }
-            try checkOurCapture(folder.file("node0.pcap"))
+            try checkOurCapture(folder.file("node0.pcap"), decodes: "btatt.opcode == 0x0d")
         }
 
         // MARK: LE credit-based channel
@@ -214,7 +214,7 @@ extension Integration {
                 }
                 #expect(await nodes.violations() == [[]])
             }
-            try checkOurCapture(folder.file("node0.pcap"))
+            try checkOurCapture(folder.file("node0.pcap"), decodes: "btl2cap.cid >= 0x0040")
         }
     }
 }
@@ -228,9 +228,12 @@ func connectToAdvertiser(named name: String, from host: LEHost) async throws -> 
     return try await host.connect(to: device.address, type: device.addressType)
 }
 
-/// Our side's capture: readable, uncut, and decoded by tshark as HCI/L2CAP/ATT with no
-/// malformed frame.
-func checkOurCapture(_ path: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+/// Our side's capture: readable, uncut, no malformed frame, and tshark's display `filter` for
+/// the protocol the test exercised matches at least one frame.
+func checkOurCapture(_ path: String, decodes filter: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
     let file = try CaptureReader.read(path: path)
     try checkCapture(path, expectedCount: file.records.count, sourceLocation: sourceLocation)
+    let tshark = try RequiredComponent.require(.tshark)[0]
+    #expect(try !frameNumbers(tshark, path, filter: filter).isEmpty, "tshark finds no \(filter) in \(path)",
+            sourceLocation: sourceLocation)
 }

@@ -81,12 +81,24 @@ extension LEHost {
         await connection.ended.wait()
     }
 
-    /// Asks for new connection parameters (Vol 4, Part E §7.8.18); as central the controller
-    /// applies them, as peripheral use the L2CAP connection parameter update request instead.
+    /// Asks for new connection parameters: as central through LE Connection Update
+    /// (Vol 4, Part E §7.8.18), which the controller applies; as peripheral through the L2CAP
+    /// Connection Parameter Update Request (Vol 3, Part A §4.20), which the central may refuse.
     public func updateConnection(_ connection: LEConnection, intervalMin: LEConnectionInterval,
                                  intervalMax: LEConnectionInterval, latency: UInt16 = 0,
                                  supervisionTimeout: LESupervisionTimeout) async throws(LEHostError) {
         guard links[connection.handle] != nil else { throw .notConnected(handle: connection.handle) }
+        if connection.role == .peripheral {
+            let request = L2CAPConnectionParameterUpdateRequest(
+                intervalMin: intervalMin, intervalMax: intervalMax, latency: latency, timeout: supervisionTimeout)
+            do {
+                let actions = try links[connection.handle]!.signaling.requestConnectionParameterUpdate(request)
+                performSignaling(on: connection.handle) { _ in actions }
+            } catch {
+                throw .signalingRefused(what: "Connection Parameter Update Request", reason: "\(error)")
+            }
+            return
+        }
         do {
             try await controller.send(HCILEConnectionUpdate(
                 connectionHandle: connection.handle, connectionIntervalMin: intervalMin,

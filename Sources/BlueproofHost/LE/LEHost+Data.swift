@@ -71,7 +71,8 @@ extension LEHost {
             pdu = try recombiner.receive(packet)
         } catch {
             violation("\(error)")
-            return
+            // A start that cut into an incomplete PDU may itself be whole: it still counts.
+            pdu = error.completedPDU
         }
         guard let pdu else { return }
         let frame: L2CAPBasicFrame

@@ -27,6 +27,8 @@ public enum LEHostError: Error, Hashable, Sendable, CustomStringConvertible {
     case disconnectTimedOut(handle: UInt16, limit: Duration)
     /// The peer refused a credit-based channel, or it could not be requested (Vol 3, Part A §4.23).
     case channelRefused(spsm: L2CAPSPSM?, reason: String)
+    /// A signaling request could not be sent (no identifier free, not allowed in this role).
+    case signalingRefused(what: String, reason: String)
     /// The credit-based channel is closed.
     case channelClosed(cid: L2CAPChannelID)
     /// An SDU the channel cannot carry (longer than the peer's MTU, Vol 3, Part A §10.1).
@@ -50,6 +52,7 @@ public enum LEHostError: Error, Hashable, Sendable, CustomStringConvertible {
         case let .disconnected(handle, reason): "connection 0x\(hex(handle)) ended: \(reason)"
         case let .disconnectTimedOut(handle, limit): "connection 0x\(hex(handle)) did not end within \(limit)"
         case let .channelRefused(spsm, reason): "channel\(spsm.map { " to SPSM \($0)" } ?? "") refused: \(reason)"
+        case let .signalingRefused(what, reason): "\(what) not sent: \(reason)"
         case let .channelClosed(cid): "channel \(cid) is closed"
         case let .sduRefused(cid, reason): "SDU refused on channel \(cid): \(reason)"
         case let .oversizePDU(error): "L2CAP PDU too long: \(error)"
