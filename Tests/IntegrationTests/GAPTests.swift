@@ -17,28 +17,39 @@ extension Integration {
               .requires(.btvirt, .preload, .tshark), .timeLimit(.minutes(1)))
         func btvirt() async throws {
             try RequiredComponent.require(.btvirt, .preload, .tshark)
-            try await checkGAP(.btvirt) { error in
+            try await checkGAP(.btvirt, expecting: .legacy) { error in
                 // btvirt fails a connection to nobody at once (measured, DESIGN.md).
                 #expect(error == .connectionFailed(peer: Self.absent, status: .connectionFailedToBeEstablished), "\(error)")
             }
         }
 
-        @Test("Rootcanal: discover by service, connect, disconnect; an absent peer times out and is cancelled",
+        @Test("Rootcanal, extended commands: discover by service, connect, disconnect; an absent peer times out and is cancelled",
               .requires(.rootcanal, .preload, .tshark), .timeLimit(.minutes(1)))
         func rootcanal() async throws {
             try RequiredComponent.require(.rootcanal, .preload, .tshark)
-            try await checkGAP(.rootcanal) { error in
+            try await checkGAP(.rootcanal, expecting: .extended) { error in
+                #expect(error == .connectTimedOut(peer: Self.absent, limit: .milliseconds(300)), "\(error)")
+            }
+        }
+
+        @Test("Rootcanal, legacy commands forced: the same", .requires(.rootcanal, .preload, .tshark), .timeLimit(.minutes(1)))
+        func rootcanalLegacy() async throws {
+            try RequiredComponent.require(.rootcanal, .preload, .tshark)
+            try await checkGAP(.rootcanal, expecting: .legacy, forcing: .legacy) { error in
                 #expect(error == .connectTimedOut(peer: Self.absent, limit: .milliseconds(300)), "\(error)")
             }
         }
 
         static let absent = BDAddress(littleEndian: [0x5A, 0x5A, 0x5A, 0x5A, 0x5A, 0xC0])
 
-        func checkGAP(_ spec: BackendSpec, absentPeer: (LEHostError) -> Void) async throws {
+        func checkGAP(_ spec: BackendSpec, expecting commandSet: LECommandSet, forcing: LECommandSet? = nil,
+                      absentPeer: (LEHostError) -> Void) async throws {
             let folder = try WorkFolder("gap-\(spec)")
             defer { folder.cleanUp() }
-            try await withHosts(spec, in: folder) { nodes in
+            try await withHosts(spec, commandSet: forcing, in: folder) { nodes in
                 let (peripheral, central) = (nodes.hosts[0], nodes.hosts[1])
+                #expect(await peripheral.commandSet == commandSet)
+                #expect(await central.commandSet == commandSet)
                 let name = "bp-gap"
                 var data = AdvertisingData([.flags(.generalDiscoverableLEOnly)])
                 data.append(contentsOf: AdvertisingDataStructure.serviceUUIDs([Self.service], complete: true))
@@ -82,16 +93,28 @@ extension Integration {
                 #expect(await central.connections.isEmpty)
                 #expect(await nodes.violations() == [[], []])
             }
+            var commands: [[UInt8]] = []
             for index in 0..<2 {
                 let path = folder.file("node\(index).pcap")
                 let file = try CaptureReader.read(path: path)
                 try checkCapture(path, expectedCount: file.records.count)
-                // The oversize data never went out: every LE Set Advertising Data holds 31 bytes or less.
-                for record in file.records where record.packet.type == .command
-                    && record.packet.payload.starts(with: [0x08, 0x20]) {
-                    #expect(record.packet.payload.count == 3 + 32 && record.packet.payload[3] <= 31)
-                }
+                commands += file.records.filter { $0.packet.type == .command }.map(\.packet.payload)
             }
+            // The oversize data never went out: every advertising data command holds 31 bytes or less.
+            for command in commands where command.starts(with: [0x08, 0x20]) {
+                #expect(command.count == 3 + 32 && command[3] <= 31)
+            }
+            for command in commands where command.starts(with: [0x37, 0x20]) {
+                #expect(command.count == 3 + 4 + Int(command[6]) && command[6] <= 31)
+            }
+            // One command set, never both on a controller (Vol 4, Part E §3.1.1): advertising
+            // parameters, scan parameters and create connection of the set in use.
+            let extendedOpcodes: [[UInt8]] = [[0x36, 0x20], [0x41, 0x20], [0x43, 0x20]]
+            let legacyOpcodes: [[UInt8]] = [[0x06, 0x20], [0x0B, 0x20], [0x0D, 0x20]]
+            let used = commandSet == .extended ? extendedOpcodes : legacyOpcodes
+            let avoided = commandSet == .extended ? legacyOpcodes : extendedOpcodes
+            #expect(used.allSatisfy { opcode in commands.contains { $0.starts(with: opcode) } }, "\(commandSet) commands used")
+            #expect(!avoided.contains { opcode in commands.contains { $0.starts(with: opcode) } }, "only \(commandSet) commands")
         }
     }
 }

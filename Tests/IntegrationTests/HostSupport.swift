@@ -23,9 +23,10 @@ struct HostNodes {
     }
 }
 
-/// Starts `spec`, opens `count` started LE hosts, runs `body`, then closes everything.
+/// Starts `spec`, opens `count` started LE hosts (on `commandSet` when given and supported),
+/// runs `body`, then closes everything.
 func withHosts<T: Sendable>(
-    _ spec: BackendSpec, count: Int = 2, in folder: WorkFolder,
+    _ spec: BackendSpec, count: Int = 2, commandSet: LECommandSet? = nil, in folder: WorkFolder,
     _ body: (HostNodes) async throws -> T
 ) async throws -> T {
     try await withBackend(spec, in: folder.file(spec.description)) { backend in
@@ -36,7 +37,8 @@ func withHosts<T: Sendable>(
             for index in 0..<count {
                 let writer = try PcapWriter(path: folder.file("node\(index).pcap"))
                 writers.append(writer)
-                let host = LEHost(controller: HCIController(transport: try await backend.openController(capture: writer)))
+                let host = LEHost(controller: HCIController(transport: try await backend.openController(capture: writer)),
+                                  commandSet: commandSet)
                 hosts.append(host)
                 try await host.start()
             }

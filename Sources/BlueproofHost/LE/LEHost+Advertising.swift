@@ -1,46 +1,83 @@
 import BlueproofWire
 
 extension LEHost {
-    /// Starts legacy advertising (Vol 4, Part E §7.8.5–§7.8.9); data longer than a legacy PDU
-    /// holds is refused before anything reaches the controller. Connectable advertising stops
-    /// when a central connects; the connection arrives on ``incomingConnections()``.
+    /// Starts advertising (Vol 4, Part E §7.8.5–§7.8.9, or advertising set 0 with legacy PDUs
+    /// through §7.8.53–§7.8.56 on controllers with extended advertising); data longer than a
+    /// legacy PDU holds is refused before anything reaches the controller. Connectable
+    /// advertising stops when a central connects; the connection arrives on
+    /// ``incomingConnections()``.
     public func startAdvertising(_ parameters: LEAdvertisingParameters) async throws(LEHostError) {
         try parameters.validate()
-        let data: HCILESetAdvertisingData, scanResponse: HCILESetScanResponseData
-        do {
-            data = try HCILESetAdvertisingData(advertisingData: parameters.data)
-            scanResponse = try HCILESetScanResponseData(scanResponseData: parameters.scanResponse)
-        } catch {
-            throw .malformedAdvertisingData(error)
+        try await disableAdvertising()
+        switch commandSet {
+        case .legacy: try await startLegacyAdvertising(parameters)
+        case .extended: try await startExtendedAdvertising(parameters)
         }
-        do {
-            try await disableAdvertising()
-            try await controller.send(HCILESetAdvertisingParameters(
-                advertisingIntervalMin: parameters.intervalMin, advertisingIntervalMax: parameters.intervalMax,
-                advertisingType: parameters.advertisingType))
-            try await controller.send(data)
-            try await controller.send(scanResponse)
-            try await controller.send(HCILESetAdvertisingEnable(advertisingEnable: true))
-            advertising = true
-        } catch {
-            throw .command(error)
-        }
+        advertising = true
     }
 
     /// Stops advertising; nothing to do when it is not running.
     public func stopAdvertising() async throws(LEHostError) {
-        do {
-            try await disableAdvertising()
-        } catch {
-            throw .command(error)
-        }
+        try await disableAdvertising()
     }
+
+    private func startLegacyAdvertising(_ parameters: LEAdvertisingParameters) async throws(LEHostError) {
+        let data = try encode { () throws(WireError) in try HCILESetAdvertisingData(advertisingData: parameters.data) }
+        let scanResponse = try encode { () throws(WireError) in
+            try HCILESetScanResponseData(scanResponseData: parameters.scanResponse)
+        }
+        try await run(HCILESetAdvertisingParameters(
+            advertisingIntervalMin: parameters.intervalMin, advertisingIntervalMax: parameters.intervalMax,
+            advertisingType: parameters.advertisingType))
+        try await run(data)
+        try await run(scanResponse)
+        try await run(HCILESetAdvertisingEnable(advertisingEnable: true))
+    }
+
+    /// Advertising set 0 sending legacy PDUs, so legacy scanners see it too.
+    private func startExtendedAdvertising(_ parameters: LEAdvertisingParameters) async throws(LEHostError) {
+        let properties: LEAdvertisingEventProperties = switch parameters.advertisingType {
+        case .advInd: .legacyAdvInd
+        case .advScanInd: [.legacy, .scannable]
+        default: .legacyAdvNonconnInd
+        }
+        let set = Self.advertisingSet
+        let data = try encode { () throws(WireError) in
+            try HCILESetExtendedAdvertisingData(advertisingHandle: set, advertisingData: parameters.data)
+        }
+        let scanResponse = try encode { () throws(WireError) in
+            try HCILESetExtendedScanResponseData(advertisingHandle: set, scanResponseData: parameters.scanResponse)
+        }
+        try await run(HCILESetExtendedAdvertisingParameters(
+            advertisingHandle: set, advertisingEventProperties: properties,
+            primaryAdvertisingIntervalMin: LEExtendedAdvertisingInterval(rawValue: UInt32(parameters.intervalMin.rawValue)),
+            primaryAdvertisingIntervalMax: LEExtendedAdvertisingInterval(rawValue: UInt32(parameters.intervalMax.rawValue))))
+        try await run(data)
+        if properties.contains(.scannable) { try await run(scanResponse) }
+        try await run(HCILESetExtendedAdvertisingEnable(enable: true, sets: [.init(advertisingHandle: set)]))
+    }
+
+    /// The one advertising set this host uses.
+    static let advertisingSet: UInt8 = 0
 
     /// Disables advertising if this host enabled it and no connection stopped it since. Only
     /// then: btvirt answers Command Disallowed to a disable while advertising is off.
-    private func disableAdvertising() async throws(HCICommandError) {
+    private func disableAdvertising() async throws(LEHostError) {
         guard advertising else { return }
-        try await controller.send(HCILESetAdvertisingEnable(advertisingEnable: false))
+        switch commandSet {
+        case .legacy: try await run(HCILESetAdvertisingEnable(advertisingEnable: false))
+        case .extended:
+            try await run(HCILESetExtendedAdvertisingEnable(enable: false, sets: [.init(advertisingHandle: Self.advertisingSet)]))
+        }
         advertising = false
+    }
+
+    /// Builds a command from advertising data; data the command refuses is malformed.
+    private func encode<C>(_ make: () throws(WireError) -> C) throws(LEHostError) -> C {
+        do {
+            return try make()
+        } catch {
+            throw .malformedAdvertisingData(error)
+        }
     }
 }

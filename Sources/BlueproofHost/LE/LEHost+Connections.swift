@@ -14,14 +14,10 @@ extension LEHost {
         let pending = PendingConnection(peer: peer)
         pendingConnection = pending
         do {
-            try await controller.send(HCILECreateConnection(
-                scanInterval: LEScanInterval(rawValue: 0x0010), scanWindow: LEScanInterval(rawValue: 0x0010),
-                peerAddressType: type, peerAddress: peer,
-                connectionIntervalMin: interval, connectionIntervalMax: interval,
-                supervisionTimeout: supervisionTimeout))
+            try await initiate(peer: peer, type: type, interval: interval, supervisionTimeout: supervisionTimeout)
         } catch {
             pendingConnection = nil
-            throw .command(error)
+            throw error
         }
         let outcome = pending.outcome
         if let result = try? await withTimeout(timeout, clock: clock, what: "connection to \(peer)", { await outcome.wait() }) {
@@ -43,6 +39,22 @@ extension LEHost {
         if case let .success(connection)? = settled { return connection }
         if pendingConnection?.peer == peer { pendingConnection = nil }
         throw .connectTimedOut(peer: peer, limit: timeout)
+    }
+
+    /// LE Create Connection (§7.8.12) or LE Extended Create Connection on the 1M PHY (§7.8.66).
+    private func initiate(peer: BDAddress, type: LEAddressType, interval: LEConnectionInterval,
+                          supervisionTimeout: LESupervisionTimeout) async throws(LEHostError) {
+        let scan = LEScanInterval(rawValue: 0x0010)
+        switch commandSet {
+        case .legacy:
+            try await run(HCILECreateConnection(
+                scanInterval: scan, scanWindow: scan, peerAddressType: type, peerAddress: peer,
+                connectionIntervalMin: interval, connectionIntervalMax: interval, supervisionTimeout: supervisionTimeout))
+        case .extended:
+            try await run(HCILEExtendedCreateConnection(peerAddressType: type, peerAddress: peer, le1M: .init(
+                scanInterval: scan, scanWindow: scan, connectionIntervalMin: interval, connectionIntervalMax: interval,
+                supervisionTimeout: supervisionTimeout)))
+        }
     }
 
     /// Connections made by remote centrals while this host advertised, from now on.

@@ -1,8 +1,9 @@
 import BlueproofWire
 
 extension LEHost {
-    /// Starts scanning if no scan runs yet and returns every advertisement seen from now on.
-    /// Scanning stops when the last stream is dropped. A scan already running keeps its
+    /// Starts scanning (Vol 4, Part E §7.8.10–§7.8.11, or §7.8.64–§7.8.65 on controllers with
+    /// extended scanning) if no scan runs yet, and returns every advertisement seen from now
+    /// on. Scanning stops when the last stream is dropped. A scan already running keeps its
     /// parameters.
     public func scan(_ parameters: LEScanParameters = LEScanParameters()) async throws(LEHostError) -> AsyncStream<LEAdvertisement> {
         let (stream, continuation) = AsyncStream.makeStream(of: LEAdvertisement.self)
@@ -14,22 +15,37 @@ extension LEHost {
         }
         guard !wasScanning else { return stream }
         do {
-            try await controller.send(HCILESetScanParameters(
-                scanType: parameters.active ? .active : .passive,
-                scanInterval: parameters.interval, scanWindow: parameters.window))
-            try await controller.send(HCILESetScanEnable(scanEnable: true, filterDuplicates: parameters.filterDuplicates))
+            try await enableScanning(parameters)
         } catch {
             scanners[id] = nil
             continuation.finish()
-            throw .command(error)
+            throw error
         }
         return stream
+    }
+
+    private func enableScanning(_ parameters: LEScanParameters) async throws(LEHostError) {
+        let scanType: LEScanType = parameters.active ? .active : .passive
+        switch commandSet {
+        case .legacy:
+            try await run(HCILESetScanParameters(scanType: scanType, scanInterval: parameters.interval,
+                                                 scanWindow: parameters.window))
+            try await run(HCILESetScanEnable(scanEnable: true, filterDuplicates: parameters.filterDuplicates))
+        case .extended:
+            try await run(HCILESetExtendedScanParameters(le1M: .init(
+                scanType: scanType, scanInterval: parameters.interval, scanWindow: parameters.window)))
+            try await run(HCILESetExtendedScanEnable(
+                enable: true, filterDuplicates: parameters.filterDuplicates ? .enabled : .disabled))
+        }
     }
 
     private func stopScanning(_ id: UInt64) async {
         guard scanners.removeValue(forKey: id) != nil, scanners.isEmpty else { return }
         do {
-            try await controller.send(HCILESetScanEnable(scanEnable: false))
+            switch commandSet {
+            case .legacy: try await run(HCILESetScanEnable(scanEnable: false))
+            case .extended: try await run(HCILESetExtendedScanEnable(enable: false))
+            }
         } catch {
             logger.debug("could not stop scanning: \(error)")
         }

@@ -15,6 +15,8 @@ public actor LEHost {
 
     /// The controller's public address, read at start.
     public private(set) var address: BDAddress = .zero
+    /// The advertising, scanning and initiating commands in use, chosen at start.
+    public private(set) var commandSet: LECommandSet = .legacy
     /// ACL buffers as the controller reported them at start.
     public private(set) var aclBuffers: (size: Int, count: Int) = (0, 0)
     /// Protocol breaches by the controller or a peer, in order (also logged).
@@ -34,30 +36,40 @@ public actor LEHost {
     var advertising = false
     private var reader: Task<Void, Never>?
 
-    public init(controller: HCIController, clock: any Clock<Duration> = ContinuousClock(), logger: Logger? = nil) {
+    /// The command set to use when the controller supports it; nil picks the best it has.
+    let preferredCommandSet: LECommandSet?
+
+    public init(controller: HCIController, commandSet: LECommandSet? = nil,
+                clock: any Clock<Duration> = ContinuousClock(), logger: Logger? = nil) {
         self.controller = controller
+        preferredCommandSet = commandSet
         self.clock = clock
         var logger = logger ?? Logger(label: "blueproof.host")
         logger[metadataKey: "controller"] = "\(controller.endpoint)"
         self.logger = logger
     }
 
-    /// Resets the controller, sets the event masks, reads its address and ACL buffers, and
-    /// starts handling what it sends.
+    /// Resets the controller, reads its address, ACL buffers and supported commands, picks the
+    /// command set (``commandSet``), sets the event masks, and starts handling what it sends.
     public func start() async throws(LEHostError) {
         let inbound = await controller.inbound()
         await controller.start()
         do {
             try await controller.send(HCIReset())
+            let mask = try await controller.send(HCIReadLocalSupportedCommands()).supportedCommands
+            let best = LECommandSet.best(for: mask)
+            commandSet = preferredCommandSet == .legacy ? .legacy : best
+            var leEvents = HCILEEventMask.default
+            if commandSet == .extended { leEvents.formUnion([.extendedAdvertisingReport, .enhancedConnectionComplete]) }
             try await controller.send(HCISetEventMask(eventMask: HCIEventMask.default.union(.leMeta)))
-            try await controller.send(HCILESetEventMask(leEventMask: .default))
+            try await controller.send(HCILESetEventMask(leEventMask: leEvents))
             address = try await controller.send(HCIReadBDADDR()).bdAddr
             aclBuffers = try await readBufferSize()
         } catch {
             throw .command(error)
         }
         flow = ACLFlow(bufferSize: aclBuffers.size, bufferCount: aclBuffers.count)
-        logger.debug("started: \(address), ACL buffers \(aclBuffers.size) x \(aclBuffers.count)")
+        logger.debug("started: \(address), ACL buffers \(aclBuffers.size) x \(aclBuffers.count), \(commandSet) commands")
         reader = Task { [weak self] in
             for await item in inbound { await self?.receive(item) }
             await self?.controllerEnded()
@@ -79,6 +91,16 @@ public actor LEHost {
     public func close() async {
         reader?.cancel()
         await controller.close()
+    }
+
+    /// Sends a command; its failure is an ``LEHostError/command(_:)``.
+    @discardableResult
+    func run<C: HCICommand>(_ command: C) async throws(LEHostError) -> C.ReturnParameters {
+        do {
+            return try await controller.send(command)
+        } catch {
+            throw .command(error)
+        }
     }
 
     /// Records a breach of the rules by the controller or a peer; the host goes on.
@@ -119,7 +141,15 @@ public actor LEHost {
             for entry in completed.handles {
                 packetsCompleted(Int(entry.numCompletedPackets), on: entry.connectionHandle)
             }
+        case let .le(.enhancedConnectionCompleteV2(complete)):
+            let base = complete.base
+            connectionCompleted(status: base.status, connection: LEConnection(
+                handle: base.connectionHandle, role: base.role, peerAddressType: base.peerAddressType,
+                peerAddress: base.peerAddress, interval: base.connectionInterval,
+                supervisionTimeout: base.supervisionTimeout))
         case let .le(.advertisingReport(reports)):
+            for report in reports.reports { advertisementSeen(LEAdvertisement(report: report)) }
+        case let .le(.extendedAdvertisingReport(reports)):
             for report in reports.reports { advertisementSeen(LEAdvertisement(report: report)) }
         case let .le(.connectionUpdateComplete(update)) where update.status == .success:
             links[update.connectionHandle]?.interval = update.connectionInterval

@@ -34,6 +34,28 @@ public struct LEAdvertisement: Sendable, Hashable {
         data = report.data
     }
 
+    /// An extended report, with its event type bits (Vol 4, Part E §7.7.65.13) read as the
+    /// legacy PDU they describe; extended PDUs count as ADV_IND when connectable, SCAN_RSP
+    /// when a scan response, ADV_NONCONN_IND otherwise.
+    public init(report: HCILEExtendedAdvertisingReportEvent.Report) {
+        let bits = report.eventType
+        eventType = if bits.contains(.scanResponse) {
+            .scanRsp
+        } else if bits.contains(.directed) {
+            .advDirectInd
+        } else if bits.contains(.connectable) {
+            .advInd
+        } else if bits.contains(.scannable) {
+            .advScanInd
+        } else {
+            .advNonconnInd
+        }
+        addressType = report.addressType
+        address = report.address
+        rssi = report.rssi
+        data = report.data
+    }
+
     public init(eventType: LEAdvertisingReportEventType, addressType: LEAddressType, address: BDAddress,
                 rssi: Int8?, data: [UInt8]) {
         self.eventType = eventType
