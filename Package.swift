@@ -50,7 +50,10 @@ let package = Package(
         .testTarget(name: "BlueproofAsyncTests", dependencies: ["BlueproofAsync"]),
         .testTarget(name: "BlueproofCaptureTests", dependencies: ["BlueproofCapture", "BlueproofWire", "BlueproofTestSupport"]),
         .testTarget(name: "BlueproofTransportTests", dependencies: ["BlueproofTransport", "BlueproofWire", "CBlueproofSystem"]),
-        .testTarget(name: "BlueproofHostTests", dependencies: ["BlueproofHost", "BlueproofWire"]),
+        .testTarget(name: "BlueproofHostTests", dependencies: [
+            "BlueproofHost", "BlueproofWire", "BlueproofTransport",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .testTarget(name: "BlueproofBackendTests", dependencies: ["BlueproofBackend", "BlueproofTransport", "BlueproofTestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: [
             "BlueproofBackend", "BlueproofHost", "BlueproofCapture", "BlueproofTransport", "BlueproofWire",
