@@ -4,8 +4,8 @@ import Testing
 
 /// The bearer with manual time: every instant is `t0` plus an offset.
 @Suite struct ATTBearerTests {
-    let t0 = ContinuousClock.Instant.now
-    func at(_ seconds: Double) -> ContinuousClock.Instant { t0.advanced(by: .seconds(seconds)) }
+    let t0 = Duration.zero
+    func at(_ seconds: Double) -> Duration { t0 + .seconds(seconds) }
 
     @Test func mtuStartsAt23AndTheClientSideExchangeTakesTheSmaller() {
         var bearer = ATTBearer(rxMTU: 517)

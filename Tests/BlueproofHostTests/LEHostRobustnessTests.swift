@@ -228,7 +228,7 @@ struct LEHostRobustnessTests {
         try await withRig { rig in
             _ = try await rig.open()
             rig.controller.injectATT(handle: Self.handle, [0x0B, 0x01, 0x02])
-            let line = try #require(await rig.log.line(containing: "ATT on 0x0040: unexpectedResponse"))
+            let line = try #require(await rig.log.line(containing: "ATT on 0x0040: unexpected response"))
             #expect(await rig.host.violations == [line])
             try await rig.expectRecovery(pduIndex: 0)
         }

@@ -20,7 +20,8 @@ public struct ATTBearer: Sendable {
     /// The transaction timeout (Vol 3, Part F §3.3.3).
     public static let transactionTimeout: Duration = .seconds(30)
 
-    public typealias Instant = ContinuousClock.Instant
+    /// Time as the caller's clock has run since a fixed start (the host's start).
+    public typealias Instant = Duration
 
     /// The largest ATT PDU this side can receive, offered in Exchange MTU.
     public let rxMTU: Int
@@ -224,13 +225,13 @@ public struct ATTBearer: Sendable {
     private mutating func drainRequests(now: Instant) -> [Action] {
         guard outstanding == nil, !queued.isEmpty else { return [] }
         let (id, pdu) = queued.removeFirst()
-        outstanding = Outstanding(id: id, pdu: pdu, deadline: now.advanced(by: Self.transactionTimeout))
+        outstanding = Outstanding(id: id, pdu: pdu, deadline: now + Self.transactionTimeout)
         return [.send(pdu)]
     }
 
     private mutating func drainIndications(now: Instant) -> [Action] {
         guard indicationDeadline == nil, !queuedIndications.isEmpty else { return [] }
-        indicationDeadline = now.advanced(by: Self.transactionTimeout)
+        indicationDeadline = now + Self.transactionTimeout
         return [.send(queuedIndications.removeFirst())]
     }
 }

@@ -42,7 +42,7 @@ extension ATTBearer {
     }
 
     /// The peer broke the protocol (Vol 3, Part F §3.3, §3.4.7).
-    public enum Violation: Hashable, Sendable {
+    public enum Violation: Hashable, Sendable, CustomStringConvertible {
         /// A response with no request outstanding, or one that does not answer it.
         case unexpectedResponse(ATTPDU)
         /// A Handle Value Confirmation with no indication outstanding.
@@ -53,5 +53,15 @@ extension ATTBearer {
         case requestBeforeResponse(ATTPDU)
         /// Bytes that do not decode as a PDU.
         case malformed(bytes: [UInt8], error: WireError)
+
+        public var description: String {
+            switch self {
+            case let .unexpectedResponse(pdu): "unexpected response \(pdu.opcode)"
+            case .unexpectedConfirmation: "Handle Value Confirmation with no indication outstanding"
+            case let .indicationBeforeConfirmation(pdu): "indication before the last was confirmed: \(pdu.opcode)"
+            case let .requestBeforeResponse(pdu): "request before the last was answered: \(pdu.opcode)"
+            case let .malformed(bytes, error): "malformed PDU \(hex(bytes)): \(error)"
+            }
+        }
     }
 }

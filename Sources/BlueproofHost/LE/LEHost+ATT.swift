@@ -8,7 +8,7 @@ extension LEHost {
     func receiveATT(_ bytes: [UInt8], on handle: UInt16) {
         let confirmation = bytes.first == ATTOpcode.handleValueConfirmation.rawValue
         let hadIndication = links[handle]?.att.hasOutstandingIndication ?? false
-        performATT(on: handle) { $0.receive(bytes: bytes, now: .now) }
+        performATT(on: handle) { $0.receive(bytes: bytes, now: elapsed()) }
         if confirmation, hadIndication, let waiter = links[handle]?.indicationWaiters.first {
             links[handle]?.indicationWaiters.removeFirst()
             waiter.resolve(true)
@@ -59,8 +59,9 @@ extension LEHost {
         link.attTimer?.task.cancel()
         links[handle]?.attTimer = nil
         guard let deadline else { return }
+        let clock = self.clock, wait = deadline - elapsed()
         let task = Task { [weak self] in
-            guard (try? await Task.sleep(until: deadline, clock: .continuous)) != nil else { return }
+            guard (try? await clock.sleep(for: wait)) != nil else { return }
             await self?.attDeadlinePassed(on: handle)
         }
         links[handle]?.attTimer = (deadline, task)
@@ -68,7 +69,7 @@ extension LEHost {
 
     private func attDeadlinePassed(on handle: UInt16) {
         links[handle]?.attTimer = nil
-        performATT(on: handle) { $0.tick(now: .now) }
+        performATT(on: handle) { $0.tick(now: elapsed()) }
     }
 
     private func deliver(_ notification: GATTNotification, on handle: UInt16) {
@@ -112,7 +113,7 @@ extension LEHost {
 
     func attRequest(_ pdu: ATTPDU, on handle: UInt16) async throws(LEHostError) -> ATTPDU {
         guard links[handle] != nil else { throw .notConnected(handle: handle) }
-        let (id, actions) = links[handle]!.att.request(pdu, now: .now)
+        let (id, actions) = links[handle]!.att.request(pdu, now: elapsed())
         let answer = OneShot<Result<ATTPDU, LEHostError>>()
         links[handle]?.attWaiters[id] = answer
         carryOutATT(actions, on: handle)
@@ -190,7 +191,7 @@ extension LEHost {
         guard let first = outbound.first, case let .handleValueIndication(attribute, cut) = first.pdu else { return false }
         let confirmed = OneShot<Bool>()
         links[handle]?.indicationWaiters.append(confirmed)
-        performATT(on: handle) { $0.indicate(handle: attribute, value: cut, now: .now) }
+        performATT(on: handle) { $0.indicate(handle: attribute, value: cut, now: elapsed()) }
         guard await confirmed.wait() == true else {
             if let reason = connection.endReason { throw .disconnected(handle: handle, reason: reason) }
             throw .peerTimedOut(what: "Handle Value Confirmation", limit: ATTBearer.transactionTimeout)

@@ -11,6 +11,8 @@ import Logging
 public actor LEHost {
     public nonisolated let controller: HCIController
     let clock: any Clock<Duration>
+    /// Time on `clock` since the host was made: the ATT bearers' timeline.
+    let elapsed: @Sendable () -> Duration
     let logger: Logger
 
     /// The controller's public address, read at start.
@@ -44,6 +46,7 @@ public actor LEHost {
         self.controller = controller
         preferredCommandSet = commandSet
         self.clock = clock
+        elapsed = stopwatch(on: clock)
         var logger = logger ?? Logger(label: "blueproof.host")
         logger[metadataKey: "controller"] = "\(controller.endpoint)"
         self.logger = logger
@@ -56,8 +59,9 @@ public actor LEHost {
         await controller.start()
         do {
             try await controller.send(HCIReset())
-            let mask = try await controller.send(HCIReadLocalSupportedCommands()).supportedCommands
-            let best = LECommandSet.best(for: mask)
+            // Mandatory since Bluetooth 1.2; without it, the legacy commands every LE controller has.
+            let mask = try? await controller.send(HCIReadLocalSupportedCommands()).supportedCommands
+            let best = mask.map(LECommandSet.best(for:)) ?? .legacy
             commandSet = preferredCommandSet == .legacy ? .legacy : best
             var leEvents = HCILEEventMask.default
             if commandSet == .extended { leEvents.formUnion([.extendedAdvertisingReport, .enhancedConnectionComplete]) }
@@ -172,4 +176,10 @@ public actor LEHost {
         incoming.removeAll()
         scanners.removeAll()
     }
+}
+
+/// A function that tells how much time `clock` has run since this call.
+private func stopwatch<C: Clock>(on clock: C) -> @Sendable () -> Duration where C.Duration == Duration {
+    let start = clock.now
+    return { start.duration(to: clock.now) }
 }

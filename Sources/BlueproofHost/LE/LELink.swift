@@ -12,7 +12,7 @@ struct LELink {
     // ATT (Vol 3, Part F)
     var att = ATTBearer()
     var attWaiters: [ATTBearer.RequestID: OneShot<Result<ATTPDU, LEHostError>>] = [:]
-    var attTimer: (deadline: ContinuousClock.Instant, task: Task<Void, Never>)?
+    var attTimer: (deadline: Duration, task: Task<Void, Never>)?
     var indicationWaiters: [OneShot<Bool>] = []
     var notificationSubscribers: [UInt64: AsyncStream<GATTNotification>.Continuation] = [:]
 

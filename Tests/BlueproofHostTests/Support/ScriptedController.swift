@@ -332,6 +332,11 @@ final class ScriptedController: HCITransport {
             return [complete(opcode, [HCIStatus.success.rawValue])]
         case HCIReadBDADDR.opcode:
             return [complete(opcode, encoded(HCIReadBDADDR.ReturnParameters(bdAddr: address)))]
+        case HCIReadLocalSupportedCommands.opcode:
+            // The legacy commands it answers, so the host picks the legacy command set.
+            let supported = HCISupportedCommands(supporting: [
+                HCILESetAdvertisingParameters.opcode, HCILESetScanParameters.opcode, HCILECreateConnection.opcode])
+            return [complete(opcode, encoded(HCIReadLocalSupportedCommands.ReturnParameters(supportedCommands: supported)))]
         case HCILEReadBufferSize.opcode:
             return [complete(opcode, encoded(HCILEReadBufferSize.ReturnParameters(
                 leACLDataPacketLength: leBuffers.size, totalNumLEACLDataPackets: leBuffers.count)))]
