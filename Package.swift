@@ -51,7 +51,7 @@ let package = Package(
         .testTarget(name: "BlueproofCaptureTests", dependencies: ["BlueproofCapture", "BlueproofWire", "BlueproofTestSupport"]),
         .testTarget(name: "BlueproofTransportTests", dependencies: ["BlueproofTransport", "BlueproofWire", "CBlueproofSystem"]),
         .testTarget(name: "BlueproofHostTests", dependencies: [
-            "BlueproofHost", "BlueproofWire", "BlueproofTransport",
+            "BlueproofHost", "BlueproofWire", "BlueproofTransport", "BlueproofTestSupport",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "BlueproofBackendTests", dependencies: ["BlueproofBackend", "BlueproofTransport", "BlueproofTestSupport"]),

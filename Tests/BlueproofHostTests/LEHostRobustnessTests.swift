@@ -1,4 +1,5 @@
 import BlueproofHost
+import BlueproofTestSupport
 import BlueproofWire
 import Testing
 
@@ -315,6 +316,33 @@ struct LEHostRobustnessTests {
             let error = await #expect(throws: LEHostError.self) { try await rig.host.send([1], on: channel) }
             #expect(error == .channelClosed(cid: channel.local.cid))
             try await rig.expectRecovery(pduIndex: 2)
+        }
+    }
+
+    // MARK: ATT transaction timeout
+
+    @Test("No ATT response within 30 s: the request fails, the bearer closes, later requests fail at once")
+    func attTransactionTimeout() async throws {
+        let clock = ManualClock()
+        try await withRig(clock: clock) { rig in
+            let connection = try await rig.open()
+            let client = rig.host.gattClient(for: connection)
+            let read = Task { try await client.read(handle: 0x0003) }
+            _ = try #require(await rig.controller.pdu(0))
+            await clock.waitForSleepers()
+
+            clock.advance(by: .seconds(29))
+            #expect(clock.sleeperCount == 1, "the transaction timer fired before 30 s")
+            clock.advance(by: .seconds(1))
+            let error = await #expect(throws: LEHostError.self) { try await read.value }
+            #expect(error == .peerTimedOut(what: "ATT response", limit: .seconds(30)))
+            let line = try #require(await rig.log.line(containing: "ATT transaction timed out"))
+            #expect(line.contains("0x0040"))
+
+            // Vol 3, Part F §3.3.3: no more PDUs on this bearer.
+            let later = await #expect(throws: LEHostError.self) { try await client.read(handle: 0x0005) }
+            #expect(later == .peerTimedOut(what: "ATT response (an earlier transaction timed out)", limit: .seconds(30)))
+            #expect(rig.controller.sentACL.count == 1)
         }
     }
 

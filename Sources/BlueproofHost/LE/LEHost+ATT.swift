@@ -8,7 +8,7 @@ extension LEHost {
     func receiveATT(_ bytes: [UInt8], on handle: UInt16) {
         let confirmation = bytes.first == ATTOpcode.handleValueConfirmation.rawValue
         let hadIndication = links[handle]?.att.hasOutstandingIndication ?? false
-        performATT(on: handle) { $0.receive(bytes: bytes, now: elapsed()) }
+        performATT(on: handle) { $0.receive(bytes: bytes, now: timeline.elapsed()) }
         if confirmation, hadIndication, let waiter = links[handle]?.indicationWaiters.first {
             links[handle]?.indicationWaiters.removeFirst()
             waiter.resolve(true)
@@ -29,9 +29,13 @@ extension LEHost {
             case let .response(id, pdu):
                 links[handle]?.attWaiters.removeValue(forKey: id)?.resolve(.success(pdu))
             case let .failed(id, failure):
-                let error: LEHostError = failure == .transactionTimeout
-                    ? .peerTimedOut(what: "ATT response", limit: ATTBearer.transactionTimeout)
-                    : .notConnected(handle: handle)
+                let error: LEHostError = switch failure {
+                case .transactionTimeout: .peerTimedOut(what: "ATT response", limit: ATTBearer.transactionTimeout)
+                case .bearerClosed where links[handle]?.att.isDead == true:
+                    // Vol 3, Part F §3.3.3: after a transaction timeout nothing more is sent.
+                    .peerTimedOut(what: "ATT response (an earlier transaction timed out)", limit: ATTBearer.transactionTimeout)
+                default: .notConnected(handle: handle)
+                }
                 links[handle]?.attWaiters.removeValue(forKey: id)?.resolve(.failure(error))
             case .timedOut:
                 violation("ATT transaction timed out on 0x\(hex(handle)); the bearer is closed (Vol 3, Part F §3.3.3)")
@@ -59,9 +63,9 @@ extension LEHost {
         link.attTimer?.task.cancel()
         links[handle]?.attTimer = nil
         guard let deadline else { return }
-        let clock = self.clock, wait = deadline - elapsed()
+        let timeline = self.timeline
         let task = Task { [weak self] in
-            guard (try? await clock.sleep(for: wait)) != nil else { return }
+            guard (try? await timeline.sleep(deadline)) != nil else { return }
             await self?.attDeadlinePassed(on: handle)
         }
         links[handle]?.attTimer = (deadline, task)
@@ -69,7 +73,7 @@ extension LEHost {
 
     private func attDeadlinePassed(on handle: UInt16) {
         links[handle]?.attTimer = nil
-        performATT(on: handle) { $0.tick(now: elapsed()) }
+        performATT(on: handle) { $0.tick(now: timeline.elapsed()) }
     }
 
     private func deliver(_ notification: GATTNotification, on handle: UInt16) {
@@ -113,7 +117,7 @@ extension LEHost {
 
     func attRequest(_ pdu: ATTPDU, on handle: UInt16) async throws(LEHostError) -> ATTPDU {
         guard links[handle] != nil else { throw .notConnected(handle: handle) }
-        let (id, actions) = links[handle]!.att.request(pdu, now: elapsed())
+        let (id, actions) = links[handle]!.att.request(pdu, now: timeline.elapsed())
         let answer = OneShot<Result<ATTPDU, LEHostError>>()
         links[handle]?.attWaiters[id] = answer
         carryOutATT(actions, on: handle)
@@ -191,7 +195,7 @@ extension LEHost {
         guard let first = outbound.first, case let .handleValueIndication(attribute, cut) = first.pdu else { return false }
         let confirmed = OneShot<Bool>()
         links[handle]?.indicationWaiters.append(confirmed)
-        performATT(on: handle) { $0.indicate(handle: attribute, value: cut, now: elapsed()) }
+        performATT(on: handle) { $0.indicate(handle: attribute, value: cut, now: timeline.elapsed()) }
         guard await confirmed.wait() == true else {
             if let reason = connection.endReason { throw .disconnected(handle: handle, reason: reason) }
             throw .peerTimedOut(what: "Handle Value Confirmation", limit: ATTBearer.transactionTimeout)

@@ -12,7 +12,7 @@ public actor LEHost {
     public nonisolated let controller: HCIController
     let clock: any Clock<Duration>
     /// Time on `clock` since the host was made: the ATT bearers' timeline.
-    let elapsed: @Sendable () -> Duration
+    let timeline: Timeline
     let logger: Logger
 
     /// The controller's public address, read at start.
@@ -46,7 +46,7 @@ public actor LEHost {
         self.controller = controller
         preferredCommandSet = commandSet
         self.clock = clock
-        elapsed = stopwatch(on: clock)
+        timeline = Timeline(clock)
         var logger = logger ?? Logger(label: "blueproof.host")
         logger[metadataKey: "controller"] = "\(controller.endpoint)"
         self.logger = logger
@@ -176,10 +176,4 @@ public actor LEHost {
         incoming.removeAll()
         scanners.removeAll()
     }
-}
-
-/// A function that tells how much time `clock` has run since this call.
-private func stopwatch<C: Clock>(on clock: C) -> @Sendable () -> Duration where C.Duration == Duration {
-    let start = clock.now
-    return { start.duration(to: clock.now) }
 }
