@@ -39,6 +39,26 @@ struct DeviceLine: Encodable {
         reports = device.reports
     }
 
+    private enum CodingKeys: String, CodingKey {
+        case address, addressType, rssi, name, connectable, services, txPower, iBeacon, manufacturerData, reports
+    }
+
+    /// Every key every time: what is unknown is `null` (an RSSI btvirt cannot measure), never
+    /// a missing key, as the synthesized encoding would leave it.
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(address, forKey: .address)
+        try container.encode(addressType, forKey: .addressType)
+        try container.encode(rssi, forKey: .rssi)
+        try container.encode(name, forKey: .name)
+        try container.encode(connectable, forKey: .connectable)
+        try container.encode(services, forKey: .services)
+        try container.encode(txPower, forKey: .txPower)
+        try container.encode(iBeacon, forKey: .iBeacon)
+        try container.encode(manufacturerData, forKey: .manufacturerData)
+        try container.encode(reports, forKey: .reports)
+    }
+
     static let header = pad("ADDRESS", 26) + pad("RSSI", 9) + pad("NAME", 22) + "SERVICES / BEACON"
 
     /// `00:AA:01:00:00:23 (public)  -52 dBm  heart-monitor  180D, 180F`.
