@@ -134,6 +134,6 @@ extension RadioSwitchboard {
             let event = report.event(rssi: model.rssi(observer: node, advertiser: advertiser, at: now))
             actions += deliver(event, to: node, now: now)
         }
-        return actions + [.schedule(.reemit(node: node, scan: scan), at: now + scenario.advertisingInterval)]
+        return actions + [.schedule(.reemit(node: node, scan: scan), at: now + max(scenario.advertisingInterval, .milliseconds(1)))]
     }
 }

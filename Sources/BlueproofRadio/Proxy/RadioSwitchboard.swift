@@ -128,6 +128,6 @@ struct RadioSwitchboard: Sendable {
         state.cache = [:]
         state.delivered = []
         guard enable else { return [.cancel(old)] }
-        return [.schedule(.reemit(node: node, scan: state.scan), at: now + scenario.advertisingInterval)]
+        return [.schedule(.reemit(node: node, scan: state.scan), at: now + max(scenario.advertisingInterval, .milliseconds(1)))]
     }
 }

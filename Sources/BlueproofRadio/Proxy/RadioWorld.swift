@@ -8,9 +8,12 @@ import Synchronization
 /// its RSSI, range and faults. Works on any backend, because it only sees HCI packets.
 ///
 /// Time comes from the injected clock (run time counts from the world's creation), randomness
-/// from the scenario's seed. Decisions are made synchronously by a sans-I/O core under a lock
-/// (``HCITransport/send(_:)`` is synchronous and must report the link's errors); timers are
-/// tasks sleeping on the clock.
+/// from the scenario's seed. Decisions are made synchronously by a sans-I/O core
+/// (``RadioSwitchboard``) under a lock, because ``HCITransport/send(_:)`` is synchronous and
+/// must report the link's errors. Timers wait in one agenda; a single task sleeps on the clock
+/// until the earliest. Whatever happens first at a given time, every timer due by then fires
+/// first, in time order and with its own time as "now", so a manual clock that jumps gives the
+/// same run as one that creeps.
 public final class RadioWorld: Sendable {
     public let scenario: RadioScenario
     private let timeline: RadioTimeline
@@ -20,10 +23,17 @@ public final class RadioWorld: Sendable {
     private struct State: Sendable {
         var board: RadioSwitchboard
         var links: [Int: Link] = [:]
-        var timers: [RadioTimer: (token: UInt64, task: Task<Void, Never>)] = [:]
-        var nextToken: UInt64 = 0
+        /// Pending timers: when, and a sequence number that keeps ties in scheduling order.
+        var agenda: [RadioTimer: (at: Duration, sequence: UInt64)] = [:]
+        var sequence: UInt64 = 0
+        /// The task sleeping until the earliest timer, and that timer's time.
+        var armed: (at: Duration, task: Task<Void, Never>)?
         var logged = 0
         var closed = false
+
+        var earliest: (timer: RadioTimer, at: Duration)? {
+            agenda.min { ($0.value.at, $0.value.sequence) < ($1.value.at, $1.value.sequence) }.map { ($0.key, $0.value.at) }
+        }
     }
 
     private struct Link: Sendable {
@@ -37,7 +47,10 @@ public final class RadioWorld: Sendable {
         self.logger = logger ?? Logger(label: "blueproof.radio")
         let board = RadioSwitchboard(scenario: scenario)
         state = Mutex(State(board: board))
-        state.withLock { state in perform(board.start(), &state) }
+        state.withLock { state in
+            perform(board.start(), &state)
+            arm(&state)
+        }
     }
 
     /// Puts node `node` (its index in the scenario) on `transport`; the returned transport is
@@ -47,7 +60,9 @@ public final class RadioWorld: Sendable {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: H4Packet.self, throwing: (any Error).self)
         state.withLock { state in
             state.links[node] = Link(inner: transport, host: continuation)
-            perform(state.board.attach(node: node, address: address, now: timeline.now()), &state)
+            let now = catchUp(&state)
+            perform(state.board.attach(node: node, address: address, now: now), &state)
+            arm(&state)
         }
         let inbound = transport.inbound
         let pump = Task { [weak self] in
@@ -70,38 +85,74 @@ public final class RadioWorld: Sendable {
     /// Every fault and decision so far, in order, for the run's report.
     public var faultLog: [RadioFaultLogEntry] { state.withLock { $0.board.log } }
 
-    /// Cancels every timer; packets still pass, but nothing scripted happens any more.
+    /// Drops every timer; packets still pass, but nothing scripted happens any more.
     public func shutdown() {
-        let tasks = state.withLock { state in
+        let task = state.withLock { state in
             state.closed = true
-            defer { state.timers.removeAll() }
-            return state.timers.values.map(\.task)
+            state.agenda.removeAll()
+            defer { state.armed = nil }
+            return state.armed?.task
         }
-        for task in tasks { task.cancel() }
+        task?.cancel()
     }
 
     deinit {
-        for timer in state.withLock({ $0.timers.values }) { timer.task.cancel() }
+        state.withLock { $0.armed?.task }?.cancel()
     }
 
     // MARK: Driving the core
 
     func send(_ packet: H4Packet, from node: Int) throws(TransportError) {
         try state.withLock { state throws(TransportError) in
-            try perform(state.board.outbound(packet, from: node, now: timeline.now()), &state, sender: node)
+            let now = catchUp(&state)
+            defer { arm(&state) }
+            try perform(state.board.outbound(packet, from: node, now: now), &state, sender: node)
         }
     }
 
     private func received(_ packet: H4Packet, at node: Int) {
-        state.withLock { state in perform(state.board.inbound(packet, at: node, now: timeline.now()), &state) }
+        state.withLock { state in
+            let now = catchUp(&state)
+            perform(state.board.inbound(packet, at: node, now: now), &state)
+            arm(&state)
+        }
     }
 
-    private func fire(_ timer: RadioTimer, token: UInt64) {
+    private func wake() {
         state.withLock { state in
-            guard state.timers[timer]?.token == token else { return }
-            state.timers[timer] = nil
-            perform(state.board.fired(timer, now: timeline.now()), &state)
+            state.armed = nil
+            _ = catchUp(&state)
+            arm(&state)
         }
+    }
+
+    /// Fires every timer due by the clock's time, earliest first, each at its own time;
+    /// returns the clock's time.
+    private func catchUp(_ state: inout State) -> Duration {
+        let now = timeline.now()
+        while let (timer, at) = state.earliest, at <= now {
+            state.agenda[timer] = nil
+            perform(state.board.fired(timer, now: at), &state)
+        }
+        return now
+    }
+
+    /// Makes sure a task sleeps until the earliest timer.
+    private func arm(_ state: inout State) {
+        guard !state.closed, let (_, at) = state.earliest else {
+            state.armed?.task.cancel()
+            state.armed = nil
+            return
+        }
+        if let armed = state.armed {
+            if armed.at == at { return }
+            armed.task.cancel()
+        }
+        let timeline = self.timeline
+        state.armed = (at, Task { [weak self] in
+            do { try await timeline.sleep(at) } catch { return }
+            self?.wake()
+        })
     }
 
     /// Carries out the core's actions in order, under the lock, so deliveries keep the order
@@ -122,17 +173,10 @@ public final class RadioWorld: Sendable {
                 }
             case let .schedule(timer, at):
                 guard !state.closed else { continue }
-                state.timers[timer]?.task.cancel()
-                state.nextToken += 1
-                let token = state.nextToken
-                let timeline = self.timeline
-                let task = Task { [weak self] in
-                    do { try await timeline.sleep(at) } catch { return }
-                    self?.fire(timer, token: token)
-                }
-                state.timers[timer] = (token, task)
+                state.sequence += 1
+                state.agenda[timer] = (at, state.sequence)
             case let .cancel(timer):
-                state.timers.removeValue(forKey: timer)?.task.cancel()
+                state.agenda[timer] = nil
             }
         }
         let log = state.board.log
