@@ -14,6 +14,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         // C edge
@@ -38,6 +39,11 @@ let package = Package(
             "BlueproofWire", "BlueproofTransport", "BlueproofAsync",
             .product(name: "Logging", package: "swift-log"),
         ]),
+        .target(name: "BlueproofRadio", dependencies: [
+            "BlueproofWire", "BlueproofTransport", "BlueproofAsync",
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "Yams", package: "Yams"),
+        ]),
         .executableTarget(name: "BlueproofCLI", dependencies: [
             "BlueproofWire", "BlueproofCapture", "BlueproofTransport", "BlueproofBackend", "BlueproofHost",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -54,10 +60,11 @@ let package = Package(
             "BlueproofHost", "BlueproofWire", "BlueproofTransport", "BlueproofTestSupport",
             .product(name: "Logging", package: "swift-log"),
         ]),
+        .testTarget(name: "BlueproofRadioTests", dependencies: ["BlueproofRadio", "BlueproofTransport", "BlueproofWire"]),
         .testTarget(name: "BlueproofBackendTests", dependencies: ["BlueproofBackend", "BlueproofTransport", "BlueproofTestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: [
             "BlueproofBackend", "BlueproofHost", "BlueproofCapture", "BlueproofTransport", "BlueproofWire",
-            "BlueproofTestSupport",
+            "BlueproofTestSupport", "BlueproofRadio",
         ], exclude: ["Bumble"]),
     ],
     swiftLanguageModes: [.v6]
