@@ -38,8 +38,13 @@ let package = Package(
             "BlueproofWire", "BlueproofTransport", "BlueproofAsync",
             .product(name: "Logging", package: "swift-log"),
         ]),
+        .target(name: "BlueproofTransfer", dependencies: [
+            "BlueproofHost", "BlueproofWire", "BlueproofAsync",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .executableTarget(name: "BlueproofCLI", dependencies: [
             "BlueproofWire", "BlueproofCapture", "BlueproofTransport", "BlueproofBackend", "BlueproofHost",
+            "BlueproofTransfer",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -51,10 +56,11 @@ let package = Package(
         .testTarget(name: "BlueproofCaptureTests", dependencies: ["BlueproofCapture", "BlueproofWire", "BlueproofTestSupport"]),
         .testTarget(name: "BlueproofTransportTests", dependencies: ["BlueproofTransport", "BlueproofWire", "CBlueproofSystem"]),
         .testTarget(name: "BlueproofHostTests", dependencies: ["BlueproofHost", "BlueproofWire"]),
+        .testTarget(name: "BlueproofTransferTests", dependencies: ["BlueproofTransfer", "BlueproofHost", "BlueproofWire"]),
         .testTarget(name: "BlueproofBackendTests", dependencies: ["BlueproofBackend", "BlueproofTransport", "BlueproofTestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: [
             "BlueproofBackend", "BlueproofHost", "BlueproofCapture", "BlueproofTransport", "BlueproofWire",
-            "BlueproofTestSupport",
+            "BlueproofTestSupport", "BlueproofTransfer",
         ], exclude: ["Bumble"]),
     ],
     swiftLanguageModes: [.v6]

@@ -16,7 +16,8 @@ struct Blueproof: AsyncParsableCommand {
 
         Exit codes: 0 success, 1 a check failed, 2 usage error, 3 environment (no controller could start).
         """,
-        subcommands: [ProbeCommand.self, ScanCommand.self, AdvertiseCommand.self, InspectCommand.self, BenchCommand.self]
+        subcommands: [ProbeCommand.self, ScanCommand.self, AdvertiseCommand.self, InspectCommand.self, BenchCommand.self,
+                      TransferCommand.self]
     )
 
     /// As ArgumentParser's, but a usage error exits with 2, the code blueproof documents
