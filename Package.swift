@@ -44,7 +44,7 @@ let package = Package(
         ]),
         .executableTarget(name: "BlueproofCLI", dependencies: [
             "BlueproofWire", "BlueproofCapture", "BlueproofTransport", "BlueproofBackend", "BlueproofHost",
-            "BlueproofTransfer",
+            "BlueproofTransfer", "BlueproofAsync",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),

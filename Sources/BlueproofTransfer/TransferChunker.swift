@@ -27,8 +27,13 @@ public struct TransferChunker: Sequence, Sendable {
     }
 
     /// The chunk size for an ATT_MTU: ATT_MTU - 3, the most one notification or Write Without
-    /// Response carries (Core Vol 3, Part F §3.4.7.1, §3.4.5.3).
-    public static func chunkSize(forATTMTU mtu: Int) -> Int { mtu - 3 }
+    /// Response carries (Core Vol 3, Part F §3.4.7.1, §3.4.5.3), but never more than the 512
+    /// octets an attribute value may have (§3.2.9): at ATT_MTU 517 that is 512, not 514 (GATT
+    /// servers, ours and Bumble's, refuse longer writes).
+    public static func chunkSize(forATTMTU mtu: Int) -> Int { Swift.min(mtu - 3, maximumAttributeValue) }
+
+    /// The longest attribute value (Core Vol 3, Part F §3.2.9).
+    public static let maximumAttributeValue = 512
 
     /// Values on the air for this payload: the data chunks and the marker.
     public var count: Int {

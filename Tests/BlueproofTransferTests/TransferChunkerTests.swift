@@ -6,10 +6,10 @@ import Testing
 struct TransferChunkerTests {
     let eom: [UInt8] = Array("EOM".utf8)
 
-    @Test("chunks are ATT_MTU - 3 bytes, then EOM", arguments: [23, 185, 517])
-    func chunkSizeFollowsMTU(mtu: Int) throws {
+    @Test("chunks are ATT_MTU - 3 bytes (at most 512), then EOM", arguments: [(23, 20), (185, 182), (515, 512), (517, 512)])
+    func chunkSizeFollowsMTU(mtu: Int, expected: Int) throws {
         let size = TransferChunker.chunkSize(forATTMTU: mtu)
-        #expect(size == mtu - 3)
+        #expect(size == expected)
         let payload = (0..<(size * 3 + 7)).map { UInt8($0 % 251) }
         let chunks = Array(try TransferChunker(payload: payload, chunkSize: size))
         #expect(chunks.map(\.count) == [size, size, size, 7, 3])

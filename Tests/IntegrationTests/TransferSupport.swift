@@ -1,3 +1,4 @@
+import BlueproofAsync
 import BlueproofHost
 import BlueproofTransfer
 import Synchronization
@@ -34,9 +35,17 @@ func runTransfer(
     observe: @escaping @Sendable (TransferEvent, [TransferEvent]) async -> Void = { _, _ in }
 ) async -> TransferRun {
     let peripheralEvents = EventLog()
+    let advertising = OneShot<Bool>()
     let peripheral = TransferPeripheral(host: peripheralHost, profile: profile).run(peripheralMode)
+    async let peripheralOutcome = collect(peripheral) { event in
+        peripheralEvents.append(event)
+        if case .advertising = event { advertising.resolve(true) }
+        if event.outcome != nil { advertising.resolve(false) }
+    }
+    // btvirt reports an advertiser only when scanning or advertising is enabled (DESIGN.md):
+    // the central starts once the peripheral advertises, as a user would start it.
+    _ = await advertising.wait()
     let central = TransferCentral(host: centralHost, profile: profile).run(centralMode)
-    async let peripheralOutcome = collect(peripheral) { event in peripheralEvents.append(event) }
     async let centralOutcome = collectAsync(central) { event, _ in
         await observe(event, peripheralEvents.events)
     }

@@ -8,7 +8,7 @@ struct TransferCommand: AsyncParsableCommand {
         The peripheral advertises the transfer service, the central scans for it, lets it through \
         only when its RSSI passes the gate (at least -50 dBm by default; "not available" fails \
         unless --allow-unavailable-rssi), connects, subscribes, and receives the payload as \
-        notifications of ATT_MTU - 3 bytes followed by "EOM"; it writes a reply back without \
+        notifications of ATT_MTU - 3 bytes (at most 512) followed by "EOM"; it writes a reply back without \
         response, unsubscribes and disconnects. --reverse runs it the other way: the central \
         writes the chunks, the peripheral notifies the reply.
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BlueproofAsync
 import BlueproofHost
 import BlueproofTransfer
 import Foundation
@@ -54,9 +55,13 @@ struct TransferDemoCommand: AsyncParsableCommand {
         let central = TransferCentral(host: hosts[1], profile: transferProfile)
         let reply = profile.transferReply
         let reverse = self.reverse
+        let advertising = OneShot<Void>()
         async let peripheralSide = Self.consume(
             peripheral.run(reverse ? .receive(reply: reply) : .send(bytes)), label: "peripheral",
-            total: bytes.count, progress: reverse)
+            total: bytes.count, progress: reverse, advertising: advertising)
+        // btvirt reports an advertiser only when scanning or advertising is enabled: the
+        // central starts once the peripheral advertises (or has failed).
+        await advertising.wait()
         async let centralSide = Self.consume(
             central.run(reverse ? .send(bytes) : .receive(reply: reply)), label: "central",
             total: bytes.count, progress: !reverse)
@@ -83,9 +88,13 @@ struct TransferDemoCommand: AsyncParsableCommand {
 
     /// One role's events shown under `label`; only the receiver draws the progress bar.
     private static func consume(_ events: AsyncStream<TransferEvent>, label: String, total: Int,
-                                progress: Bool) async -> Result<TransferSummary, TransferError> {
+                                progress: Bool, advertising: OneShot<Void>? = nil) async -> Result<TransferSummary, TransferError> {
         let console = TransferConsole(label: label, total: total, showProgress: progress)
-        let outcome = await events.outcome { console.show($0) }
+        let outcome = await events.outcome { event in
+            if case .advertising = event { advertising?.resolve(()) }
+            console.show(event)
+        }
+        advertising?.resolve(())
         console.finish()
         return outcome
     }
