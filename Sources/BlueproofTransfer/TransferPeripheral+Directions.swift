@@ -32,9 +32,11 @@ extension TransferPeripheral {
             emit(.progress(TransferProgress(bytes: sent, total: payload.count, elapsed: elapsed)))
             return (chunks, largest, elapsed)
         }
-        // Done sending; the central writes back, then unsubscribes and disconnects.
+        // Done sending; the central writes back, then unsubscribes and disconnects. A controller
+        // may take the last chunks long before they reach the central (Rootcanal queues them),
+        // so this waits as long as for a central at the start.
         let connection = link.connection
-        let reply = await first(of: events, within: profile.idleTimeout, clock: clock) { event -> [UInt8]?? in
+        let reply = await first(of: events, within: profile.acceptTimeout, clock: clock) { event -> [UInt8]?? in
             switch event {
             case let .written(from, handle, value, _) where from == connection && handle == link.valueHandle:
                 return .some(value)
