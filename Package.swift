@@ -44,8 +44,13 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Yams", package: "Yams"),
         ]),
+        .target(name: "BlueproofTransfer", dependencies: [
+            "BlueproofHost", "BlueproofWire", "BlueproofAsync",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .executableTarget(name: "BlueproofCLI", dependencies: [
             "BlueproofWire", "BlueproofCapture", "BlueproofTransport", "BlueproofBackend", "BlueproofHost",
+            "BlueproofTransfer", "BlueproofAsync",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -61,10 +66,11 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "BlueproofRadioTests", dependencies: ["BlueproofRadio", "BlueproofTransport", "BlueproofWire"]),
+        .testTarget(name: "BlueproofTransferTests", dependencies: ["BlueproofTransfer", "BlueproofHost", "BlueproofWire"]),
         .testTarget(name: "BlueproofBackendTests", dependencies: ["BlueproofBackend", "BlueproofTransport", "BlueproofTestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: [
             "BlueproofBackend", "BlueproofHost", "BlueproofCapture", "BlueproofTransport", "BlueproofWire",
-            "BlueproofTestSupport", "BlueproofRadio",
+            "BlueproofTestSupport", "BlueproofRadio", "BlueproofTransfer",
         ], exclude: ["Bumble"]),
     ],
     swiftLanguageModes: [.v6]

@@ -25,6 +25,10 @@ Modes (see ``--help`` of each):
   gatt-central  connects, discovers, long-reads, writes, subscribes, counts notifications
   l2cap-server  advertises, accepts one LE credit-based channel, echoes N bytes back
   l2cap-client  connects, opens the channel, sends N bytes and reads N bytes back
+  transfer-peripheral  the Core Bluetooth transfer sample's peripheral: notifies a payload
+                in chunks of ATT_MTU - 3, then "EOM", once a central subscribes
+  transfer-central     the sample's central: scan, RSSI gate, connect, subscribe, reassemble
+                until "EOM", write a reply back without response, unsubscribe, disconnect
 
 The test service (fixed UUIDs):
   service  7B5C0001-2F3A-4E0B-9E43-52A0C6B1D000
@@ -643,6 +647,170 @@ async def mode_l2cap_client(peer: Peer) -> None:
     emit("done")
 
 
+# --------------------------------------------------------------------------------------
+# The Core Bluetooth transfer sample's roles (docs/corebluetooth-transfer-sample.md)
+# --------------------------------------------------------------------------------------
+TRANSFER_SERVICE_UUID = "E20A39F4-73F5-4BC4-A12F-17D1AD07A961"
+TRANSFER_CHARACTERISTIC_UUID = "08590F7E-DB05-467E-8757-72F6FAEB13D4"
+EOM = b"EOM"
+
+
+def transfer_payload(args: argparse.Namespace) -> bytes:
+    """--text as UTF-8, else --bytes of the bulk pattern."""
+    return args.text.encode() if args.text is not None else pattern(args.bytes)
+
+
+def transfer_chunks(payload: bytes, size: int):
+    """Chunks of `size` bytes, then the EOM marker. A chunk that is exactly EOM (only ever the
+    last one) goes as "EO" then "M", so no data chunk reads as the marker."""
+    for offset in range(0, len(payload), size):
+        chunk = payload[offset:offset + size]
+        if chunk == EOM:
+            yield chunk[:2]
+            yield chunk[2:]
+        else:
+            yield chunk
+    yield EOM
+
+
+def transfer_chunk_size(connection: Connection) -> int:
+    """ATT_MTU - 3, at most the 512 octets an attribute value may have."""
+    return min(connection.att_mtu - 3, 512)
+
+
+async def mode_transfer_peripheral(peer: Peer) -> None:
+    """The sample's peripheral: serves the transfer characteristic (notify + write without
+    response), advertises the service UUID, and once a central subscribes notifies the payload
+    in chunks of ATT_MTU - 3, then EOM. Writes from the central are printed as "written"."""
+    args, device = peer.args, peer.device
+
+    def on_write(connection, value) -> None:
+        emit("written", value=bytes(value).hex(), bytes=len(value))
+
+    characteristic = Characteristic(
+        TRANSFER_CHARACTERISTIC_UUID,
+        Characteristic.Properties.NOTIFY | Characteristic.Properties.WRITE_WITHOUT_RESPONSE,
+        Characteristic.READABLE | Characteristic.WRITEABLE, CharacteristicValue(write=on_write))
+    device.add_service(Service(TRANSFER_SERVICE_UUID, [characteristic]))
+    device.gatt_server.max_mtu = args.mtu
+    payload = transfer_payload(args)
+    tasks: set[asyncio.Task] = set()
+
+    async def send(connection: Connection) -> None:
+        size = transfer_chunk_size(connection)
+        start = time.monotonic()
+        count = 0
+        for chunk in transfer_chunks(payload, size):
+            await peer.wait_for_room(connection)
+            await device.notify_subscriber(connection, characteristic, value=chunk)
+            count += 1
+        await peer.drain(connection)
+        seconds = time.monotonic() - start
+        emit("sent", bytes=len(payload), chunks=count - 1, chunk_size=size,
+             sha256=hashlib.sha256(payload).hexdigest(), seconds=round(seconds, 6),
+             bytes_per_second=round(len(payload) / seconds) if seconds else None)
+
+    def on_subscription(connection: Connection, notify_enabled: bool, indicate_enabled: bool) -> None:
+        emit("subscribed", characteristic=TRANSFER_CHARACTERISTIC_UUID, notify=notify_enabled)
+        if not notify_enabled:
+            return
+
+        async def guarded() -> None:
+            try:
+                await send(connection)
+            except Exception as error:  # noqa: BLE001 - reported as an error event
+                log.exception("transfer failed")
+                fail(f"{type(error).__name__}: {error}")
+        task = asyncio.ensure_future(guarded())
+        tasks.add(task)
+        task.add_done_callback(tasks.discard)
+
+    characteristic.on(characteristic.EVENT_SUBSCRIPTION, on_subscription)
+    peer.watch_connections()
+    data = await peer.advertise([TRANSFER_SERVICE_UUID])
+    peer.ready(service=TRANSFER_SERVICE_UUID, **data)
+    await run_forever()
+
+
+async def mode_transfer_central(peer: Peer) -> None:
+    """The sample's central: scans for the service UUID, applies the RSSI gate, connects,
+    exchanges MTU, discovers, subscribes, appends notifications until EOM, writes a reply back
+    without response, unsubscribes and disconnects."""
+    args, device = peer.args, peer.device
+    loop = asyncio.get_running_loop()
+    found = loop.create_future()
+
+    def on_advertisement(advertisement) -> None:
+        if found.done() or not advertisement.is_connectable:
+            return
+        if TRANSFER_SERVICE_UUID not in parse_ad(bytes(advertisement.data)).get("services", []):
+            return
+        rssi = None if advertisement.rssi == 127 else advertisement.rssi  # 127: not available
+        passed = args.allow_unavailable_rssi if rssi is None else rssi >= args.min_rssi
+        emit("gate", address=address_text(advertisement.address), rssi=rssi, passed=passed)
+        if passed:
+            found.set_result(advertisement.address)
+
+    device.on(device.EVENT_ADVERTISEMENT, on_advertisement)
+    peer.ready()
+    await device.start_scanning(active=True, own_address_type=peer.own_address_type, filter_duplicates=False)
+    address = await with_timeout(found, args.timeout, "an advertiser of the transfer service passing the gate")
+    await device.stop_scanning()
+    try:
+        connection = await device.connect(address, transport=PhysicalTransport.LE,
+                                          own_address_type=peer.own_address_type, timeout=args.timeout)
+    except Exception as error:
+        raise PeerError(f"cannot connect to {address}: {error!r}") from error
+    emit("connected", peer=address_text(connection.peer_address), handle=connection.handle, role="central")
+
+    from bumble.device import Peer as GattPeer
+    gatt = GattPeer(connection)
+    t = args.timeout
+    if args.mtu != 23:
+        emit("mtu", mtu=await with_timeout(gatt.request_mtu(args.mtu), t, "the MTU exchange"))
+    services = await with_timeout(gatt.discover_service(TRANSFER_SERVICE_UUID), t, "service discovery")
+    if not services:
+        raise PeerError("no transfer service")
+    characteristics = await with_timeout(services[0].discover_characteristics(), t, "characteristic discovery")
+    characteristic = next((c for c in characteristics if uuid_text(c.uuid) == TRANSFER_CHARACTERISTIC_UUID), None)
+    if characteristic is None:
+        raise PeerError("no transfer characteristic")
+    await with_timeout(characteristic.discover_descriptors(), t, "descriptor discovery")
+
+    received = bytearray()
+    done = loop.create_future()
+    stats = {"chunks": 0, "largest": 0, "first": None}
+
+    def on_value(value: bytes) -> None:
+        value = bytes(value)
+        if done.done():
+            return
+        if value == EOM:
+            done.set_result(bytes(received))
+            return
+        stats["first"] = stats["first"] or time.monotonic()
+        stats["chunks"] += 1
+        stats["largest"] = max(stats["largest"], len(value))
+        received.extend(value)
+
+    await with_timeout(characteristic.subscribe(on_value), t, "the subscription")
+    emit("subscribed", characteristic=TRANSFER_CHARACTERISTIC_UUID, mtu=connection.att_mtu)
+    data = await with_timeout(done, t, f"EOM ({len(received)} bytes came)")
+    seconds = time.monotonic() - stats["first"] if stats["first"] else 0.0
+    emit("received", bytes=len(data), sha256=hashlib.sha256(data).hexdigest(),
+         pattern_ok=data == pattern(len(data)), chunks=stats["chunks"], largest_chunk=stats["largest"],
+         seconds=round(seconds, 6), bytes_per_second=round(len(data) / seconds) if seconds else None)
+
+    reply = args.reply.encode() if args.reply is not None else data[:transfer_chunk_size(connection)]
+    if reply:
+        await characteristic.write_value(reply, with_response=False)
+        emit("wrote", value=reply.hex(), with_response=False)
+    await with_timeout(characteristic.unsubscribe(on_value), t, "the unsubscription")
+    emit("unsubscribed", characteristic=TRANSFER_CHARACTERISTIC_UUID)
+    await connection.disconnect()
+    emit("done")
+
+
 MODES = {
     "advertise": mode_advertise,
     "scan": mode_scan,
@@ -650,6 +818,8 @@ MODES = {
     "gatt-central": mode_gatt_central,
     "l2cap-server": mode_l2cap_server,
     "l2cap-client": mode_l2cap_client,
+    "transfer-peripheral": mode_transfer_peripheral,
+    "transfer-central": mode_transfer_central,
 }
 
 
@@ -720,6 +890,19 @@ def arguments(argv: list[str]) -> argparse.Namespace:
     sub = modes.add_parser("l2cap-client", parents=[common], help="opens a channel, sends and reads N bytes")
     peer_options(sub)
     l2cap_options(sub)
+
+    def transfer_payload_options(sub):
+        sub.add_argument("--bytes", type=int, default=100_000, help="send this many bytes of the pattern (default 100000)")
+        sub.add_argument("--text", help="send this text instead")
+
+    sub = modes.add_parser("transfer-peripheral", parents=[common], help="the transfer sample's peripheral")
+    sub.add_argument("--mtu", type=int, default=517, help="our ATT MTU in the exchange (default 517)")
+    transfer_payload_options(sub)
+    sub = modes.add_parser("transfer-central", parents=[common], help="the transfer sample's central")
+    sub.add_argument("--mtu", type=int, default=517, help="ATT MTU to request (default 517; 23: no exchange)")
+    sub.add_argument("--min-rssi", type=int, default=-50, help="weakest RSSI that passes the gate (default -50)")
+    sub.add_argument("--allow-unavailable-rssi", action="store_true", help="let RSSI \"not available\" (127) pass")
+    sub.add_argument("--reply", help="text written back (default: the first ATT_MTU - 3 bytes received)")
     return parser.parse_args(argv)
 
 

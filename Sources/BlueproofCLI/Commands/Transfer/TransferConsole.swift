@@ -1,0 +1,119 @@
+import BlueproofTransfer
+import Foundation
+
+/// Shows a transfer's events on standard error: steps as lines, progress as a bar redrawn in
+/// place on a terminal (coloured unless NO_COLOR is set), or a line per tenth elsewhere.
+final class TransferConsole {
+    private let label: String
+    private let showProgress: Bool
+    private let terminal = isatty(STDERR_FILENO) == 1
+    private let colour = isatty(STDERR_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+    private var total: Int?
+    private var lastTenth = -1
+    private var barShown = false
+
+    init(label: String, total: Int? = nil, showProgress: Bool = true) {
+        self.label = label
+        self.total = total
+        self.showProgress = showProgress
+    }
+
+    func show(_ event: TransferEvent) {
+        switch event {
+        case let .advertising(service): line("advertising \(service)")
+        case let .scanning(service): line("scanning for \(service)")
+        case let .gate(address, decision): line("\(address): \(decision)")
+        case let .connected(connection): line("connected \(connection)")
+        case let .ready(mtu, chunkSize): line("subscribed; ATT_MTU \(mtu), chunks of \(chunkSize) bytes")
+        case let .progress(progress): bar(progress)
+        case let .reply(value): line("reply: \(value.count) bytes \(Self.preview(value))")
+        case let .done(summary): line("done: \(summary.bytes) bytes, SHA-256 \(summary.sha256)")
+        case let .failed(error): line("failed: \(error)")
+        }
+    }
+
+    private func line(_ text: String) {
+        if barShown { write("\n") }
+        barShown = false
+        write("• \(label): \(text)\n")
+    }
+
+    private func bar(_ progress: TransferProgress) {
+        guard showProgress else { return }
+        let total = progress.total ?? total
+        let rate = Self.bytes(Int(progress.bytesPerSecond)) + "/s"
+        let fraction = total.map { $0 > 0 ? Double(progress.bytes) / Double($0) : 1 }
+        if terminal {
+            let width = 30
+            let filled = Int((fraction ?? 0) * Double(width))
+            let body = String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)
+            let percent = fraction.map { String(format: "%3.0f%%", $0 * 100) } ?? "   "
+            let painted = colour ? "\u{1B}[32m\(body)\u{1B}[0m" : body
+            write("\r\(label) [\(painted)] \(percent) \(Self.bytes(progress.bytes)) \(rate)   ")
+            barShown = true
+        } else if let fraction {
+            let tenth = Int(fraction * 10)
+            guard tenth > lastTenth else { return }
+            lastTenth = tenth
+            write("• \(label): \(tenth * 10)% \(Self.bytes(progress.bytes)) \(rate)\n")
+        }
+    }
+
+    func finish() {
+        if barShown { write("\n") }
+        barShown = false
+    }
+
+    private func write(_ text: String) { FileHandle.standardError.write(Data(text.utf8)) }
+
+    static func bytes(_ count: Int) -> String {
+        switch count {
+        case ..<1000: "\(count) B"
+        case ..<1_000_000: String(format: "%.1f kB", Double(count) / 1000)
+        default: String(format: "%.2f MB", Double(count) / 1_000_000)
+        }
+    }
+
+    static func preview(_ value: [UInt8]) -> String {
+        let text = String(decoding: value.prefix(40), as: UTF8.self)
+        return text.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0xFFFD }) ? "\"\(text)\"" : "(binary)"
+    }
+}
+
+/// A summary as the commands print it with --json.
+struct TransferReport: Encodable {
+    var backend: String
+    var role: String
+    var direction: String
+    var bytes: Int
+    var mtu: Int
+    var chunkSize: Int
+    var chunks: Int
+    var seconds: Double
+    var bytesPerSecond: Double
+    var sha256: String
+    var reply: String?
+    var output: String?
+
+    init(_ summary: TransferSummary, backend: String, output: String?) {
+        self.backend = backend
+        role = summary.role.rawValue
+        direction = summary.direction.rawValue
+        bytes = summary.bytes
+        mtu = summary.mtu
+        chunkSize = summary.chunkSize
+        chunks = summary.chunks
+        seconds = summary.seconds
+        bytesPerSecond = summary.bytesPerSecond
+        sha256 = summary.sha256
+        reply = summary.reply.map { String(decoding: $0, as: UTF8.self) }
+        self.output = output
+    }
+
+    var text: String {
+        let verb = direction == "peripheral-to-central" ? (role == "peripheral" ? "sent" : "received")
+            : (role == "central" ? "sent" : "received")
+        return "\(backend) \(role): \(verb) \(bytes) bytes (ATT_MTU \(mtu), \(chunks) chunks of up to \(chunkSize)) in "
+            + String(format: "%.2f s: %.1f kB/s", seconds, bytesPerSecond / 1000) + ", SHA-256 \(sha256)"
+    }
+}

@@ -1,0 +1,85 @@
+import BlueproofHost
+
+extension TransferCentral {
+    /// The sample's direction: notifications appended until "EOM", then the reply written back
+    /// with Write Without Response.
+    func receive(on link: Link, reply: TransferReply, emit: @escaping Emit) async throws(TransferError) -> TransferSummary {
+        let counter = ByteCounter()
+        let limit = profile.payloadLimit
+        let valueHandle = link.characteristic.valueHandle
+        let (payload, chunks, largest, elapsed) = try await guarded(
+            link.connection, on: host, counter: counter, idle: profile.idleTimeout, clock: clock
+        ) { () async throws -> ([UInt8], Int, Int, Duration) in
+            var reassembler = TransferReassembler(limit: limit)
+            var meter = TransferMeter()
+            var start: ContinuousClock.Instant?
+            for await notification in link.notifications where notification.handle == valueHandle {
+                let begun = start ?? ContinuousClock.now
+                start = begun
+                switch try reassembler.receive(notification.value) {
+                case let .data(total):
+                    counter.set(total)
+                    let progress = TransferProgress(bytes: total, total: nil, elapsed: ContinuousClock.now - begun)
+                    if let due = meter.update(progress) { emit(.progress(due)) }
+                case let .complete(payload):
+                    let elapsed = ContinuousClock.now - begun
+                    emit(.progress(TransferProgress(bytes: payload.count, total: payload.count, elapsed: elapsed)))
+                    return (payload, reassembler.chunks, reassembler.largestChunk, elapsed)
+                }
+            }
+            // The stream ends with the connection.
+            throw TransferError.disconnected(reason: link.connection.endReason, bytes: reassembler.buffer.count)
+        }
+        let answer = reply.value(for: payload, chunkSize: link.chunkSize)
+        if !answer.isEmpty {
+            do {
+                try await link.gatt.writeWithoutResponse(handle: valueHandle, value: answer)
+            } catch {
+                throw TransferError.from(error, connection: link.connection, bytes: payload.count)
+            }
+        }
+        return TransferSummary(
+            role: .central, direction: .peripheralToCentral, sent: false, bytes: payload.count, mtu: link.mtu,
+            chunkSize: link.chunkSize, chunks: chunks, largestChunk: largest, elapsed: elapsed,
+            sha256: SHA256.hex(payload), payload: payload, reply: answer.isEmpty ? nil : answer,
+            peer: link.connection.peerAddress)
+    }
+
+    /// Reversed: chunks and "EOM" with Write Without Response (each waits while the outbound
+    /// queue is full), then the peripheral's answer as one notification.
+    func send(_ payload: [UInt8], on link: Link, emit: @escaping Emit) async throws(TransferError) -> TransferSummary {
+        let chunker = try TransferChunker(payload: payload, chunkSize: link.chunkSize)
+        let counter = ByteCounter()
+        let valueHandle = link.characteristic.valueHandle
+        let (chunks, largest, elapsed, answer) = try await guarded(
+            link.connection, on: host, counter: counter, idle: profile.idleTimeout, clock: clock
+        ) { () async throws -> (Int, Int, Duration, [UInt8]) in
+            let start = ContinuousClock.now
+            var meter = TransferMeter()
+            var (sent, chunks, largest) = (0, 0, 0)
+            let last = chunker.count - 1
+            for (index, value) in chunker.enumerated() {
+                try Task.checkCancellation()
+                try await link.gatt.writeWithoutResponse(handle: valueHandle, value: value)
+                guard index < last else { break }
+                sent += value.count
+                chunks += 1
+                largest = max(largest, value.count)
+                counter.set(sent)
+                let progress = TransferProgress(bytes: sent, total: payload.count, elapsed: ContinuousClock.now - start)
+                if let due = meter.update(progress) { emit(.progress(due)) }
+            }
+            let elapsed = ContinuousClock.now - start
+            emit(.progress(TransferProgress(bytes: sent, total: payload.count, elapsed: elapsed)))
+            for await notification in link.notifications where notification.handle == valueHandle {
+                return (chunks, largest, elapsed, notification.value)
+            }
+            throw TransferError.disconnected(reason: link.connection.endReason, bytes: sent)
+        }
+        emit(.reply(answer))
+        return TransferSummary(
+            role: .central, direction: .centralToPeripheral, sent: true, bytes: payload.count, mtu: link.mtu,
+            chunkSize: link.chunkSize, chunks: chunks, largestChunk: largest, elapsed: elapsed,
+            sha256: SHA256.hex(payload), payload: nil, reply: answer, peer: link.connection.peerAddress)
+    }
+}

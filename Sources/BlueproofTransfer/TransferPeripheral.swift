@@ -1,0 +1,124 @@
+import BlueproofHost
+import BlueproofWire
+import Logging
+
+/// The sample's peripheral on an ``LEHost`` (docs/corebluetooth-transfer-sample.md, "When the
+/// Peripheral Receives a Connection, Send the Data"): it serves the transfer service with one
+/// characteristic (notify + write without response), advertises the service UUID, takes the
+/// first central that connects, and once that central subscribes sends the payload as
+/// notifications of ATT_MTU - 3 bytes followed by "EOM" (``TransferChunker``).
+///
+/// Flow control: ``LEHost/notify(_:of:to:)`` waits while the connection's outbound queue is
+/// full and goes on as the controller returns buffers, which is what the sample does when
+/// Core Bluetooth says it is "ready to update subscribers" again.
+///
+/// Reversed (``Mode/receive(reply:)``), the peripheral reassembles the central's writes until
+/// "EOM" and answers with one notification (``TransferReply``).
+public struct TransferPeripheral: Sendable {
+    public let host: LEHost
+    public let profile: TransferProfile
+    let clock: any Clock<Duration>
+    let logger: Logger
+
+    public init(host: LEHost, profile: TransferProfile = TransferProfile(),
+                clock: any Clock<Duration> = ContinuousClock(), logger: Logger? = nil) {
+        self.host = host
+        self.profile = profile
+        self.clock = clock
+        self.logger = logger ?? Logger(label: "blueproof.transfer.peripheral")
+    }
+
+    public enum Mode: Hashable, Sendable {
+        /// The sample's direction: notify this payload.
+        case send([UInt8])
+        /// Reversed: receive the central's payload, then notify `reply`.
+        case receive(reply: TransferReply)
+    }
+
+    /// Runs one transfer. The stream ends with ``TransferEvent/done(_:)`` or
+    /// ``TransferEvent/failed(_:)``; dropping it cancels the transfer.
+    public func run(_ mode: Mode) -> AsyncStream<TransferEvent> {
+        eventStream { emit throws(TransferError) in try await perform(mode, emit: emit) }
+    }
+
+    private func perform(_ mode: Mode, emit: @escaping Emit) async throws(TransferError) -> TransferSummary {
+        let valueHandle = try await serve()
+        let events = await host.gattServerEvents()
+        let incoming = await host.incomingConnections()
+        try await advertise()
+        emit(.advertising(service: profile.service))
+        guard let connection = await first(of: incoming, within: profile.acceptTimeout, clock: clock, { $0 }) else {
+            try? await host.stopAdvertising()
+            throw .noCentral(limit: profile.acceptTimeout)
+        }
+        emit(.connected(connection))
+        do throws(TransferError) {
+            try await waitForSubscription(events, connection: connection, valueHandle: valueHandle)
+            let mtu = await host.attMTU(on: connection)
+            let chunkSize = TransferChunker.chunkSize(forATTMTU: mtu)
+            emit(.ready(mtu: mtu, chunkSize: chunkSize))
+            let link = Link(connection: connection, valueHandle: valueHandle, mtu: mtu, chunkSize: chunkSize)
+            switch mode {
+            case let .send(payload): return try await send(payload, on: link, events: events, emit: emit)
+            case let .receive(reply): return try await receive(on: link, reply: reply, events: events, emit: emit)
+            }
+        } catch {
+            // Cleanup: a transfer that failed leaves no connection behind.
+            logger.debug("transfer failed: \(error); disconnecting \(connection)")
+            try? await host.disconnect(connection)
+            throw error
+        }
+    }
+
+    /// One central's connection, and what the transfer uses on it.
+    struct Link: Sendable {
+        let connection: LEConnection
+        let valueHandle: UInt16
+        let mtu: Int
+        let chunkSize: Int
+    }
+
+    /// The sample's `setupPeripheral()`: one service, one characteristic.
+    private func serve() async throws(TransferError) -> UInt16 {
+        let definition = GATTServiceDefinition(uuid: profile.service, characteristics: [
+            GATTCharacteristicDefinition(uuid: profile.characteristic, properties: [.notify, .writeWithoutResponse]),
+        ])
+        do {
+            try await host.serve([definition], deviceName: profile.localName)
+        } catch {
+            throw .database("\(error)")
+        }
+        guard let handle = await host.gattDatabase?.characteristic(uuid: profile.characteristic)?.valueHandle else {
+            throw .database("the characteristic \(profile.characteristic) has no value handle")
+        }
+        return handle
+    }
+
+    /// All it advertises is the service UUID (and its name in the scan response).
+    private func advertise() async throws(TransferError) {
+        do {
+            var data = AdvertisingData([.flags(.generalDiscoverableLEOnly)])
+            data.append(contentsOf: AdvertisingDataStructure.serviceUUIDs([profile.service], complete: true))
+            let scanResponse = AdvertisingData([.localName(profile.localName)])
+            try await host.startAdvertising(LEAdvertisingParameters(
+                data: try data.encodedLegacy(), scanResponse: try scanResponse.encodedLegacy()))
+        } catch let error as LEHostError {
+            throw .host(error)
+        } catch {
+            throw .database("advertising data: \(error)")
+        }
+    }
+
+    private func waitForSubscription(_ events: AsyncStream<GATTServerEvent>, connection: LEConnection,
+                                     valueHandle: UInt16) async throws(TransferError) {
+        let limit = profile.acceptTimeout
+        let subscribed = try await guarded(connection, on: host, counter: ByteCounter(), idle: nil, clock: clock) {
+            await first(of: events, within: limit, clock: clock) { event -> Bool? in
+                guard case let .subscriptionChanged(from, characteristic, true, _) = event,
+                      from == connection, characteristic == valueHandle else { return nil }
+                return true
+            } ?? false
+        }
+        guard subscribed else { throw .noCentral(limit: limit) }
+    }
+}

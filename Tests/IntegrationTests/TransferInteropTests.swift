@@ -1,0 +1,95 @@
+import BlueproofBackend
+import BlueproofHost
+import BlueproofTestSupport
+import BlueproofTransfer
+import BlueproofWire
+import Testing
+
+/// The transfer sample's roles against Bumble playing the other one (peer.py's
+/// `transfer-central` and `transfer-peripheral`): an independent stack reassembles our
+/// peripheral's payload, and our central reassembles Bumble's, byte-exact.
+extension Integration {
+    @Suite("Transfer interop with Bumble")
+    struct TransferInteropTests {
+        static let size = 100_000
+
+        @Test("btvirt: a Bumble central receives our peripheral's payload", .requires(.bumble, .btvirt, .preload, .tshark),
+              .timeLimit(.minutes(1)))
+        func bumbleCentralBTVirt() async throws {
+            try RequiredComponent.require(.bumble, .btvirt, .preload, .tshark)
+            try await bumbleCentral(.btvirt)
+        }
+
+        @Test("Rootcanal: a Bumble central receives our peripheral's payload", .requires(.bumble, .rootcanal, .preload, .tshark),
+              .timeLimit(.minutes(1)))
+        func bumbleCentralRootcanal() async throws {
+            try RequiredComponent.require(.bumble, .rootcanal, .preload, .tshark)
+            try await bumbleCentral(.rootcanal)
+        }
+
+        private func bumbleCentral(_ spec: BackendSpec) async throws {
+            let folder = try WorkFolder("transfer-bumble-central-\(spec)")
+            defer { folder.cleanUp() }
+            // "EOM" inside and as the last 3 bytes.
+            let payload = Array("EOM".utf8) + pattern(Self.size - 6) + Array("EOM".utf8)
+            try await withHosts(spec, count: 1, in: folder) { nodes in
+                let peripheral = TransferPeripheral(host: nodes.hosts[0], profile: openGateProfile()).run(.send(payload))
+                let events = EventLog()
+                try await BumblePeer.withPeer(
+                    "transfer-central", transport: try BumblePeer.transport(for: nodes.backend), log: folder.file("central.log"),
+                    arguments: ["--allow-unavailable-rssi", "--min-rssi", "-127", "--mtu", "247", "--reply", "thanks"]) { central in
+                    let outcome = await peripheral.outcome { events.append($0) }
+                    let sent = try outcome.get()
+                    #expect(sent.chunkSize == 244 && sent.largestChunk == 244)
+                    let received = try await central.next(event: "received", within: .seconds(30))
+                    #expect(received.int("bytes") == payload.count)
+                    #expect(received.string("sha256") == SHA256.hex(payload), "\(received)")
+                    #expect(received.int("largest_chunk") == 244)
+                    #expect(sent.reply == Array("thanks".utf8), "the write-back reached our peripheral")
+                    _ = try await central.next(event: "done", within: .seconds(10))
+                }
+                #expect(await noConnections(nodes.hosts[0]))
+            }
+            try checkOurCapture(folder.file("node0.pcap"), decodes: "btatt.opcode == 0x1b")
+        }
+
+        @Test("btvirt: our central receives a Bumble peripheral's payload", .requires(.bumble, .btvirt, .preload, .tshark),
+              .timeLimit(.minutes(1)))
+        func bumblePeripheralBTVirt() async throws {
+            try RequiredComponent.require(.bumble, .btvirt, .preload, .tshark)
+            try await bumblePeripheral(.btvirt)
+        }
+
+        @Test("Rootcanal: our central receives a Bumble peripheral's payload", .requires(.bumble, .rootcanal, .preload, .tshark),
+              .timeLimit(.minutes(1)))
+        func bumblePeripheralRootcanal() async throws {
+            try RequiredComponent.require(.bumble, .rootcanal, .preload, .tshark)
+            try await bumblePeripheral(.rootcanal)
+        }
+
+        private func bumblePeripheral(_ spec: BackendSpec) async throws {
+            let folder = try WorkFolder("transfer-bumble-peripheral-\(spec)")
+            defer { folder.cleanUp() }
+            try await withHosts(spec, count: 1, in: folder) { nodes in
+                try await BumblePeer.withPeer(
+                    "transfer-peripheral", transport: try BumblePeer.transport(for: nodes.backend), log: folder.file("peripheral.log"),
+                    arguments: ["--bytes", "\(Self.size)"]) { peripheral in
+                    _ = try await peripheral.next(event: "ready", within: .seconds(15))
+                    let outcome = await TransferCentral(host: nodes.hosts[0], profile: openGateProfile(mtu: 185))
+                        .run(.receive(reply: .bytes(Array("thanks".utf8)))).outcome()
+                    let received = try outcome.get()
+                    #expect(received.payload == pattern(Self.size))
+                    #expect(received.largestChunk == 182)
+                    let sent = try await peripheral.next(event: "sent", within: .seconds(10))
+                    #expect(sent.string("sha256") == received.sha256)
+                    let written = try await peripheral.next(event: "written", within: .seconds(10))
+                    #expect(written.string("value") == hex(Array("thanks".utf8)))
+                    let unsubscribed = try await peripheral.next(event: "subscribed", within: .seconds(10)) { $0.bool("notify") == false }
+                    #expect(unsubscribed.bool("notify") == false, "our central unsubscribed before disconnecting")
+                }
+                #expect(await noConnections(nodes.hosts[0]))
+            }
+            try checkOurCapture(folder.file("node0.pcap"), decodes: "btatt.opcode == 0x1b")
+        }
+    }
+}
