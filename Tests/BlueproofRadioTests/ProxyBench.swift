@@ -1,4 +1,5 @@
 @testable import BlueproofRadio
+import BlueproofTestSupport
 import BlueproofWire
 
 /// Two (or more) nodes on fake controllers behind one radio world on a manual clock.

@@ -71,6 +71,9 @@ public final class ManualClock: Clock, Sendable {
         for sleeper in woken { sleeper.continuation.resume() }
     }
 
+    /// Moves the clock to `offset` from its start (never backwards).
+    public func advance(to offset: Duration) { advance(by: max(.zero, offset - now.offset)) }
+
     /// Returns once at least `count` tasks sleep on this clock: the event a test waits for
     /// before advancing, instead of guessing when a timer was armed.
     public func waitForSleepers(_ count: Int = 1) async {
