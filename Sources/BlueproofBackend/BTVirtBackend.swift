@@ -12,7 +12,8 @@ enum BTVirtBackend {
         let socketDirectory = "\(workDirectory)/btvirt"
         try FileManager.default.createDirectory(atPath: socketDirectory, withIntermediateDirectories: true)
         let afALGMissing = AFALGSupport.missingReason()
-        var environment = ["BLUEPROOF_SOCKET_DIR": socketDirectory]
+        // Blocking sends: btvirt would otherwise drop packets to a reader that falls behind.
+        var environment = ["BLUEPROOF_SOCKET_DIR": socketDirectory, "BLUEPROOF_BLOCKING_SEND": "1"]
         if afALGMissing != nil { environment["BLUEPROOF_FAKE_AF_ALG"] = "1" }
         let socketPath = "\(socketDirectory)/bt-server-le"
         let process = try await ChildProcess.launchController(
@@ -25,6 +26,7 @@ enum BTVirtBackend {
             BackendFact("socket", socketPath),
             BackendFact("log", process.logPath),
             BackendFact("AF_ALG workaround", workaround),
+            BackendFact("delivery", "lossless: btvirt's sends wait for a slow reader instead of dropping packets"),
         ])
     }
 }

@@ -4,6 +4,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,10 +27,12 @@ static int (*real_bind)(int, const struct sockaddr *, socklen_t);
 static int (*real_listen)(int, int);
 static int (*real_unlink)(const char *);
 static int (*real_close)(int);
+static ssize_t (*real_send)(int, const void *, size_t, int);
 
 static int fake_af_alg;
 static const char *socket_dir;
 static int ready_fd = -1;
+static int blocking_send;
 /* Descriptors that stand in for AF_ALG sockets the kernel could not make. */
 static atomic_bool fake_fds[MAX_FAKE_FD];
 
@@ -41,6 +44,7 @@ __attribute__((constructor)) static void bp_preload_init(void) {
     real_listen = dlsym(RTLD_NEXT, "listen");
     real_unlink = dlsym(RTLD_NEXT, "unlink");
     real_close = dlsym(RTLD_NEXT, "close");
+    real_send = dlsym(RTLD_NEXT, "send");
 
     const char *fake = getenv("BLUEPROOF_FAKE_AF_ALG");
     fake_af_alg = fake && strcmp(fake, "1") == 0;
@@ -48,6 +52,30 @@ __attribute__((constructor)) static void bp_preload_init(void) {
     socket_dir = (dir && *dir) ? dir : NULL;
     const char *fd = getenv("BLUEPROOF_READY_FD");
     ready_fd = fd ? atoi(fd) : -1;
+    const char *blocking = getenv("BLUEPROOF_BLOCKING_SEND");
+    blocking_send = blocking && strcmp(blocking, "1") == 0;
+}
+
+/* btvirt writes every packet to its client with send(MSG_DONTWAIT) and ignores the result
+   (BlueZ emulator/server.c), so a reader that falls behind silently loses packets, or gets
+   half of one and a broken H4 stream. With BLUEPROOF_BLOCKING_SEND=1 such a send waits for
+   room and writes the whole packet, as a controller's own buffers would hold it back. */
+ssize_t send(int fd, const void *buf, size_t len, int flags) {
+    if (!blocking_send || !(flags & MSG_DONTWAIT)) return real_send(fd, buf, len, flags);
+    flags = (flags & ~MSG_DONTWAIT) | MSG_NOSIGNAL;
+    size_t done = 0;
+    while (done < len) {
+        ssize_t n = real_send(fd, (const char *)buf + done, len - done, flags);
+        if (n >= 0) {
+            done += (size_t)n;
+        } else if (errno == EAGAIN || errno == EWOULDBLOCK) {
+            struct pollfd wait = { .fd = fd, .events = POLLOUT };
+            poll(&wait, 1, -1);
+        } else if (errno != EINTR) {
+            return done > 0 ? (ssize_t)done : -1;
+        }
+    }
+    return (ssize_t)done;
 }
 
 /* Rewrites /tmp/bt-server-NAME to SOCKET_DIR/bt-server-NAME; returns 0 when not rewritten. */

@@ -22,7 +22,11 @@ struct WorkFolder {
 
     func file(_ name: String) -> String { "\(path)/\(name)" }
 
-    func cleanUp() { try? FileManager.default.removeItem(atPath: path) }
+    /// Removes the folder, unless BLUEPROOF_KEEP_TEST_FILES=1 asks to keep it for a post-mortem.
+    func cleanUp() {
+        guard ProcessInfo.processInfo.environment["BLUEPROOF_KEEP_TEST_FILES"] != "1" else { return }
+        try? FileManager.default.removeItem(atPath: path)
+    }
 }
 
 /// Starts `spec` in `folder`, runs `body`, and shuts the backend down whatever happens.

@@ -12,6 +12,9 @@
                                 fixed socket paths.
    BLUEPROOF_READY_FD=N         after every successful listen(), a line "unix PATH" or
                                 "tcp PORT" is written to file descriptor N: the harness waits
-                                for that line instead of polling for the socket. */
+                                for that line instead of polling for the socket.
+   BLUEPROOF_BLOCKING_SEND=1    send(MSG_DONTWAIT) waits for room and sends the whole buffer:
+                                btvirt drops packets (or cuts them) for a reader that falls
+                                behind, which a real controller never does. */
 int bp_preload_is_loaded(void);
 #endif
