@@ -17,7 +17,8 @@ public struct TransferProfile: Hashable, Sendable {
     public var connectTimeout: Duration
     /// How long the peripheral waits for a central to connect and subscribe.
     public var acceptTimeout: Duration
-    /// How long a receiver waits for the next value before it gives up.
+    /// How long either side waits with nothing moving before it gives up: 30 s by default, as
+    /// long as an ATT transaction may take (Core Vol 3, Part F §3.3.3).
     public var idleTimeout: Duration
     /// The ATT_MTU the central asks for in Exchange MTU; 23 skips the exchange. Chunks are the
     /// ATT_MTU in force minus 3.
@@ -31,7 +32,7 @@ public struct TransferProfile: Hashable, Sendable {
                 characteristic: BluetoothUUID = TransferProfile.sampleCharacteristic,
                 gate: RSSIGate = RSSIGate(minimum: -50, allowUnavailable: false),
                 scanTimeout: Duration = .seconds(10), connectTimeout: Duration = .seconds(3),
-                acceptTimeout: Duration = .seconds(60), idleTimeout: Duration = .seconds(10),
+                acceptTimeout: Duration = .seconds(60), idleTimeout: Duration = .seconds(30),
                 mtu: Int = 517, payloadLimit: Int = TransferReassembler.defaultLimit,
                 localName: String = "blueproof-transfer") {
         self.service = service
