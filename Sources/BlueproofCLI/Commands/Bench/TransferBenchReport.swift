@@ -155,7 +155,13 @@ struct TransferBenchReport: Encodable {
         for target in targets {
             lines.append("    \(target.name) \(target.goal): \(target.value) — \(target.met ? "met" : "not met")")
         }
-        lines.append("  our payload arrived \(intact ? "intact" : "DIFFERENT") in every run")
+        let different = oursRuns.filter { !$0.intact }
+        if different.isEmpty {
+            lines.append("  our payload arrived intact in every run")
+        } else {
+            let received = different.map { "\($0.receivedBytes) of \($0.bytes) bytes" }.joined(separator: ", ")
+            lines.append("  our payload arrived DIFFERENT in \(different.count) of \(oursRuns.count) runs (received \(received))")
+        }
         return lines.joined(separator: "\n")
     }
 }
