@@ -28,6 +28,7 @@ static int (*real_listen)(int, int);
 static int (*real_unlink)(const char *);
 static int (*real_close)(int);
 static ssize_t (*real_send)(int, const void *, size_t, int);
+static ssize_t (*real_sendmsg)(int, const struct msghdr *, int);
 
 static int fake_af_alg;
 static const char *socket_dir;
@@ -45,6 +46,7 @@ __attribute__((constructor)) static void bp_preload_init(void) {
     real_unlink = dlsym(RTLD_NEXT, "unlink");
     real_close = dlsym(RTLD_NEXT, "close");
     real_send = dlsym(RTLD_NEXT, "send");
+    real_sendmsg = dlsym(RTLD_NEXT, "sendmsg");
 
     const char *fake = getenv("BLUEPROOF_FAKE_AF_ALG");
     fake_af_alg = fake && strcmp(fake, "1") == 0;
@@ -56,12 +58,12 @@ __attribute__((constructor)) static void bp_preload_init(void) {
     blocking_send = blocking && strcmp(blocking, "1") == 0;
 }
 
-/* btvirt writes every packet to its client with send(MSG_DONTWAIT) and ignores the result
-   (BlueZ emulator/server.c), so a reader that falls behind silently loses packets, or gets
-   half of one and a broken H4 stream. With BLUEPROOF_BLOCKING_SEND=1 such a send waits for
-   room and writes the whole packet, as a controller's own buffers would hold it back. */
-ssize_t send(int fd, const void *buf, size_t len, int flags) {
-    if (!blocking_send || !(flags & MSG_DONTWAIT)) return real_send(fd, buf, len, flags);
+/* btvirt writes every packet to its client with send() or sendmsg() and MSG_DONTWAIT, and
+   ignores the result (BlueZ emulator/server.c), so a reader that falls behind silently loses
+   packets, or gets half of one and a broken H4 stream. With BLUEPROOF_BLOCKING_SEND=1 such a
+   send waits for room and writes the whole packet, as a controller's own buffers would hold
+   it back. */
+static ssize_t send_whole(int fd, const void *buf, size_t len, int flags) {
     flags = (flags & ~MSG_DONTWAIT) | MSG_NOSIGNAL;
     size_t done = 0;
     while (done < len) {
@@ -76,6 +78,29 @@ ssize_t send(int fd, const void *buf, size_t len, int flags) {
         }
     }
     return (ssize_t)done;
+}
+
+ssize_t send(int fd, const void *buf, size_t len, int flags) {
+    if (!blocking_send || !(flags & MSG_DONTWAIT)) return real_send(fd, buf, len, flags);
+    return send_whole(fd, buf, len, flags);
+}
+
+/* A packet in pieces (H4 indicator, header, data) is joined, then sent whole. */
+ssize_t sendmsg(int fd, const struct msghdr *msg, int flags) {
+    if (!blocking_send || !(flags & MSG_DONTWAIT) || msg->msg_control || msg->msg_name)
+        return real_sendmsg(fd, msg, flags);
+    size_t total = 0;
+    for (size_t i = 0; i < msg->msg_iovlen; i++) total += msg->msg_iov[i].iov_len;
+    char *joined = malloc(total ? total : 1);
+    if (!joined) return real_sendmsg(fd, msg, flags);
+    size_t at = 0;
+    for (size_t i = 0; i < msg->msg_iovlen; i++) {
+        memcpy(joined + at, msg->msg_iov[i].iov_base, msg->msg_iov[i].iov_len);
+        at += msg->msg_iov[i].iov_len;
+    }
+    ssize_t sent = send_whole(fd, joined, total, flags);
+    free(joined);
+    return sent;
 }
 
 /* Rewrites /tmp/bt-server-NAME to SOCKET_DIR/bt-server-NAME; returns 0 when not rewritten. */
