@@ -28,6 +28,7 @@ final class FakeController: HCITransport, Sendable {
     func close() { toHost.finish() }
 
     func inject(_ event: HCIEvent) { toHost.yield(event.packet.packet) }
+    func inject(_ packet: H4Packet) { toHost.yield(packet) }
 
     /// A marker event (an unknown code the proxy passes as it is) to tell when everything
     /// injected before it has been handled.

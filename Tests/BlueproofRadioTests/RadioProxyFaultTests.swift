@@ -41,6 +41,12 @@ struct RadioProxyFaultTests {
         #expect(log.map(\.kind) == [.bufferSize, .withholdCredits, .releaseCredits])
         #expect(log.map(\.time) == [0, 1, 3])
         #expect(log[2].detail.contains("released 6"))
+        // The stream of entries replays those so far, then ends at shutdown.
+        let entries = bench.world.faultLogEntries()
+        bench.world.shutdown()
+        var streamed: [RadioFaultLogEntry] = []
+        for await entry in entries { streamed.append(entry) }
+        #expect(streamed == log)
     }
 
     @Test("a scripted disconnect reaches the host with its reason; delayed events arrive late")
@@ -58,6 +64,9 @@ struct RadioProxyFaultTests {
         #expect(try await bench.events(central, marker: 4)
                 == [.disconnectionComplete(.init(status: .success, connectionHandle: 0x40, reason: .connectionTimeout))])
         #expect(bench.controllers[central].sent == [HCIDisconnect(connectionHandle: 0x40, reason: .remoteUserTerminated).packet])
+        // Data the controller still delivers on the ended link is not the host's any more.
+        bench.controllers[central].inject(HCIACLPacket(handle: 0x40, packetBoundary: .firstFlushable, data: [1, 0, 4, 0, 0x1B, 3, 0]).packet)
+        #expect(try await bench.events(central, marker: 5).isEmpty, "data after Disconnection Complete")
         let log = bench.world.faultLog
         #expect(log.map(\.kind) == [.delay, .disconnect])
         #expect(log.map(\.time) == [1.6, 2])

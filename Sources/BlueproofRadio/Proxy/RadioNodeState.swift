@@ -18,7 +18,7 @@ struct RadioNodeState: Sendable {
     var hiddenLogged: Set<Int> = []
     /// Open connections: handle → peer address.
     var connections: [UInt16: BDAddress] = [:]
-    /// Handles the proxy ended: their late Disconnection Complete and credits are swallowed.
+    /// Handles the proxy ended: their late data, Disconnection Complete and credits are swallowed.
     var closedHandles: Set<UInt16> = []
     /// A connection attempt to an out-of-range peer, not passed to the controller.
     var held: HeldConnection?

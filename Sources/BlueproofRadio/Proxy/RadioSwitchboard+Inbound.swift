@@ -3,6 +3,13 @@ import BlueproofWire
 extension RadioSwitchboard {
     /// A packet from `node`'s controller, on its way to the host.
     mutating func inbound(_ packet: H4Packet, at node: Int, now: Duration) -> [RadioAction] {
+        // Data still arriving on a connection the proxy already ended for the host (before the
+        // controller has processed the proxy's HCI Disconnect): the host was told the link is
+        // gone (Disconnection Complete, Vol 4, Part E §7.7.5), so its data is no longer its own.
+        if packet.type == .acl, let data = try? HCIACLPacket(payload: packet.payload),
+           nodes[node]?.closedHandles.contains(data.handle) == true {
+            return []
+        }
         guard packet.type == .event, let event = try? HCIEvent(payload: packet.payload) else {
             return [.toHost(node: node, packet)]
         }

@@ -30,6 +30,9 @@ public final class RadioWorld: Sendable {
         var armed: (at: Duration, task: Task<Void, Never>)?
         var logged = 0
         var closed = false
+        /// Streams of fault-log entries (``RadioWorld/faultLogEntries()``), by subscriber.
+        var watchers: [UInt64: AsyncStream<RadioFaultLogEntry>.Continuation] = [:]
+        var nextWatcher: UInt64 = 0
 
         var earliest: (timer: RadioTimer, at: Duration)? {
             agenda.min { ($0.value.at, $0.value.sequence) < ($1.value.at, $1.value.sequence) }.map { ($0.key, $0.value.at) }
@@ -85,15 +88,42 @@ public final class RadioWorld: Sendable {
     /// Every fault and decision so far, in order, for the run's report.
     public var faultLog: [RadioFaultLogEntry] { state.withLock { $0.board.log } }
 
+    /// Every fault-log entry: those recorded so far, then each as it is recorded, so a test
+    /// can wait for an injected fault instead of polling ``faultLog``. Ends at ``shutdown()``.
+    public func faultLogEntries() -> AsyncStream<RadioFaultLogEntry> {
+        let (stream, continuation) = AsyncStream.makeStream(of: RadioFaultLogEntry.self)
+        let id: UInt64? = state.withLock { state in
+            for entry in state.board.log[..<state.logged] { continuation.yield(entry) }
+            guard !state.closed else { return nil }
+            state.nextWatcher += 1
+            state.watchers[state.nextWatcher] = continuation
+            return state.nextWatcher
+        }
+        guard let id else {
+            continuation.finish()
+            return stream
+        }
+        // Called by the consumer's side (cancellation, or the stream dropped), or by finish()
+        // in shutdown(), which calls it outside the lock.
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.state.withLock { $0.watchers.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
     /// Drops every timer; packets still pass, but nothing scripted happens any more.
     public func shutdown() {
-        let task = state.withLock { state in
+        let (task, watchers) = state.withLock { state in
             state.closed = true
             state.agenda.removeAll()
-            defer { state.armed = nil }
-            return state.armed?.task
+            defer {
+                state.armed = nil
+                state.watchers = [:]
+            }
+            return (state.armed?.task, Array(state.watchers.values))
         }
         task?.cancel()
+        for watcher in watchers { watcher.finish() }
     }
 
     deinit {
@@ -182,6 +212,7 @@ public final class RadioWorld: Sendable {
         let log = state.board.log
         for entry in log[state.logged...] {
             logger.info("radio proxy: \(entry)", metadata: ["node": "\(entry.node)", "fault": "\(entry.kind.rawValue)"])
+            for watcher in state.watchers.values { watcher.yield(entry) }
         }
         state.logged = log.count
         if let failure { throw failure }
