@@ -105,6 +105,7 @@ struct LinkProbe {
             switch event {
             case let .le(.connectionComplete(complete)) where complete.status != .success: complete.status
             case let .le(.enhancedConnectionComplete(complete)) where complete.status != .success: complete.status
+            case let .le(.enhancedConnectionCompleteV2(complete)) where complete.base.status != .success: complete.base.status
             default: nil
             }
         }
@@ -137,6 +138,7 @@ struct LinkProbeError: Error, CustomStringConvertible {
     switch event {
     case let .le(.connectionComplete(complete)) where complete.status == .success: complete.connectionHandle
     case let .le(.enhancedConnectionComplete(complete)) where complete.status == .success: complete.connectionHandle
+    case let .le(.enhancedConnectionCompleteV2(complete)) where complete.base.status == .success: complete.base.connectionHandle
     default: nil
     }
 }
