@@ -48,6 +48,7 @@ let package = Package(
             "BlueproofHost", "BlueproofWire", "BlueproofAsync",
             .product(name: "Logging", package: "swift-log"),
         ]),
+        .target(name: "BlueproofTransmitter"),
         .executableTarget(name: "BlueproofCLI", dependencies: [
             "BlueproofWire", "BlueproofCapture", "BlueproofTransport", "BlueproofBackend", "BlueproofHost",
             "BlueproofTransfer", "BlueproofAsync",
@@ -67,6 +68,7 @@ let package = Package(
         ]),
         .testTarget(name: "BlueproofRadioTests", dependencies: ["BlueproofRadio", "BlueproofTransport", "BlueproofWire", "BlueproofTestSupport"]),
         .testTarget(name: "BlueproofTransferTests", dependencies: ["BlueproofTransfer", "BlueproofHost", "BlueproofWire"]),
+        .testTarget(name: "BlueproofTransmitterTests", dependencies: ["BlueproofTransmitter"]),
         .testTarget(name: "BlueproofBackendTests", dependencies: ["BlueproofBackend", "BlueproofTransport", "BlueproofTestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: [
             "BlueproofBackend", "BlueproofHost", "BlueproofCapture", "BlueproofTransport", "BlueproofWire",
