@@ -1,12 +1,6 @@
 import BlueproofAsync
 import BlueproofWire
 
-/// A credit-based channel server registered with ``LEHost/listen(spsm:mtu:mps:credits:)``.
-struct ChannelServer {
-    let parameters: L2CAPSignaling.ServerParameters
-    let continuation: AsyncStream<L2CAPChannel>.Continuation
-}
-
 extension LEHost {
     /// How long a signaling request waits for its response (RTX, Vol 3, Part A §6.2.1).
     static let signalingTimeout: Duration = .seconds(30)

@@ -29,9 +29,3 @@ struct LELink {
         signaling = L2CAPSignaling(role: connection.role == .central ? .central : .peripheral)
     }
 }
-
-/// A connection attempt as central, waiting for LE Connection Complete.
-struct PendingConnection {
-    let peer: BDAddress
-    let outcome = OneShot<Result<LEConnection, LEHostError>>()
-}
