@@ -46,7 +46,9 @@ extension CaptureAnalyser {
             let opposite = Way(handle: way.handle, direction: way.direction == .sent ? .received : .sent)
             let requested = mtuRequest.removeValue(forKey: opposite) ?? ATTCode.defaultMTU
             let answered = Int(pdu[1]) | Int(pdu[2]) << 8
-            attMTU[way.handle] = max(ATTCode.defaultMTU, min(requested, answered))
+            let settled = max(ATTCode.defaultMTU, min(requested, answered))
+            attMTU[way.handle] = settled
+            negotiatedMTUs.insert(settled)
         case ATTCode.handleValueNotification, ATTCode.writeCommand:
             guard pdu.count >= 3 else { return }
             let value = Array(pdu[3...])

@@ -13,7 +13,7 @@ extension CaptureAnalyser {
                                 reason: "\(attOversize.count) PDU(s) over ATT_MTU, \(valueOversize.count) value(s) over ATT_MTU - 3",
                                 frames: offending)
         }
-        let mtus = Set(attMTU.values).sorted().map(String.init).joined(separator: ", ")
+        let mtus = negotiatedMTUs.sorted().map(String.init).joined(separator: ", ")
         return CaptureCheck(id: id, title: title, verdict: .pass,
                             reason: "\(attPDUs) ATT PDU(s), \(valueCount) value(s); ATT_MTU \(mtus.isEmpty ? "23 (default)" : mtus)")
     }

@@ -50,6 +50,8 @@ public struct CaptureAnalyser: Sendable {
 
     // ATT state.
     var attMTU: [UInt16: Int] = [:]
+    /// Every ATT_MTU an exchange settled on, for the report.
+    var negotiatedMTUs: Set<Int> = []
     var mtuRequest: [Way: Int] = [:]
     var attPDUs = 0
     var attOversize: [Int] = []
