@@ -35,6 +35,15 @@ extension Integration {
                        "CBT/CHUNK/BV-01", "CBT/CHUNK/BV-02", "CAP/XFER/BV-01"] {
                 #expect(sender[id] == "pass", "\(id): \(reports[0].checks.first { $0.id == id }?.reason ?? "missing")")
             }
+
+            // A capture cut mid-transfer (a killed run) is still checked, up to its last packet.
+            let whole = try #require(FileManager.default.contents(atPath: folder.file("demo-node0.pcap")))
+            let cut = folder.file("cut.pcap")
+            try whole.prefix(whole.count / 2).write(to: URL(fileURLWithPath: cut))
+            let cutReport = try #require(try check(cli, [cut], expectedStatus: 0).first)
+            #expect(cutReport.truncated != nil)
+            #expect(cutReport.verdicts["CBT/FLOW/BI-01"] == "pass")
+            #expect(cutReport.verdicts["CBT/CHUNK/BV-02"] == "inconclusive")
         }
 
         @Test("btvirt: a btsnoop written by Bumble is read and checked", .requires(.bumble, .btvirt, .preload, .cli),

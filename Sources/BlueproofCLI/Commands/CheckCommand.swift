@@ -40,7 +40,8 @@ struct CheckCommand: AsyncParsableCommand {
     @Argument(help: "The capture files (pcap, pcapng or btsnoop).")
     var captures: [String]
 
-    @Option(name: .long, help: "The payload the transfer carried; adds the byte-exact payload check.")
+    @Option(name: .long, help: ArgumentHelp("The payload the transfer carried; adds the byte-exact payload check.",
+                                            valueName: "FILE"))
     var payload: String?
 
     @Option(name: .long, help: ArgumentHelp("Bytes that must never appear in clear: hexadecimal, or @FILE for a file's bytes.",
@@ -64,7 +65,7 @@ struct CheckCommand: AsyncParsableCommand {
             do {
                 capture = try CaptureReader.read(path: path)
             } catch {
-                Console.error("\(path): \(error)")
+                Console.error("\(error)")
                 unreadable = true
                 continue
             }
