@@ -25,6 +25,7 @@ enum ATTCode {
     static let exchangeMTUResponse: UInt8 = 0x03
     static let handleValueNotification: UInt8 = 0x1B
     static let writeCommand: UInt8 = 0x52
+    static let writeRequest: UInt8 = 0x12
     /// The default and least ATT_MTU on LE (§3.2.8).
     static let defaultMTU = 23
 }
@@ -57,6 +58,8 @@ extension CaptureAnalyser {
             let key = StreamKey(handle: way.handle, direction: way.direction,
                                 attribute: UInt16(pdu[1]) | UInt16(pdu[2]) << 8, opcode: opcode)
             streams[key, default: ValueStream()].values.append(.init(bytes: value, frame: frame, mtu: mtu))
+        case ATTCode.writeRequest where pdu.count >= 5 && pdu[3] & 0x01 != 0:
+            subscriptions[way, default: []].append((UInt16(pdu[1]) | UInt16(pdu[2]) << 8, frame))
         default:
             return
         }

@@ -58,6 +58,9 @@ public struct CaptureAnalyser: Sendable {
     var valueCount = 0
     var valueOversize: [Int] = []
     var streams: [StreamKey: ValueStream] = [:]
+    /// Write Requests enabling notifications (a CCCD write with bit 0 set): the written handle
+    /// and frame, per way.
+    var subscriptions: [Way: [(attribute: UInt16, frame: Int)]] = [:]
 
     public init(options: CheckOptions = CheckOptions()) {
         self.options = options
@@ -84,7 +87,7 @@ public struct CaptureAnalyser: Sendable {
 
     /// Runs every check on the records consumed.
     public func checks() -> [CaptureCheck] {
-        var all = [credits(), connectionBounds(), fragmentLengths(), attSizes(), chunkSizes(), endOfMessage()]
+        var all = [credits(), connectionBounds(), fragmentLengths(), attSizes(), chunkSizes(), endOfMessage(), subscribedFirst()]
         if options.payload != nil { all.append(payloadMatch()) }
         if options.plaintext != nil { all.append(plaintextAbsent()) }
         return all

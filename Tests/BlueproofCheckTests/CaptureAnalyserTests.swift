@@ -17,6 +17,7 @@ struct CaptureAnalyserTests {
         capture.leBuffers(length: 251, count: 4)
         capture.connect(0x40)
         capture.exchangeMTU(0x40, request: 185, response: 517)
+        capture.subscribe(0x40)
         var offset = 0
         while offset < payload.count {
             let end = min(offset + 182, payload.count)
@@ -36,7 +37,8 @@ struct CaptureAnalyserTests {
                                            options: CheckOptions(payload: payload, plaintext: [0xDE, 0xAD, 0xBE, 0xEF]))
         for check in checks { #expect(check.verdict == .pass, "\(check.id): \(check.reason)") }
         #expect(Set(checks.map(\.id)) == ["CBT/FLOW/BI-01", "CAP/CONN/BV-01", "CAP/ACL/BV-01", "CAP/ATT/BV-01",
-                                          "CBT/CHUNK/BV-01", "CBT/CHUNK/BV-02", "CAP/XFER/BV-01", "BFT/SEC/BV-04"])
+                                          "CBT/CHUNK/BV-01", "CBT/CHUNK/BV-02", "CBT/GATT/BV-03", "CAP/XFER/BV-01",
+                                          "BFT/SEC/BV-04"])
     }
 
     @Test func creditsExceededFailsAtTheExcessPacket() throws {
@@ -151,6 +153,18 @@ struct CaptureAnalyserTests {
         #expect(try verdict("CBT/CHUNK/BV-01", in: SyntheticCapture()).verdict == .inconclusive)
     }
 
+    @Test func notificationsBeforeSubscriptionFail() throws {
+        var capture = SyntheticCapture()
+        capture.connect(0x40)
+        let first = capture.nextFrame
+        capture.notify(0x40, [1])
+        capture.subscribe(0x40)
+        capture.notify(0x40, eom)
+        let check = try verdict("CBT/GATT/BV-03", in: capture)
+        #expect(check.verdict == .fail)
+        #expect(check.frames == [first])
+    }
+
     @Test func wrongPayloadFails() throws {
         let capture = cleanTransfer(payload: Array(repeating: 7, count: 400))
         let check = try verdict("CAP/XFER/BV-01", in: capture, options: CheckOptions(payload: Array(repeating: 8, count: 400)))
@@ -162,7 +176,7 @@ struct CaptureAnalyserTests {
         let capture = cleanTransfer(payload: Array("hello secret world".utf8))
         let check = try verdict("BFT/SEC/BV-04", in: capture, options: CheckOptions(plaintext: Array("secret".utf8)))
         #expect(check.verdict == .fail)
-        #expect(check.frames == [5])
+        #expect(check.frames == [6])
     }
 
     @Test func plaintextSplitAcrossFragmentsIsFound() throws {

@@ -50,6 +50,11 @@ struct SyntheticCapture {
         att(handle, [0x1B, UInt8(attribute & 0xFF), UInt8(attribute >> 8)] + value)
     }
 
+    /// The peer enables notifications: a Write Request of 01 00 to `cccd`, received.
+    mutating func subscribe(_ handle: UInt16, cccd: UInt16 = 0x0011) {
+        att(handle, [0x12, UInt8(cccd & 0xFF), UInt8(cccd >> 8), 0x01, 0x00], .received)
+    }
+
     /// Exchange MTU: request received from the peer, response sent.
     mutating func exchangeMTU(_ handle: UInt16, request: UInt16, response: UInt16) {
         att(handle, [0x02, UInt8(request & 0xFF), UInt8(request >> 8)], .received)

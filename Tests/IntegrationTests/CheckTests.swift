@@ -32,7 +32,7 @@ extension Integration {
             // Node 0 is the peripheral, the sender.
             let sender = reports[0].verdicts
             for id in ["CBT/FLOW/BI-01", "CAP/CONN/BV-01", "CAP/ACL/BV-01", "CAP/ATT/BV-01",
-                       "CBT/CHUNK/BV-01", "CBT/CHUNK/BV-02", "CAP/XFER/BV-01"] {
+                       "CBT/CHUNK/BV-01", "CBT/CHUNK/BV-02", "CBT/GATT/BV-03", "CAP/XFER/BV-01"] {
                 #expect(sender[id] == "pass", "\(id): \(reports[0].checks.first { $0.id == id }?.reason ?? "missing")")
             }
 
@@ -74,7 +74,8 @@ extension Integration {
             #expect(report.packetCount > 100)
             #expect(report.truncated == nil)
             // The receiver's view: 244-byte chunks at ATT_MTU 247, ended by EOM, byte-exact.
-            for id in ["CBT/CHUNK/BV-01", "CBT/CHUNK/BV-02", "CAP/XFER/BV-01", "CAP/ATT/BV-01", "CAP/CONN/BV-01"] {
+            for id in ["CBT/CHUNK/BV-01", "CBT/CHUNK/BV-02", "CBT/GATT/BV-03", "CAP/XFER/BV-01", "CAP/ATT/BV-01",
+                       "CAP/CONN/BV-01"] {
                 #expect(report.verdicts[id] == "pass", "\(id): \(report.checks.first { $0.id == id }?.reason ?? "missing")")
             }
             for check in report.checks { print("bumble btsnoop: \(check.verdict) \(check.id) \(check.reason)") }

@@ -22,7 +22,8 @@ struct CheckCommand: AsyncParsableCommand {
         CAP/CONN/BV-01 no ACL data outside a connection; CAP/ACL/BV-01 sent fragments fit the \
         ACL data packet length; CAP/ATT/BV-01 ATT PDUs fit ATT_MTU and values ATT_MTU - 3; \
         CBT/CHUNK/BV-01 chunks fill min(ATT_MTU - 3, 512); CBT/CHUNK/BV-02 streams end with \
-        EOM; with --payload, CAP/XFER/BV-01 a message equals the file; with --plaintext, \
+        EOM; CBT/GATT/BV-03 the receiver enabled notifications (CCCD write) before the first \
+        chunk; with --payload, CAP/XFER/BV-01 a message equals the file; with --plaintext, \
         BFT/SEC/BV-04 the bytes never appear in ACL data.
 
         A capture cut short (a killed run) is checked up to its last complete packet and says \
