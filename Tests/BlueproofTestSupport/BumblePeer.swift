@@ -45,8 +45,10 @@ public final class BumblePeer: Sendable {
 
     // MARK: - Starting and stopping
 
-    /// Starts `peer.py --transport transport mode arguments…` with the project venv's python.
-    public static func start(_ mode: String, transport: String, log: String, arguments: [String] = []) throws -> BumblePeer {
+    /// Starts `peer.py --transport transport mode arguments…` with the project venv's python;
+    /// `environment` is added to the child's (e.g. `BUMBLE_SNOOPER` for a btsnoop of its HCI).
+    public static func start(_ mode: String, transport: String, log: String, arguments: [String] = [],
+                             environment: [String: String] = [:]) throws -> BumblePeer {
         let components = try BumbleComponents.locate().get()
         var fds: [Int32] = [-1, -1]
         let piped = bp_pipe_cloexec(&fds)
@@ -59,7 +61,7 @@ public final class BumblePeer: Sendable {
             process = try ChildProcess(
                 executable: components.python,
                 arguments: ["-u", components.script, "--transport", transport, "--events-fd", "3", mode] + arguments,
-                environment: ["PYTHONUNBUFFERED": "1"], logPath: log, passDescriptor: writeEnd, ignoreSIGPIPE: false)
+                environment: environment.merging(["PYTHONUNBUFFERED": "1"]) { _, fixed in fixed }, logPath: log, passDescriptor: writeEnd, ignoreSIGPIPE: false)
         } catch {
             close(readEnd)
             close(writeEnd)
@@ -73,9 +75,10 @@ public final class BumblePeer: Sendable {
     /// Runs `body` with a started peer and stops the peer however `body` ends.
     public static func withPeer<T: Sendable>(
         _ mode: String, transport: String, log: String, arguments: [String] = [],
+        environment: [String: String] = [:],
         _ body: (BumblePeer) async throws -> T
     ) async throws -> T {
-        let peer = try start(mode, transport: transport, log: log, arguments: arguments)
+        let peer = try start(mode, transport: transport, log: log, arguments: arguments, environment: environment)
         do {
             let result = try await body(peer)
             await peer.stop()

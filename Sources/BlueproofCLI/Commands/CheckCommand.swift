@@ -1,0 +1,133 @@
+import ArgumentParser
+import BlueproofCapture
+import BlueproofCheck
+import BlueproofWire
+import Foundation
+
+struct CheckCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Run the capture-level conformance checks on captures recorded anywhere.",
+        discussion: """
+        Each capture is one node's view of its host/controller boundary: pcap or pcapng (link \
+        types 201, 187, 254) or btsnoop (btmon, Android). For each capture, one line per check:
+
+          VERDICT  ID  TITLE: REASON [frames N, ...]
+
+        Verdicts: pass, fail, inconclusive (the capture does not show enough to judge: no \
+        buffer size read, no notification stream). Frames are 1-based packet numbers, as \
+        Wireshark counts them.
+
+        Checks: CBT/FLOW/BI-01 ACL packets in flight never exceed the controller's buffers; \
+        CAP/CONN/BV-01 no ACL data outside a connection; CAP/ACL/BV-01 sent fragments fit the \
+        ACL data packet length; CAP/ATT/BV-01 ATT PDUs fit ATT_MTU and values ATT_MTU - 3; \
+        CBT/CHUNK/BV-01 chunks fill min(ATT_MTU - 3, 512); CBT/CHUNK/BV-02 streams end with \
+        EOM; CBT/GATT/BV-03 the receiver enabled notifications (CCCD write) before the first \
+        chunk; with --payload, CAP/XFER/BV-01 a message equals the file; with --plaintext, \
+        BFT/SEC/BV-04 the bytes never appear in ACL data.
+
+        A capture cut short (a killed run) is checked up to its last complete packet and says \
+        so. Exit status: 0 nothing failed, 1 a check failed, 2 usage error or a file that is \
+        not a capture.
+
+        Examples:
+          blueproof check Captures/demo-node0.pcap Captures/demo-node1.pcap
+          blueproof check --payload payload.bin Captures/demo-node0.pcap
+          blueproof check --plaintext 48656c6c6f btsnoop_hci.log
+          blueproof check --plaintext @secret.bin --json btsnoop_hci.log | jq '.[].checks[] | select(.verdict == "fail")'
+        """
+    )
+
+    @Argument(help: "The capture files (pcap, pcapng or btsnoop).")
+    var captures: [String]
+
+    @Option(name: .long, help: ArgumentHelp("The payload the transfer carried; adds the byte-exact payload check.",
+                                            valueName: "FILE"))
+    var payload: String?
+
+    @Option(name: .long, help: ArgumentHelp("Bytes that must never appear in clear: hexadecimal, or @FILE for a file's bytes.",
+                                            valueName: "HEX|@FILE"))
+    var plaintext: String?
+
+    @Flag(name: .long, help: "Print the verdicts as JSON.")
+    var json = false
+
+    func validate() throws {
+        guard !captures.isEmpty else { throw ValidationError("give at least one capture file") }
+    }
+
+    func run() async throws {
+        let options = CheckOptions(payload: try payload.map { try Self.readFile($0, option: "--payload") },
+                                   plaintext: try plaintext.map(Self.plaintextBytes))
+        var reports: [CheckReport] = []
+        var unreadable = false
+        for path in captures {
+            let capture: CaptureFile
+            do {
+                capture = try CaptureReader.read(path: path)
+            } catch {
+                Console.error("\(error)")
+                unreadable = true
+                continue
+            }
+            let report = CheckReport(capture: capture, checks: CaptureAnalyser.check(capture.records, options: options))
+            if !json { report.printLines() }
+            reports.append(report)
+        }
+        if json { try Console.json(reports) }
+        if unreadable { throw ExitCode(2) }
+        if reports.contains(where: { $0.checks.contains { $0.verdict == .fail } }) { throw ExitCode(1) }
+    }
+
+    static func plaintextBytes(_ text: String) throws -> [UInt8] {
+        let bytes: [UInt8]
+        if text.hasPrefix("@") {
+            bytes = try readFile(String(text.dropFirst()), option: "--plaintext")
+        } else {
+            guard let parsed = BlueproofWire.bytes(fromHex: text) else {
+                throw ValidationError("--plaintext: expected hexadecimal bytes or @FILE, got \(text)")
+            }
+            bytes = parsed
+        }
+        guard !bytes.isEmpty else { throw ValidationError("--plaintext: the byte string is empty") }
+        return bytes
+    }
+
+    static func readFile(_ path: String, option: String) throws -> [UInt8] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ValidationError("\(option): cannot read \(path)")
+        }
+        return Array(data)
+    }
+}
+
+/// The verdicts on one capture, as `blueproof check` prints them.
+struct CheckReport: Encodable {
+    var file: String
+    var format: String
+    var packetCount: Int
+    var skipped: Int
+    var truncated: String?
+    var checks: [CaptureCheck]
+
+    init(capture: CaptureFile, checks: [CaptureCheck]) {
+        file = capture.path
+        format = capture.format.rawValue
+        packetCount = capture.records.count
+        skipped = capture.skipped
+        truncated = capture.truncated?.description
+        self.checks = checks
+    }
+
+    func printLines() {
+        var header = "\(file): \(format), \(packetCount) packet(s)"
+        if skipped > 0 { header += ", \(skipped) non-packet record(s) skipped (frame numbers count packets only)" }
+        if let truncated { header += "; truncated, checked up to its last complete packet: \(truncated)" }
+        print(header)
+        for check in checks {
+            let frames = check.frames.isEmpty ? "" : " [frames \(check.frames.map(String.init).joined(separator: ", "))]"
+            let verdict = check.verdict.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0)
+            print("  \(verdict) \(check.id.padding(toLength: 15, withPad: " ", startingAt: 0)) \(check.title): \(check.reason)\(frames)")
+        }
+    }
+}

@@ -1,0 +1,136 @@
+import BlueproofCapture
+import BlueproofHost
+import BlueproofWire
+
+extension CaptureAnalyser {
+    mutating func handle(_ event: HCIEvent) {
+        switch event {
+        case let .commandComplete(complete):
+            readBuffers(complete)
+        case let .numberOfCompletedPackets(completed):
+            for entry in completed.handles {
+                let handle = entry.connectionHandle & 0x0FFF
+                inFlight[handle] = max(0, (inFlight[handle] ?? 0) - Int(entry.numCompletedPackets))
+            }
+        case let .disconnectionComplete(disconnection):
+            guard disconnection.status == .success else { return }
+            let handle = disconnection.connectionHandle & 0x0FFF
+            open[handle] = nil
+            // The controller frees the buffers of a closed connection (Vol 4, Part E §4.3).
+            inFlight[handle] = nil
+            attMTU[handle] = nil
+            mtuRequest = mtuRequest.filter { $0.key.handle != handle }
+            for direction in [CaptureDirection.sent, .received] {
+                recombiners[direction]?.close(handle: handle)
+                pduStart[Way(handle: handle, direction: direction)] = nil
+            }
+        case let .le(meta):
+            switch meta {
+            case let .connectionComplete(complete) where complete.status == .success:
+                connected(complete.connectionHandle)
+            case let .enhancedConnectionComplete(complete) where complete.status == .success:
+                connected(complete.connectionHandle)
+            case let .enhancedConnectionCompleteV2(complete) where complete.base.status == .success:
+                connected(complete.base.connectionHandle)
+            default:
+                return
+            }
+        default:
+            return
+        }
+    }
+
+    private mutating func connected(_ rawHandle: UInt16) {
+        let handle = rawHandle & 0x0FFF
+        open[handle] = frame
+        everConnected.insert(handle)
+        // Data seen on this handle before it connected was data before connection complete.
+        outsideConnection += unknownHandleFrames.removeValue(forKey: handle) ?? []
+    }
+
+    private mutating func readBuffers(_ complete: HCICommandCompleteEvent) {
+        switch complete.commandOpcode {
+        case .leReadBufferSize:
+            guard let values = try? complete.decodeReturnParameters(as: HCILEReadBufferSize.self),
+                  values.status == .success else { return }
+            setLE(length: Int(values.leACLDataPacketLength), count: Int(values.totalNumLEACLDataPackets))
+        case .leReadBufferSizeV2:
+            guard let values = try? complete.decodeReturnParameters(as: HCILEReadBufferSizeV2.self),
+                  values.status == .success else { return }
+            setLE(length: Int(values.leACLDataPacketLength), count: Int(values.totalNumLEACLDataPackets))
+        case .readBufferSize:
+            guard let values = try? complete.decodeReturnParameters(as: HCIReadBufferSize.self),
+                  values.status == .success else { return }
+            sharedBuffers = Buffers(packetLength: Int(values.aclDataPacketLength),
+                                    count: Int(values.totalNumACLDataPackets), frame: frame)
+        default:
+            return
+        }
+    }
+
+    /// LE buffers of 0 mean the LE traffic shares the ACL buffers (Vol 4, Part E §7.8.2).
+    private mutating func setLE(length: Int, count: Int) {
+        leBuffers = length == 0 || count == 0 ? nil : Buffers(packetLength: length, count: count, frame: frame)
+    }
+
+    mutating func handle(_ packet: HCIACLPacket, direction: CaptureDirection) {
+        let handle = packet.handle & 0x0FFF
+        if open[handle] == nil {
+            if everConnected.contains(handle) {
+                outsideConnection.append(frame)
+            } else {
+                unknownHandleFrames[handle, default: []].append(frame)
+            }
+        }
+        if direction == .sent {
+            aclSent += 1
+            if let buffers {
+                if packet.data.count > buffers.packetLength { oversizeFragments.append(frame) }
+                inFlight[handle, default: 0] += 1
+                let total = inFlight.values.reduce(0, +)
+                mostInFlight = max(mostInFlight, total)
+                if total > buffers.count { creditViolations.append(frame) }
+            } else {
+                aclSentWithoutBuffers.append(frame)
+            }
+        } else {
+            aclReceived += 1
+        }
+        if let plaintext = options.plaintext, packet.data.containsRun(plaintext) { plaintextFrames.append(frame) }
+        recombine(packet, handle: handle, direction: direction)
+    }
+
+    private mutating func recombine(_ packet: HCIACLPacket, handle: UInt16, direction: CaptureDirection) {
+        let way = Way(handle: handle, direction: direction)
+        if packet.packetBoundary.startsPDU || pduStart[way] == nil { pduStart[way] = frame }
+        let pdu: [UInt8]?
+        do throws(L2CAPRecombinationError) {
+            pdu = try recombiners[direction, default: L2CAPRecombiner()].receive(packet)
+        } catch {
+            recombinationErrors.append(frame)
+            if case let .startWhileIncomplete(_, _, _, newStart) = error, case let .complete(bytes) = newStart {
+                pdu = bytes
+            } else {
+                pdu = nil
+            }
+        }
+        guard let pdu else { return }
+        let first = pduStart.removeValue(forKey: way) ?? frame
+        if let plaintext = options.plaintext, pdu.containsRun(plaintext), !plaintextFrames.contains(frame) {
+            plaintextFrames.append(frame)
+        }
+        guard let frameL2CAP = try? L2CAPBasicFrame(bytes: pdu), frameL2CAP.channelID == .att else { return }
+        attPDU(frameL2CAP.payload, way: way, firstFrame: first)
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// Whether `needle` occurs as a contiguous run (an empty needle never does).
+    func containsRun(_ needle: [UInt8]) -> Bool {
+        guard !needle.isEmpty, needle.count <= count else { return false }
+        for start in 0...(count - needle.count) where self[start] == needle[0] {
+            if self[start..<(start + needle.count)].elementsEqual(needle) { return true }
+        }
+        return false
+    }
+}

@@ -1,0 +1,102 @@
+import BlueproofCapture
+import BlueproofHost
+import BlueproofWire
+
+/// Walks the records of one capture (one node's view of its host/controller boundary), sans
+/// I/O, and keeps what the capture-level checks need: connections, the controller's ACL
+/// buffers, ACL packets in flight, the ATT_MTU of each connection and the notification and
+/// Write Command streams. Feed records in order with ``consume(_:)``, then read
+/// ``checks()``.
+///
+/// Frame numbers are 1-based positions in the record list, as Wireshark counts packets.
+public struct CaptureAnalyser: Sendable {
+    /// The controller's ACL data buffers, from Command Complete of (LE) Read Buffer Size.
+    struct Buffers: Hashable, Sendable {
+        var packetLength: Int
+        var count: Int
+        var frame: Int
+    }
+
+    /// An L2CAP stream: one connection handle in one direction.
+    struct Way: Hashable, Sendable {
+        var handle: UInt16
+        var direction: CaptureDirection
+    }
+
+    let options: CheckOptions
+    var frame = 0
+
+    // HCI and ACL state.
+    var leBuffers: Buffers?
+    var sharedBuffers: Buffers?
+    /// Handles connected now, with the frame of their connection complete.
+    var open: [UInt16: Int] = [:]
+    var everConnected: Set<UInt16> = []
+    var inFlight: [UInt16: Int] = [:]
+    var aclSent = 0
+    var aclReceived = 0
+    var aclSentWithoutBuffers: [Int] = []
+    var creditViolations: [Int] = []
+    var mostInFlight = 0
+    var oversizeFragments: [Int] = []
+    var outsideConnection: [Int] = []
+    /// ACL frames on handles with no connection complete yet: a violation if one follows.
+    var unknownHandleFrames: [UInt16: [Int]] = [:]
+    var recombiners: [CaptureDirection: L2CAPRecombiner] = [.sent: L2CAPRecombiner(), .received: L2CAPRecombiner()]
+    var recombinationErrors: [Int] = []
+    /// The first frame of the PDU being rebuilt on each way.
+    var pduStart: [Way: Int] = [:]
+    var plaintextFrames: [Int] = []
+
+    // ATT state.
+    var attMTU: [UInt16: Int] = [:]
+    /// Every ATT_MTU an exchange settled on, for the report.
+    var negotiatedMTUs: Set<Int> = []
+    var mtuRequest: [Way: Int] = [:]
+    var attPDUs = 0
+    var attOversize: [Int] = []
+    var valueCount = 0
+    var valueOversize: [Int] = []
+    var streams: [StreamKey: ValueStream] = [:]
+    /// Write Requests enabling notifications (a CCCD write with bit 0 set): the written handle
+    /// and frame, per way.
+    var subscriptions: [Way: [(attribute: UInt16, frame: Int)]] = [:]
+
+    public init(options: CheckOptions = CheckOptions()) {
+        self.options = options
+    }
+
+    /// The buffers the host must respect on LE: the LE buffers when the controller has them,
+    /// else the shared ACL buffers (an LE Read Buffer Size answering 0 means shared).
+    var buffers: Buffers? { leBuffers ?? sharedBuffers }
+
+    /// Takes the next record of the capture.
+    public mutating func consume(_ record: CaptureRecord) {
+        frame += 1
+        switch record.packet.type {
+        case .event:
+            guard record.direction == .received, let event = try? HCIEvent(payload: record.packet.payload) else { return }
+            handle(event)
+        case .acl:
+            guard let packet = try? HCIACLPacket(payload: record.packet.payload) else { return }
+            handle(packet, direction: record.direction)
+        default:
+            return
+        }
+    }
+
+    /// Runs every check on the records consumed.
+    public func checks() -> [CaptureCheck] {
+        var all = [credits(), connectionBounds(), fragmentLengths(), attSizes(), chunkSizes(), endOfMessage(), subscribedFirst()]
+        if options.payload != nil { all.append(payloadMatch()) }
+        if options.plaintext != nil { all.append(plaintextAbsent()) }
+        return all
+    }
+
+    /// Runs every check on a whole record list.
+    public static func check(_ records: [CaptureRecord], options: CheckOptions = CheckOptions()) -> [CaptureCheck] {
+        var analyser = CaptureAnalyser(options: options)
+        for record in records { analyser.consume(record) }
+        return analyser.checks()
+    }
+}

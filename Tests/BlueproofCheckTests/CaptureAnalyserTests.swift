@@ -1,0 +1,193 @@
+import BlueproofCapture
+import BlueproofCheck
+import BlueproofWire
+import Testing
+
+@Suite("Check: capture analyser")
+struct CaptureAnalyserTests {
+    let eom: [UInt8] = Array("EOM".utf8)
+
+    func verdict(_ id: String, in capture: SyntheticCapture, options: CheckOptions = CheckOptions()) throws -> CaptureCheck {
+        try #require(CaptureAnalyser.check(capture.records, options: options).first { $0.id == id })
+    }
+
+    /// A clean sender's view: buffers read, connected, MTU 185, payload in full chunks, EOM.
+    func cleanTransfer(payload: [UInt8]) -> SyntheticCapture {
+        var capture = SyntheticCapture()
+        capture.leBuffers(length: 251, count: 4)
+        capture.connect(0x40)
+        capture.exchangeMTU(0x40, request: 185, response: 517)
+        capture.subscribe(0x40)
+        var offset = 0
+        while offset < payload.count {
+            let end = min(offset + 182, payload.count)
+            capture.notify(0x40, Array(payload[offset..<end]))
+            capture.completed(0x40, 1)
+            offset = end
+        }
+        capture.notify(0x40, eom)
+        capture.completed(0x40, 1)
+        capture.disconnect(0x40)
+        return capture
+    }
+
+    @Test func cleanStreamPasses() throws {
+        let payload = (0..<1000).map { UInt8(truncatingIfNeeded: $0 * 7) }
+        let checks = CaptureAnalyser.check(cleanTransfer(payload: payload).records,
+                                           options: CheckOptions(payload: payload, plaintext: [0xDE, 0xAD, 0xBE, 0xEF]))
+        for check in checks { #expect(check.verdict == .pass, "\(check.id): \(check.reason)") }
+        #expect(Set(checks.map(\.id)) == ["CBT/FLOW/BI-01", "CAP/CONN/BV-01", "CAP/ACL/BV-01", "CAP/ATT/BV-01",
+                                          "CBT/CHUNK/BV-01", "CBT/CHUNK/BV-02", "CBT/GATT/BV-03", "CAP/XFER/BV-01",
+                                          "BFT/SEC/BV-04"])
+    }
+
+    @Test func creditsExceededFailsAtTheExcessPacket() throws {
+        var capture = SyntheticCapture()
+        capture.leBuffers(length: 27, count: 2)
+        capture.connect(0x40)
+        capture.notify(0x40, [1])
+        capture.notify(0x40, [2])
+        let excess = capture.nextFrame
+        capture.notify(0x40, [3])
+        capture.completed(0x40, 3)
+        capture.notify(0x40, [4])
+        let check = try verdict("CBT/FLOW/BI-01", in: capture)
+        #expect(check.verdict == .fail)
+        #expect(check.frames == [excess])
+    }
+
+    @Test func creditsWithoutBufferSizeAreInconclusive() throws {
+        var capture = SyntheticCapture()
+        capture.connect(0x40)
+        capture.notify(0x40, [1])
+        #expect(try verdict("CBT/FLOW/BI-01", in: capture).verdict == .inconclusive)
+        #expect(try verdict("CAP/ACL/BV-01", in: capture).verdict == .inconclusive)
+    }
+
+    @Test func notificationOverMTUMinus3Fails() throws {
+        var capture = SyntheticCapture()
+        capture.leBuffers(length: 251, count: 8)
+        capture.connect(0x40)
+        capture.notify(0x40, Array(repeating: 1, count: 20))
+        let over = capture.nextFrame
+        capture.notify(0x40, Array(repeating: 1, count: 21))
+        let check = try verdict("CAP/ATT/BV-01", in: capture)
+        #expect(check.verdict == .fail)
+        #expect(check.frames == [over])
+    }
+
+    @Test func fragmentOverBufferLengthFails() throws {
+        var capture = SyntheticCapture()
+        capture.leBuffers(length: 27, count: 8)
+        capture.connect(0x40)
+        capture.exchangeMTU(0x40, request: 100, response: 100)
+        let over = capture.nextFrame
+        capture.notify(0x40, Array(repeating: 1, count: 21))
+        let check = try verdict("CAP/ACL/BV-01", in: capture)
+        #expect(check.verdict == .fail)
+        #expect(check.frames == [over])
+    }
+
+    @Test func dataBeforeConnectionAndAfterDisconnectionFails() throws {
+        var capture = SyntheticCapture()
+        capture.leBuffers(length: 251, count: 8)
+        let early = capture.nextFrame
+        capture.notify(0x40, [1])
+        capture.connect(0x40)
+        capture.notify(0x40, [2])
+        capture.disconnect(0x40)
+        let late = capture.nextFrame
+        capture.notify(0x40, [3])
+        let check = try verdict("CAP/CONN/BV-01", in: capture)
+        #expect(check.verdict == .fail)
+        #expect(check.frames == [early, late])
+    }
+
+    @Test func underfilledChunkFails() throws {
+        var capture = SyntheticCapture()
+        capture.leBuffers(length: 251, count: 8)
+        capture.connect(0x40)
+        let short = capture.nextFrame
+        capture.notify(0x40, Array(repeating: 1, count: 19))
+        capture.notify(0x40, Array(repeating: 1, count: 20))
+        capture.notify(0x40, [1])
+        capture.notify(0x40, eom)
+        let check = try verdict("CBT/CHUNK/BV-01", in: capture)
+        #expect(check.verdict == .fail)
+        #expect(check.frames == [short])
+        #expect(try verdict("CBT/CHUNK/BV-02", in: capture).verdict == .pass)
+    }
+
+    @Test func splitMarkerIsNotUnderfilled() throws {
+        var capture = SyntheticCapture()
+        capture.connect(0x40)
+        capture.notify(0x40, Array(repeating: 1, count: 20))
+        capture.notify(0x40, Array("EO".utf8))
+        capture.notify(0x40, Array("M".utf8))
+        capture.notify(0x40, eom)
+        #expect(try verdict("CBT/CHUNK/BV-01", in: capture).verdict == .pass)
+        let payload = Array(repeating: UInt8(1), count: 20) + eom
+        #expect(try verdict("CAP/XFER/BV-01", in: capture, options: CheckOptions(payload: payload)).verdict == .pass)
+    }
+
+    @Test func streamWithoutFinalMarkerFails() throws {
+        var capture = SyntheticCapture()
+        capture.connect(0x40)
+        capture.notify(0x40, [1])
+        capture.notify(0x40, eom)
+        let left = capture.nextFrame
+        capture.notify(0x40, [2])
+        let check = try verdict("CBT/CHUNK/BV-02", in: capture)
+        #expect(check.verdict == .fail)
+        #expect(check.frames == [left])
+    }
+
+    @Test func noStreamIsInconclusive() throws {
+        var capture = SyntheticCapture()
+        capture.leBuffers(length: 251, count: 8)
+        capture.connect(0x40)
+        capture.notify(0x40, [1, 2, 3, 4])
+        for id in ["CBT/CHUNK/BV-01", "CBT/CHUNK/BV-02", "CAP/XFER/BV-01"] {
+            #expect(try verdict(id, in: capture, options: CheckOptions(payload: [1])).verdict == .inconclusive)
+        }
+        #expect(try verdict("CBT/CHUNK/BV-01", in: SyntheticCapture()).verdict == .inconclusive)
+    }
+
+    @Test func notificationsBeforeSubscriptionFail() throws {
+        var capture = SyntheticCapture()
+        capture.connect(0x40)
+        let first = capture.nextFrame
+        capture.notify(0x40, [1])
+        capture.subscribe(0x40)
+        capture.notify(0x40, eom)
+        let check = try verdict("CBT/GATT/BV-03", in: capture)
+        #expect(check.verdict == .fail)
+        #expect(check.frames == [first])
+    }
+
+    @Test func wrongPayloadFails() throws {
+        let capture = cleanTransfer(payload: Array(repeating: 7, count: 400))
+        let check = try verdict("CAP/XFER/BV-01", in: capture, options: CheckOptions(payload: Array(repeating: 8, count: 400)))
+        #expect(check.verdict == .fail)
+        #expect(check.frames == [capture.records.count - 2])
+    }
+
+    @Test func plaintextInClearFails() throws {
+        let capture = cleanTransfer(payload: Array("hello secret world".utf8))
+        let check = try verdict("BFT/SEC/BV-04", in: capture, options: CheckOptions(plaintext: Array("secret".utf8)))
+        #expect(check.verdict == .fail)
+        #expect(check.frames == [6])
+    }
+
+    @Test func plaintextSplitAcrossFragmentsIsFound() throws {
+        var capture = SyntheticCapture()
+        capture.connect(0x40)
+        let pdu: [UInt8] = [0x1B, 0x10, 0x00] + Array("abcsecretxyz".utf8)
+        let l2cap = [UInt8(pdu.count), 0, 0x04, 0x00] + pdu
+        capture.add(HCIACLPacket(handle: 0x40, packetBoundary: .firstNonFlushable, data: Array(l2cap[..<12])).packet, .sent)
+        capture.add(HCIACLPacket(handle: 0x40, packetBoundary: .continuing, data: Array(l2cap[12...])).packet, .sent)
+        let check = try verdict("BFT/SEC/BV-04", in: capture, options: CheckOptions(plaintext: Array("secret".utf8)))
+        #expect(check.verdict == .fail)
+        #expect(check.frames == [3])
+    }
+}
