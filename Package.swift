@@ -52,7 +52,7 @@ let package = Package(
         .target(name: "BlueproofCheck", dependencies: ["BlueproofWire", "BlueproofCapture", "BlueproofHost"]),
         .executableTarget(name: "BlueproofCLI", dependencies: [
             "BlueproofWire", "BlueproofCapture", "BlueproofTransport", "BlueproofBackend", "BlueproofHost",
-            "BlueproofTransfer", "BlueproofAsync", "BlueproofCheck",
+            "BlueproofTransfer", "BlueproofAsync", "BlueproofRadio", "BlueproofCheck",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),

@@ -45,4 +45,41 @@ struct TransferCLITests {
         }
         print("\(controller): \(json?["bytesPerSecond"] ?? "?") B/s over \(json?["seconds"] ?? "?") s")
     }
+
+    // MARK: Behind the radio proxy
+
+    /// The repository's scenario folder, from this file's place in it.
+    static let scenarios = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Conformance/scenarios")
+
+    @Test("btvirt behind the proxy: a strict gate passes at the scenario's -40 dBm, which btvirt alone never reports",
+          .requires(.cli, .btvirt, .preload), .timeLimit(.minutes(2)))
+    func demoGateThroughProxy() throws {
+        let cli = try RequiredComponent.require(.cli, .btvirt, .preload)[0]
+        let strict = ["transfer", "demo", "--size", "20000", "--require-rssi", "--json"]
+        let alone = try run(cli, strict + ["--timeout", "2"])
+        #expect(alone.status == 1, "btvirt reports RSSI 127, which a strict gate refuses: \(alone.stderr)")
+        let proxied = try run(cli, strict + ["--scenario", Self.scenarios.appendingPathComponent("close-range.yaml").path])
+        #expect(proxied.status == 0, "stderr: \(proxied.stderr)")
+        let json = try JSONSerialization.jsonObject(with: Data(proxied.stdout.utf8)) as? [String: Any]
+        #expect(json?["intact"] as? Bool == true, "\(proxied.stdout)")
+        #expect((json?["radioFaults"] as? [Any])?.isEmpty == true, "close range injects nothing")
+    }
+
+    @Test("btvirt behind the proxy: withheld credits stall the demo, it resumes intact, and each fault is reported with its time",
+          .requires(.cli, .btvirt, .preload), .timeLimit(.minutes(2)))
+    func demoWithheldCredits() throws {
+        let cli = try RequiredComponent.require(.cli, .btvirt, .preload)[0]
+        let result = try run(cli, ["transfer", "demo", "--size", "300000", "--json", "--scenario",
+                                   Self.scenarios.appendingPathComponent("withheld-credits.yaml").path])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        #expect(json?["intact"] as? Bool == true, "\(result.stdout)")
+        let faults = (json?["radioFaults"] as? [[String: Any]]) ?? []
+        let kinds = faults.compactMap { $0["kind"] as? String }
+        #expect(kinds == ["buffer-size", "withhold-credits", "release-credits"], "\(faults)")
+        let times = faults.compactMap { $0["time"] as? Double }
+        #expect(times.count == 3 && times[1] == 1.0 && times[2] == 3.0, "\(times)")
+        #expect((json?["seconds"] as? Double ?? 0) >= 2.0, "the 2 s without credits is part of the transfer")
+    }
 }

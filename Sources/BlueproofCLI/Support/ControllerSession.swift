@@ -2,6 +2,7 @@ import ArgumentParser
 import BlueproofBackend
 import BlueproofCapture
 import BlueproofHost
+import BlueproofRadio
 import Foundation
 
 /// The controllers one command works with: the backend it started (or reached), one
@@ -11,10 +12,11 @@ struct ControllerSession {
     let controllers: [HCIController]
     let writers: [PcapWriter]
 
-    /// Starts the backend named by `--controller` and opens `count` controllers on it. Exits 3
-    /// when the environment fails (no backend, no controller), 2 when `count` exceeds the
+    /// Starts the backend named by `--controller` and opens `count` controllers on it, node N
+    /// behind `radio`'s proxy when given (the capture then shows the controller's side). Exits
+    /// 3 when the environment fails (no backend, no controller), 2 when `count` exceeds the
     /// backend's limit.
-    static func open(_ options: ControllerOptions, count: Int) async throws -> ControllerSession {
+    static func open(_ options: ControllerOptions, count: Int, radio: RadioWorld? = nil) async throws -> ControllerSession {
         let spec: BackendSpec
         do {
             spec = try BackendSpec(parsing: options.controller)
@@ -42,7 +44,7 @@ struct ControllerSession {
                 let writer = try options.capturePath(index: index, count: count).map { try PcapWriter(path: $0) }
                 if let writer { writers.append(writer) }
                 let transport = try await backend.openController(capture: writer)
-                controllers.append(HCIController(transport: transport))
+                controllers.append(HCIController(transport: radio?.attach(node: index, to: transport) ?? transport))
             }
         } catch {
             await ControllerSession(backend: backend, controllers: controllers, writers: writers).close()

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BlueproofAsync
 import BlueproofHost
+import BlueproofRadio
 import BlueproofTransfer
 import Foundation
 
@@ -20,6 +21,11 @@ struct TransferDemoCommand: AsyncParsableCommand {
           blueproof transfer demo --file photo.jpg
           blueproof transfer demo --size 1000000 --controller rootcanal --capture demo.pcap
           blueproof transfer demo --text "EOM inside EOM" --reverse --mtu 23
+          blueproof transfer demo --size 300000 --scenario Conformance/scenarios/withheld-credits.yaml
+
+        With --scenario, both nodes run behind the radio proxy (docs/radio-proxy.md): RSSI, range \
+        and faults come from the scenario, and every injected fault is listed, with its time, in \
+        the summary.
         """
     )
 
@@ -36,11 +42,32 @@ struct TransferDemoCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Save the received payload here.", valueName: "path"))
     var output: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Run both nodes behind the radio proxy with this scenario (node 0 peripheral, node 1 central).",
+        valueName: "yaml"))
+    var scenario: String?
+
     @Flag(name: .long, help: "Print the summary as JSON.")
     var json = false
 
     func validate() throws {
         guard payload.given else { throw ValidationError("give the payload: --text, --file or --size") }
+        _ = try radioScenario()
+    }
+
+    /// The scenario named by `--scenario`, which must name at least the two nodes.
+    private func radioScenario() throws -> RadioScenario? {
+        guard let scenario else { return nil }
+        let loaded: RadioScenario
+        do {
+            loaded = try RadioScenario.load(path: scenario)
+        } catch {
+            throw ValidationError("--scenario: \(error)")
+        }
+        guard loaded.nodeNames.count >= 2 else {
+            throw ValidationError("--scenario: \(scenario) names \(loaded.nodeNames.count) node(s); the demo needs 2")
+        }
+        return loaded
     }
 
     func run() async throws {
@@ -48,7 +75,8 @@ struct TransferDemoCommand: AsyncParsableCommand {
         let teardown = Teardown()
         defer { withExtendedLifetime(teardown) {} }
         let bytes = try payload.payload()
-        let session = try await ControllerSession.open(options, count: 2)
+        let radio = try radioScenario().map { RadioWorld(scenario: $0) }
+        let session = try await ControllerSession.open(options, count: 2, radio: radio)
         let hosts = try await session.startHosts()
         let transferProfile = profile.profile(allowUnavailable: profile.allowUnavailableRSSI || !requireRSSI)
         let peripheral = TransferPeripheral(host: hosts[0], profile: transferProfile)
@@ -67,11 +95,17 @@ struct TransferDemoCommand: AsyncParsableCommand {
             total: bytes.count, progress: !reverse)
         let (sender, receiver) = reverse ? (await centralSide, await peripheralSide) : (await peripheralSide, await centralSide)
         await session.close()
+        radio?.shutdown()
+        let faults = radio?.faultLog
+        if let faults, !json {
+            Console.progress("radio proxy: \(faults.count) injected fault(s)")
+            for fault in faults { Console.progress("  \(fault)") }
+        }
 
         switch (sender, receiver) {
         case let (.success(sent), .success(received)):
             let report = TransferDemoReport(backend: session.backend.name, sent: sent, received: received,
-                                            expected: SHA256.hex(bytes))
+                                            expected: SHA256.hex(bytes), radioFaults: faults)
             if let output, let payload = received.payload {
                 _ = FileManager.default.createFile(atPath: output, contents: Data(payload))
             }
@@ -115,8 +149,12 @@ struct TransferDemoReport: Encodable {
     var receivedSHA256: String
     var intact: Bool
     var reply: String?
+    /// What the radio proxy injected, with times; nil without `--scenario`.
+    var radioFaults: [RadioFaultLogEntry]?
 
-    init(backend: String, sent: TransferSummary, received: TransferSummary, expected: String) {
+    init(backend: String, sent: TransferSummary, received: TransferSummary, expected: String,
+         radioFaults: [RadioFaultLogEntry]? = nil) {
+        self.radioFaults = radioFaults
         self.backend = backend
         direction = sent.direction.rawValue
         bytes = sent.bytes
