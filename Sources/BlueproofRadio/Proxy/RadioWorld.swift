@@ -1,3 +1,4 @@
+import BlueproofAsync
 import BlueproofTransport
 import BlueproofWire
 import Logging
@@ -16,7 +17,7 @@ import Synchronization
 /// same run as one that creeps.
 public final class RadioWorld: Sendable {
     public let scenario: RadioScenario
-    private let timeline: RadioTimeline
+    private let timeline: Timeline
     private let logger: Logger
     private let state: Mutex<State>
 
@@ -46,7 +47,7 @@ public final class RadioWorld: Sendable {
 
     public init(scenario: RadioScenario, clock: any Clock<Duration> = ContinuousClock(), logger: Logger? = nil) {
         self.scenario = scenario
-        timeline = RadioTimeline(clock)
+        timeline = Timeline(clock)
         self.logger = logger ?? Logger(label: "blueproof.radio")
         let board = RadioSwitchboard(scenario: scenario)
         state = Mutex(State(board: board))
@@ -159,7 +160,7 @@ public final class RadioWorld: Sendable {
     /// Fires every timer due by the clock's time, earliest first, each at its own time;
     /// returns the clock's time.
     private func catchUp(_ state: inout State) -> Duration {
-        let now = timeline.now()
+        let now = timeline.elapsed()
         while let (timer, at) = state.earliest, at <= now {
             state.agenda[timer] = nil
             perform(state.board.fired(timer, now: at), &state)
