@@ -96,9 +96,7 @@ public final class ChildProcess: Sendable {
     public func terminate(grace: Duration = .seconds(2)) async -> ChildExit? {
         if let done = exit.current { return done }
         kill(-pid, SIGTERM)
-        if let done = try? await withTimeout(grace, what: "\(program) to exit", { await self.exit.wait() }) {
-            return done
-        }
+        if let done = await exit(within: grace) { return done }
         kill(-pid, SIGKILL)
         return await exit.wait()
     }

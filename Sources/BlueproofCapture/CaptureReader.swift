@@ -20,7 +20,7 @@ public enum CaptureReader {
         guard let format = detect(magic) else {
             throw .notACapture(
                 path: path,
-                reason: "first bytes \(hexString(magic)) match neither pcap, pcapng nor btsnoop")
+                reason: "first bytes \(magic.map { hex($0) }.joined(separator: " ")) match neither pcap, pcapng nor btsnoop")
         }
         return format == .btsnoop ? try readBtsnoop(path: path) : try readPcap(path: path, format: format)
     }
@@ -234,13 +234,6 @@ public enum CaptureReader {
     private static func bigEndian32(_ bytes: ArraySlice<UInt8>, at offset: Int) -> UInt32 {
         UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16
             | UInt32(bytes[offset + 2]) << 8 | UInt32(bytes[offset + 3])
-    }
-
-    private static func hexString(_ bytes: [UInt8]) -> String {
-        bytes.map { byte in
-            let digits = String(byte, radix: 16)
-            return digits.count == 1 ? "0" + digits : digits
-        }.joined(separator: " ")
     }
 }
 

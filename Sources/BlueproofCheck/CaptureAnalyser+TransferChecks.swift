@@ -29,7 +29,7 @@ extension CaptureAnalyser {
                                 reason: "\(frames.count) chunk(s) not of the chunk size in force", frames: frames)
         }
         let chunks = messages.reduce(0) { $0 + $1.chunks.count }
-        let sizes = Set(messages.flatMap { $0.chunks.map { min($0.mtu - 3, TransferMessage.maximumAttributeValue) } })
+        let sizes = Set(messages.flatMap { $0.chunks.map { TransferMessage.chunkSize(mtu: $0.mtu) } })
         return CaptureCheck(id: id, title: title, verdict: .pass,
                             reason: "\(chunks) chunk(s) in \(messages.count) message(s), chunk size \(sizes.sorted().map(String.init).joined(separator: ", "))")
     }

@@ -1,3 +1,5 @@
+import BlueproofHost
+
 /// The chunked messages of the capture's notification and Write Command streams: values up to
 /// and including one that is exactly "EOM" (docs/corebluetooth-transfer-sample.md, "When the
 /// Peripheral Receives a Connection, Send the Data"; the framing rule of TransferChunker).
@@ -9,7 +11,10 @@ struct TransferMessage: Hashable, Sendable {
 
     static let endOfMessage: [UInt8] = Array("EOM".utf8)
     /// The longest attribute value (Core Vol 3, Part F §3.2.9): chunks never exceed it.
-    static let maximumAttributeValue = 512
+    static let maximumAttributeValue = GATTServer.maximumValueLength
+
+    /// The chunk a sender fills at `mtu`: ATT_MTU - 3, at most one attribute value.
+    static func chunkSize(mtu: Int) -> Int { min(mtu - 3, maximumAttributeValue) }
 
     var bytes: [UInt8] { chunks.flatMap(\.bytes) }
 
@@ -38,7 +43,7 @@ struct TransferMessage: Hashable, Sendable {
     var underfilledFrames: [Int] {
         var frames: [Int] = []
         for (index, chunk) in chunks.enumerated() {
-            let size = min(chunk.mtu - 3, Self.maximumAttributeValue)
+            let size = Self.chunkSize(mtu: chunk.mtu)
             let isLast = index == chunks.count - 1
             let isSplit = index == chunks.count - 2 && chunk.bytes == Array("EO".utf8)
                 && chunks[index + 1].bytes == Array("M".utf8)

@@ -1,3 +1,5 @@
+import BlueproofWire
+
 /// SHA-256 (FIPS 180-4 §6.2), enough to fingerprint a payload on both sides of a transfer
 /// without a crypto dependency. Not constant-time; not for secrets.
 public struct SHA256: Sendable {
@@ -13,10 +15,7 @@ public struct SHA256: Sendable {
     public static func hex(_ bytes: [UInt8]) -> String {
         var hash = SHA256()
         hash.update(bytes)
-        return hash.finalize().map { byte in
-            let digits = Array("0123456789abcdef")
-            return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
-        }.joined()
+        return BlueproofWire.hex(hash.finalize())
     }
 
     public mutating func update(_ bytes: [UInt8]) {

@@ -1,3 +1,5 @@
+import BlueproofHost
+
 /// Cuts a payload into the values the sender puts on the air, sans I/O: data chunks of at most
 /// `chunkSize` bytes, then the end-of-message marker "EOM" (docs/corebluetooth-transfer-sample.md,
 /// "When the Peripheral Receives a Connection, Send the Data": chunks sized to what the receiver
@@ -33,7 +35,7 @@ public struct TransferChunker: Sequence, Sendable {
     public static func chunkSize(forATTMTU mtu: Int) -> Int { Swift.min(mtu - 3, maximumAttributeValue) }
 
     /// The longest attribute value (Core Vol 3, Part F §3.2.9).
-    public static let maximumAttributeValue = 512
+    public static let maximumAttributeValue = GATTServer.maximumValueLength
 
     /// Values on the air for this payload: the data chunks and the marker.
     public var count: Int {

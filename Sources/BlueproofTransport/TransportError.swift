@@ -62,7 +62,6 @@ public enum TransportError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// `strerror` text with the errno number, e.g. "Connection refused (errno 111)".
 /// `strerror` text with the number, e.g. "No such file or directory (errno 2)".
 public func errnoText(_ code: Int32) -> String {
     "\(String(cString: strerror(code))) (errno \(code))"

@@ -43,15 +43,12 @@ public struct BluetoothUUID: Hashable, Sendable, CustomStringConvertible, Compar
     public init?(_ text: String) {
         let digits = text.filter { $0 != "-" }
         let dashes = text.enumerated().filter { $0.element == "-" }.map(\.offset)
-        switch (digits.count, dashes) {
-        case (4, []):
-            guard let value = UInt16(digits, radix: 16) else { return nil }
-            self.init(uuid16: value)
-        case (8, []):
-            guard let value = UInt32(digits, radix: 16) else { return nil }
-            self.init(uuid32: value)
-        case (32, [8, 13, 18, 23]):
-            guard let octets = bytes(fromHex: digits) else { return nil }
+        // bytes(fromHex:) takes hex digits only; UInt16(_:radix:) would also take a sign.
+        guard let octets = bytes(fromHex: digits) else { return nil }
+        switch (octets.count, dashes) {
+        case (2, []), (4, []):
+            self.init(uuid32: octets.reduce(0) { $0 << 8 | UInt32($1) })
+        case (16, [8, 13, 18, 23]):
             self.init(bigEndian: octets)
         default:
             return nil

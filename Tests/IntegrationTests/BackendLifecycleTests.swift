@@ -1,3 +1,4 @@
+import BlueproofAsync
 import BlueproofBackend
 import BlueproofCapture
 import BlueproofHost
@@ -90,7 +91,7 @@ extension Integration {
 
                 #expect(kill(pid, SIGKILL) == 0)
                 let outcome = await outcome { try await controller.send(HCIReadLocalVersionInformation()) }
-                let ended = try await withTimeout(.seconds(5), "the link to end") { await controller.waitForEnd() }
+                let ended = try await withTimeout(.seconds(5), what: "the link to end") { await controller.waitForEnd() }
                 switch outcome {
                 case let .failure(HCICommandError.controllerGone(reason)):
                     #expect(!reason.isEmpty)
@@ -98,7 +99,7 @@ extension Integration {
                     Issue.record("a command to a killed controller gave \(outcome), not controllerGone")
                 }
                 #expect(ended != nil)
-                let death = try await withTimeout(.seconds(5), "btvirt's death") { await backend.waitForDeath() }
+                let death = try await withTimeout(.seconds(5), what: "btvirt's death") { await backend.waitForDeath() }
                 #expect(death == "btvirt was killed by signal \(SIGKILL)")
                 #expect(!ChildProcessRegistry.shared.live.contains(pid))
 
@@ -121,30 +122,6 @@ extension Integration {
             #expect(file.records.count == writer.packetCount)
             #expect(file.records.first?.packet == H4Packet(type: .command, payload: [0x03, 0x0C, 0x00]))
         }
-    }
-}
-
-struct WaitTimedOut: Error, CustomStringConvertible {
-    var what: String
-    var limit: Duration
-    var description: String { "no \(what) within \(limit)" }
-}
-
-/// Runs `operation`, throwing ``WaitTimedOut`` if it has not finished after `limit`. The
-/// operation must end on cancellation (the waits used here return nil when cancelled).
-func withTimeout<T: Sendable>(_ limit: Duration, _ what: String,
-                              _ operation: @escaping @Sendable () async -> T) async throws -> T {
-    try await withThrowingTaskGroup(of: T?.self) { group in
-        group.addTask { await operation() }
-        group.addTask {
-            try await Task.sleep(for: limit)
-            return nil
-        }
-        defer { group.cancelAll() }
-        guard let first = try await group.next(), let value = first else {
-            throw WaitTimedOut(what: what, limit: limit)
-        }
-        return value
     }
 }
 

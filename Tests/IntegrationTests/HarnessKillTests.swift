@@ -1,3 +1,4 @@
+import BlueproofAsync
 import BlueproofBackend
 import BlueproofCapture
 import BlueproofHost
@@ -46,7 +47,7 @@ extension Integration {
             _ = line.utf8CString.withUnsafeBufferPointer { write(3, $0.baseAddress, line.utf8.count) }
 
             // Bounded, in case the parent died without killing us; ends early only if btvirt dies.
-            let death = try? await withTimeout(.seconds(60), "btvirt's death") { await btvirt.waitForDeath() }
+            let death = try? await withTimeout(.seconds(60), what: "btvirt's death") { await btvirt.waitForDeath() }
             Issue.record("the child harness was not killed (btvirt: \(String(describing: death)))")
             for controller in controllers { await controller.close() }
             await btvirt.shutdown()
@@ -101,7 +102,7 @@ extension Integration {
             #expect(child.exitStatus == nil, "the child harness ended before it was killed: \(child.logTail())")
 
             #expect(kill(child.pid, SIGKILL) == 0)
-            let exit = try await withTimeout(.seconds(5), "the child harness to exit") { await child.waitForExit() }
+            let exit = try await withTimeout(.seconds(5), what: "the child harness to exit") { await child.waitForExit() }
             #expect(exit == .signalled(SIGKILL))
 
             let survivors = await waitForProcessEnds(pidfds, within: .seconds(5))

@@ -129,11 +129,6 @@ struct GATTCommand: AsyncParsableCommand {
         }
         if let count, count < 1 { throw ValidationError("--count must be at least 1") }
         if let duration, !(duration > 0 && duration.isFinite) { throw ValidationError("--duration must be more than 0 seconds") }
-        do {
-            _ = try BackendSpec(parsing: options.controller)
-        } catch {
-            throw ValidationError("--controller: \(error)")
-        }
     }
 
     func run() async throws {

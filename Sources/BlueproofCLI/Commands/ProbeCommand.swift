@@ -33,11 +33,6 @@ struct ProbeCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard count >= 1 else { throw ValidationError("--count must be at least 1") }
-        do {
-            _ = try BackendSpec(parsing: options.controller)
-        } catch {
-            throw ValidationError("--controller: \(error)")
-        }
     }
 
     func run() async throws {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BlueproofBackend
 import Foundation
 
 /// Options shared by every command that talks to controllers.
@@ -28,6 +29,19 @@ struct ControllerOptions: ParsableArguments {
 
     @Option(name: .long, help: "Log level on standard error: error, warning, info, debug, trace.")
     var logLevel: LogLevelOption = .warning
+
+    /// Refuses a `--controller` value that names no backend (ArgumentParser runs this for
+    /// every command that includes these options).
+    func validate() throws { _ = try backendSpec() }
+
+    /// The backend `--controller` names.
+    func backendSpec() throws -> BackendSpec {
+        do {
+            return try BackendSpec(parsing: controller)
+        } catch {
+            throw ValidationError("--controller: \(error)")
+        }
+    }
 
     /// The capture file of controller `index` out of `count`.
     func capturePath(index: Int, count: Int) -> String? {

@@ -17,12 +17,7 @@ struct ControllerSession {
     /// 3 when the environment fails (no backend, no controller), 2 when `count` exceeds the
     /// backend's limit.
     static func open(_ options: ControllerOptions, count: Int, radio: RadioWorld? = nil) async throws -> ControllerSession {
-        let spec: BackendSpec
-        do {
-            spec = try BackendSpec(parsing: options.controller)
-        } catch {
-            throw ValidationError("--controller: \(error)")
-        }
+        let spec = try options.backendSpec()
         let workDirectory = try options.makeWorkDirectory()
         Console.progress("starting \(spec) (logs in \(workDirectory))")
         let backend: any ControllerBackend

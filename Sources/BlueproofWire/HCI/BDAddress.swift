@@ -11,13 +11,9 @@ public struct BDAddress: Hashable, Sendable, CustomStringConvertible {
 
     /// Parses `AA:BB:CC:DD:EE:FF` (most significant first); nil when malformed.
     public init?(_ text: String) {
-        let parts = text.split(separator: ":")
-        guard parts.count == 6 else { return nil }
-        var octets: [UInt8] = []
-        for part in parts {
-            guard part.count == 2, let octet = UInt8(part, radix: 16) else { return nil }
-            octets.append(octet)
-        }
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 6, parts.allSatisfy({ $0.count == 2 }),
+              let octets = bytes(fromHex: parts.joined()) else { return nil }
         littleEndianBytes = octets.reversed()
     }
 

@@ -13,8 +13,8 @@ public struct LEExtendedAdvertisingInterval: RawRepresentable, Hashable, Sendabl
     public var description: String {
         let micros = Int64(rawValue) * Self.unitMicroseconds
         let millis = micros % 1000 == 0 ? "\(micros / 1000)" : "\(Double(micros) / 1000)"
-        let digits = String(rawValue, radix: 16)
-        return "0x\(String(repeating: "0", count: max(0, 6 - digits.count)))\(digits) (\(millis) ms)"
+        // Six hex digits: the low 24 bits of the 32-bit form.
+        return "0x\(hex(rawValue).dropFirst(2)) (\(millis) ms)"
     }
 }
 

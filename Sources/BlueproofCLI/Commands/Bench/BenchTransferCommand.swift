@@ -200,5 +200,4 @@ struct BenchTransferCommand: AsyncParsableCommand {
 
 extension BackendSpec {
     var isRootcanal: Bool { if case .rootcanal = self { true } else { false } }
-    var isBTVirt: Bool { if case .btvirt = self { true } else { false } }
 }
