@@ -12,17 +12,17 @@ extension TransferCentral {
         ) { () async throws -> ([UInt8], Int, Int, Duration) in
             var reassembler = TransferReassembler(limit: limit)
             var meter = TransferMeter()
-            var start: ContinuousClock.Instant?
+            var start: Duration?
             for await notification in link.notifications where notification.handle == valueHandle {
-                let begun = start ?? ContinuousClock.now
+                let begun = start ?? timeline.elapsed()
                 start = begun
                 switch try reassembler.receive(notification.value) {
                 case let .data(total):
                     counter.set(total)
-                    let progress = TransferProgress(bytes: total, total: nil, elapsed: ContinuousClock.now - begun)
+                    let progress = TransferProgress(bytes: total, total: nil, elapsed: timeline.elapsed() - begun)
                     if let due = meter.update(progress) { emit(.progress(due)) }
                 case let .complete(payload):
-                    let elapsed = ContinuousClock.now - begun
+                    let elapsed = timeline.elapsed() - begun
                     emit(.progress(TransferProgress(bytes: payload.count, total: payload.count, elapsed: elapsed)))
                     return (payload, reassembler.chunks, reassembler.largestChunk, elapsed)
                 }
@@ -54,7 +54,7 @@ extension TransferCentral {
         let (chunks, largest, elapsed, answer) = try await guarded(
             link.connection, on: host, counter: counter, idle: profile.idleTimeout, clock: clock
         ) { () async throws -> (Int, Int, Duration, [UInt8]) in
-            let start = ContinuousClock.now
+            let start = timeline.elapsed()
             var meter = TransferMeter()
             var (sent, chunks, largest) = (0, 0, 0)
             let last = chunker.count - 1
@@ -66,10 +66,10 @@ extension TransferCentral {
                 chunks += 1
                 largest = max(largest, value.count)
                 counter.set(sent)
-                let progress = TransferProgress(bytes: sent, total: payload.count, elapsed: ContinuousClock.now - start)
+                let progress = TransferProgress(bytes: sent, total: payload.count, elapsed: timeline.elapsed() - start)
                 if let due = meter.update(progress) { emit(.progress(due)) }
             }
-            let elapsed = ContinuousClock.now - start
+            let elapsed = timeline.elapsed() - start
             emit(.progress(TransferProgress(bytes: sent, total: payload.count, elapsed: elapsed)))
             for await notification in link.notifications where notification.handle == valueHandle {
                 return (chunks, largest, elapsed, notification.value)

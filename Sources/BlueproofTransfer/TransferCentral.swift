@@ -20,6 +20,8 @@ public struct TransferCentral: Sendable {
     public let host: LEHost
     public let profile: TransferProfile
     let clock: any Clock<Duration>
+    /// Elapsed time for progress and summaries, on `clock` like every timeout.
+    let timeline: Timeline
     let logger: Logger
 
     public init(host: LEHost, profile: TransferProfile = TransferProfile(),
@@ -27,6 +29,7 @@ public struct TransferCentral: Sendable {
         self.host = host
         self.profile = profile
         self.clock = clock
+        timeline = Timeline(clock)
         self.logger = logger ?? Logger(label: "blueproof.transfer.central")
     }
 

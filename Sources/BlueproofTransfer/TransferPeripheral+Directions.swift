@@ -11,7 +11,7 @@ extension TransferPeripheral {
         let (chunks, largest, elapsed) = try await guarded(
             link.connection, on: host, counter: counter, idle: profile.idleTimeout, clock: clock
         ) { () async throws -> (Int, Int, Duration) in
-            let start = ContinuousClock.now
+            let start = timeline.elapsed()
             var meter = TransferMeter()
             var (sent, chunks, largest) = (0, 0, 0)
             let last = chunker.count - 1
@@ -25,10 +25,10 @@ extension TransferPeripheral {
                 chunks += 1
                 largest = max(largest, value.count)
                 counter.set(sent)
-                let progress = TransferProgress(bytes: sent, total: payload.count, elapsed: ContinuousClock.now - start)
+                let progress = TransferProgress(bytes: sent, total: payload.count, elapsed: timeline.elapsed() - start)
                 if let due = meter.update(progress) { emit(.progress(due)) }
             }
-            let elapsed = ContinuousClock.now - start
+            let elapsed = timeline.elapsed() - start
             emit(.progress(TransferProgress(bytes: sent, total: payload.count, elapsed: elapsed)))
             return (chunks, largest, elapsed)
         }
@@ -64,19 +64,19 @@ extension TransferPeripheral {
         ) { () async throws -> ([UInt8], Int, Int, Duration) in
             var reassembler = TransferReassembler(limit: limit)
             var meter = TransferMeter()
-            var start: ContinuousClock.Instant?
+            var start: Duration?
             for await event in events {
                 switch event {
                 case let .written(from, handle, value, _) where from == connection && handle == link.valueHandle:
-                    let begun = start ?? ContinuousClock.now
+                    let begun = start ?? timeline.elapsed()
                     start = begun
                     switch try reassembler.receive(value) {
                     case let .data(total):
                         counter.set(total)
-                        let progress = TransferProgress(bytes: total, total: nil, elapsed: ContinuousClock.now - begun)
+                        let progress = TransferProgress(bytes: total, total: nil, elapsed: timeline.elapsed() - begun)
                         if let due = meter.update(progress) { emit(.progress(due)) }
                     case let .complete(payload):
-                        let elapsed = ContinuousClock.now - begun
+                        let elapsed = timeline.elapsed() - begun
                         emit(.progress(TransferProgress(bytes: payload.count, total: payload.count, elapsed: elapsed)))
                         return (payload, reassembler.chunks, reassembler.largestChunk, elapsed)
                     }

@@ -1,3 +1,4 @@
+import BlueproofAsync
 import BlueproofHost
 import BlueproofWire
 import Logging
@@ -18,6 +19,8 @@ public struct TransferPeripheral: Sendable {
     public let host: LEHost
     public let profile: TransferProfile
     let clock: any Clock<Duration>
+    /// Elapsed time for progress and summaries, on `clock` like every timeout.
+    let timeline: Timeline
     let logger: Logger
 
     public init(host: LEHost, profile: TransferProfile = TransferProfile(),
@@ -25,6 +28,7 @@ public struct TransferPeripheral: Sendable {
         self.host = host
         self.profile = profile
         self.clock = clock
+        timeline = Timeline(clock)
         self.logger = logger ?? Logger(label: "blueproof.transfer.peripheral")
     }
 
