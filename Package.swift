@@ -15,6 +15,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // C edge
@@ -48,7 +49,11 @@ let package = Package(
             "BlueproofHost", "BlueproofWire", "BlueproofAsync",
             .product(name: "Logging", package: "swift-log"),
         ]),
-        .target(name: "BlueproofTransmitter"),
+        .target(name: "BlueproofTransmitter", dependencies: [
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "_CryptoExtras", package: "swift-crypto"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .target(name: "BlueproofCheck", dependencies: ["BlueproofWire", "BlueproofCapture", "BlueproofHost"]),
         .executableTarget(name: "BlueproofCLI", dependencies: [
             "BlueproofWire", "BlueproofCapture", "BlueproofTransport", "BlueproofBackend", "BlueproofHost",
