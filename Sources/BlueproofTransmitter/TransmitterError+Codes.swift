@@ -104,5 +104,7 @@ extension TransmitterError {
         .functionNotAvailableInMode, .binaryInBroadcast, .broadcastOutsideMesh, .conflictingTransmissionOptions,
         .conflictingEncryptionOptions, .missingTransmissionOption, .missingReceiver, .broadcastWithReceiver,
         .meshDictionaryTooLarge, .binaryTooLarge, .dictionaryTooLarge, .unsupportedDictionaryValue, .nonFiniteNumber,
+        .licenceInvalid, .licenceExpired, .sessionError, .invalidPublicKey, .publicKeyConflict,
+        .connectionLimitReached, .notStarted,
     ]
 }
