@@ -54,6 +54,10 @@ let package = Package(
             .product(name: "_CryptoExtras", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),
         ]),
+        .target(name: "BlueproofControl", dependencies: [
+            "BlueproofTransmitter", "BlueproofTransport", "BlueproofAsync",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .target(name: "BlueproofCheck", dependencies: ["BlueproofWire", "BlueproofCapture", "BlueproofHost"]),
         .executableTarget(name: "BlueproofCLI", dependencies: [
             "BlueproofWire", "BlueproofCapture", "BlueproofTransport", "BlueproofBackend", "BlueproofHost",
@@ -75,6 +79,7 @@ let package = Package(
         .testTarget(name: "BlueproofRadioTests", dependencies: ["BlueproofRadio", "BlueproofTransport", "BlueproofWire", "BlueproofTestSupport"]),
         .testTarget(name: "BlueproofTransferTests", dependencies: ["BlueproofTransfer", "BlueproofHost", "BlueproofWire"]),
         .testTarget(name: "BlueproofTransmitterTests", dependencies: ["BlueproofTransmitter"]),
+        .testTarget(name: "BlueproofControlTests", dependencies: ["BlueproofControl", "BlueproofTransmitter", "BlueproofTransport"]),
         .testTarget(name: "BlueproofCheckTests", dependencies: ["BlueproofCheck", "BlueproofCapture", "BlueproofWire"]),
         .testTarget(name: "BlueproofBackendTests", dependencies: ["BlueproofBackend", "BlueproofTransport", "BlueproofTestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: [

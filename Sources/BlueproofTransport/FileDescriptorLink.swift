@@ -20,44 +20,69 @@ import Synchronization
 final class FileDescriptorLink: HCITransport {
     let endpoint: String
     let inbound: AsyncThrowingStream<H4Packet, any Error>
-    let core: LinkCore
+    let core: LinkCore<H4Framing>
+    private let capture: (any CaptureSink)?
 
     /// Takes ownership of `fd` (closed on every path, failure included) and starts reading.
     init(
-        fd: Int32, endpoint: String, writeMode: LinkCore.WriteMode, capture: (any CaptureSink)?,
+        fd: Int32, endpoint: String, writeMode: LinkCore<H4Framing>.WriteMode, capture: (any CaptureSink)?,
         afterRead: (@Sendable (Int32) -> Void)? = nil
     ) throws(TransportError) {
-        guard bp_transport_set_nonblocking(fd, 1) == 0 else {
-            let code = errno
-            _ = Glibc.close(fd)
-            throw .io(operation: "fcntl(O_NONBLOCK) on \(endpoint)", errno: code)
-        }
-        var pipeEnds: [Int32] = [-1, -1]
-        guard bp_transport_cloexec_pipe(&pipeEnds) == 0 else {
-            let code = errno
-            _ = Glibc.close(fd)
-            throw .io(operation: "pipe2", errno: code)
-        }
-        let (stream, continuation) = AsyncThrowingStream<H4Packet, any Error>.makeStream()
-        let core = LinkCore(
-            fd: fd, wakeRead: pipeEnds[0], wakeWrite: pipeEnds[1], endpoint: endpoint,
-            writeMode: writeMode, capture: capture, afterRead: afterRead, continuation: continuation)
-        // A consumer that stops iterating by cancellation no longer wants the link.
-        continuation.onTermination = { [weak core] termination in
-            if case .cancelled = termination { core?.close() }
-        }
+        let (stream, core) = try LinkCore.open(
+            fd: fd, endpoint: endpoint, writeMode: writeMode, framing: H4Framing(capture: capture), afterRead: afterRead)
         self.endpoint = endpoint
         self.inbound = stream
         self.core = core
-        try core.startReader()
+        self.capture = capture
     }
 
     deinit { core.close() }
 
-    func send(_ packet: H4Packet) throws(TransportError) { try core.send(packet) }
+    func send(_ packet: H4Packet) throws(TransportError) {
+        try core.send(packet.h4Bytes) { [capture] in
+            capture?.record(CaptureRecord(timestampMicros: wallClockMicros(), direction: .sent, packet: packet))
+        }
+    }
 
     func close() { core.close() }
 }
+
+/// How a link cuts the bytes it reads into the values its stream yields. Used by the reader
+/// thread alone, so it may keep state between reads.
+protocol LinkFraming: Sendable {
+    associatedtype Output: Sendable
+    /// Takes the bytes of one read, arrived at `arrival` (microseconds since the epoch), and
+    /// yields the values they complete; throws, after yielding the good ones, when the stream
+    /// turns out malformed.
+    mutating func feed(_ bytes: ArraySlice<UInt8>, arrival: Int64, yield: (Output) -> Void) throws(TransportError)
+    /// Whether the peer closing the stream is a failure (an HCI controller must not go away)
+    /// or its normal end.
+    static var peerCloseIsFailure: Bool { get }
+}
+
+/// H4 packets, each recorded to the capture sink as it is completed.
+struct H4Framing: LinkFraming {
+    let capture: (any CaptureSink)?
+    private var deframer = H4Deframer()
+
+    init(capture: (any CaptureSink)?) { self.capture = capture }
+
+    static var peerCloseIsFailure: Bool { true }
+
+    mutating func feed(_ bytes: ArraySlice<UInt8>, arrival: Int64, yield: (H4Packet) -> Void) throws(TransportError) {
+        deframer.append(bytes)
+        do throws(WireError) {
+            while let packet = try deframer.next() {
+                capture?.record(CaptureRecord(timestampMicros: arrival, direction: .received, packet: packet))
+                yield(packet)
+            }
+        } catch {
+            throw .malformedStream(error)
+        }
+    }
+}
+
+private let linkLogger = Logger(label: "blueproof.transport")
 
 /// The state shared by a link's reader thread and its senders.
 ///
@@ -65,7 +90,7 @@ final class FileDescriptorLink: HCITransport {
 /// under a write; `ending` is held only briefly. Order when both are held: `writeLock`, then
 /// `ending`. The descriptors are closed by the reader thread alone, after `ending` was set
 /// (so `close()` no longer touches them) and under `writeLock` (so no write is in flight).
-final class LinkCore: Sendable {
+final class LinkCore<Framing: LinkFraming>: Sendable {
     enum WriteMode: Sendable {
         /// `send(MSG_NOSIGNAL)`: a peer that left gives EPIPE instead of killing us with SIGPIPE.
         case socket
@@ -78,48 +103,68 @@ final class LinkCore: Sendable {
     private let wakeWrite: Int32
     let endpoint: String
     private let writeMode: WriteMode
-    private let capture: (any CaptureSink)?
+    private let framing: Framing
     private let afterRead: (@Sendable (Int32) -> Void)?
-    private let continuation: AsyncThrowingStream<H4Packet, any Error>.Continuation
+    private let continuation: AsyncThrowingStream<Framing.Output, any Error>.Continuation
     /// nil while the link is open. Once set, what `send` throws: `.closed` from `close()`,
     /// otherwise why the reader stopped. Set once, by whichever comes first.
     private let ending = Mutex<TransportError?>(nil)
     private let writeLock = Mutex<Void>(())
-    private static let logger = Logger(label: "blueproof.transport")
 
-    init(
+    private init(
         fd: Int32, wakeRead: Int32, wakeWrite: Int32, endpoint: String, writeMode: WriteMode,
-        capture: (any CaptureSink)?, afterRead: (@Sendable (Int32) -> Void)?,
-        continuation: AsyncThrowingStream<H4Packet, any Error>.Continuation
+        framing: Framing, afterRead: (@Sendable (Int32) -> Void)?,
+        continuation: AsyncThrowingStream<Framing.Output, any Error>.Continuation
     ) {
         self.fd = fd
         self.wakeRead = wakeRead
         self.wakeWrite = wakeWrite
         self.endpoint = endpoint
         self.writeMode = writeMode
-        self.capture = capture
+        self.framing = framing
         self.afterRead = afterRead
         self.continuation = continuation
+    }
+
+    /// Takes ownership of `fd` (closed on every path, failure included), makes it non-blocking
+    /// and starts the reader thread; returns the stream of what `framing` cuts from it.
+    static func open(
+        fd: Int32, endpoint: String, writeMode: WriteMode, framing: Framing,
+        afterRead: (@Sendable (Int32) -> Void)? = nil
+    ) throws(TransportError) -> (AsyncThrowingStream<Framing.Output, any Error>, LinkCore) {
+        guard bp_transport_set_nonblocking(fd, 1) == 0 else {
+            let code = errno
+            _ = Glibc.close(fd)
+            throw .io(operation: "fcntl(O_NONBLOCK) on \(endpoint)", errno: code)
+        }
+        var pipeEnds: [Int32] = [-1, -1]
+        guard bp_transport_cloexec_pipe(&pipeEnds) == 0 else {
+            let code = errno
+            _ = Glibc.close(fd)
+            throw .io(operation: "pipe2", errno: code)
+        }
+        let (stream, continuation) = AsyncThrowingStream<Framing.Output, any Error>.makeStream()
+        let core = LinkCore(
+            fd: fd, wakeRead: pipeEnds[0], wakeWrite: pipeEnds[1], endpoint: endpoint,
+            writeMode: writeMode, framing: framing, afterRead: afterRead, continuation: continuation)
+        // A consumer that stops iterating by cancellation no longer wants the link.
+        continuation.onTermination = { [weak core] termination in
+            if case .cancelled = termination { core?.close() }
+        }
+        try core.startReader()
+        return (stream, core)
     }
 
     // MARK: reader thread
 
     /// Starts the detached reader thread, which keeps `self` alive until it exits.
     /// On failure the descriptors are closed and the stream finished.
-    func startReader() throws(TransportError) {
-        let retained = Unmanaged.passRetained(self)
-        var thread = pthread_t()
-        let code = pthread_create(&thread, nil, { context in
-            let core = Unmanaged<LinkCore>.fromOpaque(context!).takeRetainedValue()
-            core.run()
-            return nil
-        }, retained.toOpaque())
+    private func startReader() throws(TransportError) {
+        let code = startDetachedThread { self.run() }
         guard code == 0 else {
-            retained.release()
             end(.io(operation: "pthread_create", errno: code))
             throw .io(operation: "pthread_create", errno: code)
         }
-        pthread_detach(thread)
     }
 
     private func run() {
@@ -129,7 +174,7 @@ final class LinkCore: Sendable {
 
     /// Reads until the link ends; nil when woken by `close()`.
     private func readUntilDone() -> TransportError? {
-        var deframer = H4Deframer()
+        var framing = framing
         var buffer = [UInt8](repeating: 0, count: 65536)
         var watched = [
             pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
@@ -158,15 +203,10 @@ final class LinkCore: Sendable {
                 }
             }
             afterRead?(fd)
-            let arrival = wallClockMicros()
-            deframer.append(buffer[..<count])
-            do throws(WireError) {
-                while let packet = try deframer.next() {
-                    capture?.record(CaptureRecord(timestampMicros: arrival, direction: .received, packet: packet))
-                    continuation.yield(packet)
-                }
+            do throws(TransportError) {
+                try framing.feed(buffer[..<count], arrival: wallClockMicros()) { continuation.yield($0) }
             } catch {
-                return .malformedStream(error)
+                return error
             }
         }
     }
@@ -181,12 +221,16 @@ final class LinkCore: Sendable {
             return false
         }
         if closedHere {
-            Self.logger.debug("link closed", metadata: ["endpoint": "\(endpoint)"])
+            linkLogger.debug("link closed", metadata: ["endpoint": "\(endpoint)"])
             continuation.finish()
         } else {
             let reason = failure ?? .closedByPeer
-            Self.logger.debug("link ended", metadata: ["endpoint": "\(endpoint)", "reason": "\(reason)"])
-            continuation.finish(throwing: reason)
+            linkLogger.debug("link ended", metadata: ["endpoint": "\(endpoint)", "reason": "\(reason)"])
+            if reason == .closedByPeer && !Framing.peerCloseIsFailure {
+                continuation.finish()
+            } else {
+                continuation.finish(throwing: reason)
+            }
         }
         writeLock.withLock { _ in _ = Glibc.close(fd) }
         // `ending` is set, so `close()` will not write to the pipe again.
@@ -211,11 +255,12 @@ final class LinkCore: Sendable {
         _ = Glibc.write(wakeWrite, &byte, 1)
     }
 
-    func send(_ packet: H4Packet) throws(TransportError) {
-        let bytes = packet.h4Bytes
+    /// Writes all of `bytes`; `beforeWrite` runs under the write lock once the link is known
+    /// open, so what it records is in the order the bytes go out.
+    func send(_ bytes: [UInt8], beforeWrite: () -> Void = {}) throws(TransportError) {
         try writeLock.withLock { _ throws(TransportError) in
             try throwUnlessOpen()
-            capture?.record(CaptureRecord(timestampMicros: wallClockMicros(), direction: .sent, packet: packet))
+            beforeWrite()
             do throws(TransportError) {
                 try writeAll(bytes)
             } catch {

@@ -39,6 +39,8 @@ int bp_transport_raw_socket(int family, int protocol) {
 
 int bp_transport_sock_stream(void) { return SOCK_STREAM; }
 
+int bp_transport_accept(int fd) { return accept4(fd, NULL, NULL, SOCK_CLOEXEC); }
+
 int bp_transport_set_nonblocking(int fd, int on) {
     int flags = fcntl(fd, F_GETFL);
     if (flags < 0) return -1;

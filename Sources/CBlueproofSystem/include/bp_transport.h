@@ -18,6 +18,9 @@ void bp_transport_name_thread(const char *name);
 int bp_transport_stream_socket(int family, int protocol);
 int bp_transport_raw_socket(int family, int protocol);
 
+/* accept4(fd, NULL, NULL, SOCK_CLOEXEC): a listener's next connection, or -1 with errno set. */
+int bp_transport_accept(int fd);
+
 /* SOCK_STREAM, for getaddrinfo hints. */
 int bp_transport_sock_stream(void);
 

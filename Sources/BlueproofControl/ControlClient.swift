@@ -1,0 +1,252 @@
+import BlueproofAsync
+import BlueproofTransmitter
+import BlueproofTransport
+import Foundation
+
+/// Drives an implementation under test over the control protocol (docs/control-protocol.md):
+/// a `TransmitterControl` whose every call is a command line and its answer.
+///
+/// A channel failure (closed, timed out, malformed line) ends the client: throwing calls throw
+/// `TransmitterError.controlChannel`, the others return their empty value, and `failure` says
+/// what happened so a runner can call the case an error rather than trust those values.
+public actor ControlClient: TransmitterControl {
+    private let socket: StreamSocket
+    private let timeout: Duration
+    private var nextID = 1
+    private var pending: [Int: CheckedContinuation<ControlResponse, any Error>] = [:]
+    private var subscribers: [UUID: AsyncStream<TransmitterEvent>.Continuation] = [:]
+    private var reader: Task<Void, Never>?
+    private let hello = OneShot<Result<ControlEvent, TransmitterError>>()
+    /// Why the channel ended, once it has.
+    public private(set) var failure: TransmitterError?
+
+    /// Connects and waits for the server's `hello`.
+    public static func connect(to spec: TransportSpec, timeout: Duration = .seconds(30)) async throws(TransmitterError) -> ControlClient {
+        let socket: StreamSocket
+        do {
+            socket = try StreamSocket.connect(to: spec)
+        } catch {
+            throw .controlChannel("cannot connect to \(spec): \(error)")
+        }
+        let client = ControlClient(socket: socket, timeout: timeout)
+        await client.startReading()
+        let greeting: ControlEvent
+        do {
+            greeting = try await withTimeout(timeout, what: "the hello of \(spec)") {
+                guard let result = await client.hello.wait() else { throw CancellationError() }
+                return try result.get()
+            }
+        } catch {
+            await client.close()
+            throw .controlChannel("no hello from \(spec): \(error)")
+        }
+        guard greeting.protocol == controlProtocolVersion else {
+            await client.close()
+            throw .controlChannel("\(spec) speaks protocol \(greeting.protocol.map(String.init) ?? "?"), this runner \(controlProtocolVersion)")
+        }
+        return client
+    }
+
+    private init(socket: StreamSocket, timeout: Duration) {
+        self.socket = socket
+        self.timeout = timeout
+    }
+
+    private func startReading() {
+        let incoming = socket.incoming
+        reader = Task { [weak self] in
+            var splitter = LineSplitter()
+            do {
+                for try await bytes in incoming {
+                    for line in try splitter.feed(bytes) where !line.isEmpty {
+                        await self?.handle(line)
+                    }
+                }
+                await self?.end(.controlChannel("the implementation closed the control channel"))
+            } catch let error as TransmitterError {
+                await self?.end(error)
+            } catch {
+                await self?.end(.controlChannel("control channel failed: \(error)"))
+            }
+        }
+    }
+
+    /// Closes the channel.
+    public func close() {
+        socket.close()
+        end(.controlChannel("closed by the runner"))
+    }
+
+    private func handle(_ line: [UInt8]) {
+        do {
+            if let response = try? ControlCoding.decode(ControlResponse.self, from: line) {
+                guard response.id != -1 else {
+                    throw TransmitterError.controlChannel("the implementation could not read a command: \(response.error?.detail ?? "")")
+                }
+                pending.removeValue(forKey: response.id)?.resume(returning: response)
+                return
+            }
+            let event = try ControlCoding.decode(ControlEvent.self, from: line)
+            if event.event == "hello" {
+                hello.resolve(.success(event))
+            } else if let transmitterEvent = try event.transmitterEvent() {
+                for subscriber in subscribers.values { subscriber.yield(transmitterEvent) }
+            }
+        } catch let error as TransmitterError {
+            end(error)
+        } catch {
+            end(.controlChannel("\(error)"))
+        }
+    }
+
+    private func end(_ reason: TransmitterError) {
+        guard failure == nil else { return }
+        failure = reason
+        socket.close()
+        for continuation in pending.values { continuation.resume(throwing: reason) }
+        pending.removeAll()
+        for subscriber in subscribers.values { subscriber.finish() }
+        subscribers.removeAll()
+        hello.resolve(.failure(reason))
+    }
+
+    /// Sends `request` and waits for its answer; throws the implementation's error if it refused.
+    private func call(_ build: (inout ControlRequest) -> Void, _ command: ControlCommand) async throws(TransmitterError) -> ControlResponse {
+        if let failure { throw failure }
+        var request = ControlRequest(id: nextID, command: command)
+        nextID += 1
+        build(&request)
+        let id = request.id
+        let line = ControlCoding.line(request)
+        let response: ControlResponse
+        do {
+            response = try await withTimeout(timeout, what: "the answer to \(command.rawValue)") {
+                try await self.exchange(id: id, line: line)
+            }
+        } catch let error as TransmitterError {
+            throw error
+        } catch {
+            end(.controlChannel("\(error)"))
+            throw .controlChannel("\(error)")
+        }
+        if !response.ok { throw response.error?.transmitterError ?? .controlChannel("\(command.rawValue) failed without an error") }
+        return response
+    }
+
+    private func exchange(id: Int, line: [UInt8]) async throws -> ControlResponse {
+        try await withCheckedThrowingContinuation { continuation in
+            pending[id] = continuation
+            do {
+                try socket.send(line)
+            } catch {
+                pending.removeValue(forKey: id)?.resume(throwing: TransmitterError.controlChannel("cannot send: \(error)"))
+            }
+        }
+    }
+
+    private func quietly<T>(_ fallback: T, _ body: () async throws(TransmitterError) -> T) async -> T {
+        do { return try await body() } catch { return fallback }
+    }
+
+    // MARK: TransmitterControl
+
+    public func events() -> AsyncStream<TransmitterEvent> {
+        let (stream, continuation) = AsyncStream<TransmitterEvent>.makeStream()
+        guard failure == nil else {
+            continuation.finish()
+            return stream
+        }
+        let key = UUID()
+        subscribers[key] = continuation
+        continuation.onTermination = { [weak self] _ in Task { await self?.unsubscribe(key) } }
+        return stream
+    }
+
+    private func unsubscribe(_ key: UUID) { subscribers.removeValue(forKey: key) }
+
+    public func start(mode: ConnectionMode) async throws(TransmitterError) {
+        _ = try await call({ $0.mode = mode.rawValue }, .start)
+    }
+
+    public func stop() async { await quietly(()) { () throws(TransmitterError) in _ = try await call({ _ in }, .stop) } }
+
+    public func localUser() async -> UserID? {
+        await quietly(nil) { () throws(TransmitterError) in try await call({ _ in }, .localUser).user.flatMap(UserID.init) }
+    }
+
+    public func send(dictionary: [String: TransmitterValue]?, data: Data?, to receiver: UserID?, options: SendingOptions) async throws(TransmitterError) -> PacketID {
+        let response = try await call({
+            $0.dictionary = ControlJSON.wrap(dictionary)
+            $0.data = data?.base64EncodedString()
+            $0.to = receiver?.description
+            $0.options = ControlOptionNames.names(options)
+        }, .send)
+        guard let text = response.packetID, let id = UUID(uuidString: text) else {
+            throw .controlChannel("send answered without a packetID")
+        }
+        return id
+    }
+
+    public func transmissionSize(dictionary: [String: TransmitterValue]?, data: Data?) async throws(TransmitterError) -> Int {
+        let response = try await call({
+            $0.dictionary = ControlJSON.wrap(dictionary)
+            $0.data = data?.base64EncodedString()
+        }, .transmissionSize)
+        guard let size = response.size else { throw .controlChannel("transmissionSize answered without a size") }
+        return size
+    }
+
+    public func connect(to user: UserID) async throws(TransmitterError) {
+        _ = try await call({ $0.user = user.description }, .connect)
+    }
+
+    public func disconnect(from user: UserID) async throws(TransmitterError) {
+        _ = try await call({ $0.user = user.description }, .disconnect)
+    }
+
+    public func establishSecureConnection(with user: UserID) async throws(TransmitterError) {
+        _ = try await call({ $0.user = user.description }, .establishSecureConnection)
+    }
+
+    public func secureConnectionExpirationLimit() async -> Int {
+        await quietly(0) { () throws(TransmitterError) in try await call({ _ in }, .getExpirationLimit).seconds ?? 0 }
+    }
+
+    public func setSecureConnectionExpirationLimit(_ seconds: Int) async throws(TransmitterError) {
+        _ = try await call({ $0.seconds = seconds }, .setExpirationLimit)
+    }
+
+    public func localPublicKey() async throws(TransmitterError) -> String {
+        guard let key = try await call({ _ in }, .localPublicKey).key else {
+            throw .controlChannel("localPublicKey answered without a key")
+        }
+        return key
+    }
+
+    public func savePublicKey(_ key: String, forUser user: UserID) async throws(TransmitterError) {
+        _ = try await call({
+            $0.key = key
+            $0.user = user.description
+        }, .savePublicKey)
+    }
+
+    public func existsKey(forUser user: UserID) async -> Bool {
+        await quietly(false) { () throws(TransmitterError) in try await call({ $0.user = user.description }, .existsKey).exists ?? false }
+    }
+
+    public func hasSession() async -> Bool {
+        await quietly(false) { () throws(TransmitterError) in try await call({ _ in }, .hasSession).exists ?? false }
+    }
+
+    public func destroySession() async throws(TransmitterError) {
+        _ = try await call({ _ in }, .destroySession)
+    }
+
+    public func setLogLevel(_ level: TransmitterLogLevel) async {
+        await quietly(()) { () throws(TransmitterError) in _ = try await call({ $0.level = level.name }, .setLogLevel) }
+    }
+
+    public func saveState() async throws(TransmitterError) {
+        _ = try await call({ _ in }, .saveState)
+    }
+}

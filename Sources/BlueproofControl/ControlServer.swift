@@ -1,0 +1,152 @@
+import BlueproofTransmitter
+import BlueproofTransport
+import Foundation
+import Logging
+
+/// Serves a transmitter over the control protocol (docs/control-protocol.md): every accepted
+/// connection gets a `hello` event, then the transmitter's events as they happen, and an
+/// answer per command line, commands taken in the order they arrive.
+public final class ControlServer: Sendable {
+    private let transmitter: any TransmitterControl
+    private let listener: StreamListener
+    private let logger = Logger(label: "blueproof.control")
+
+    /// Where clients connect (the bound address, with the chosen port for `tcp:HOST:0`).
+    public var address: TransportSpec { listener.address }
+
+    public init(transmitter: any TransmitterControl, listeningOn spec: TransportSpec) throws(TransportError) {
+        self.transmitter = transmitter
+        self.listener = try StreamListener(listeningOn: spec)
+    }
+
+    /// Serves until `close()`; each connection is served until its client closes it.
+    public func run() async {
+        await withDiscardingTaskGroup { group in
+            for await socket in listener.connections {
+                group.addTask { await self.serve(socket) }
+            }
+        }
+    }
+
+    public func close() { listener.close() }
+
+    private func serve(_ socket: StreamSocket) async {
+        logger.info("control client connected", metadata: ["endpoint": "\(socket.endpoint)"])
+        var hello = ControlEvent(event: "hello")
+        hello.protocol = controlProtocolVersion
+        hello.implementation = "blueproof reference transmitter"
+        try? socket.send(ControlCoding.line(hello))
+        let events = await transmitter.events()
+        let pump = Task {
+            for await event in events {
+                do { try socket.send(ControlCoding.line(ControlEvent(event))) } catch { break }
+            }
+        }
+        defer {
+            pump.cancel()
+            socket.close()
+        }
+        var splitter = LineSplitter()
+        do {
+            for try await bytes in socket.incoming {
+                for line in try splitter.feed(bytes) where !line.isEmpty {
+                    try socket.send(ControlCoding.line(await answer(line)))
+                }
+            }
+        } catch {
+            logger.info("control client gone", metadata: ["reason": "\(error)"])
+        }
+    }
+
+    /// The answer to one command line; a line that is not a command gets `id` -1 and the error.
+    func answer(_ line: [UInt8]) async -> ControlResponse {
+        let request: ControlRequest
+        do {
+            request = try ControlCoding.decode(ControlRequest.self, from: line)
+        } catch {
+            var response = ControlResponse(id: -1, ok: false)
+            response.error = ControlError(error)
+            return response
+        }
+        do {
+            return try await perform(request)
+        } catch {
+            var response = ControlResponse(id: request.id, ok: false)
+            response.error = ControlError(error)
+            return response
+        }
+    }
+
+    private func perform(_ request: ControlRequest) async throws(TransmitterError) -> ControlResponse {
+        var response = ControlResponse(id: request.id)
+        func user() throws(TransmitterError) -> UserID { try ControlCoding.userID(request.user, field: "user") }
+        switch request.command {
+        case .start:
+            let text = request.mode ?? ConnectionMode.automatic.rawValue
+            guard let mode = ConnectionMode(rawValue: text) else {
+                throw .controlChannel("mode must be automatic or onDemand, got \"\(text)\"")
+            }
+            try await transmitter.start(mode: mode)
+        case .stop:
+            await transmitter.stop()
+        case .localUser:
+            response.user = await transmitter.localUser()?.description
+        case .send:
+            let receiver = try request.to.map { text throws(TransmitterError) in try ControlCoding.userID(text, field: "to") }
+            let id = try await transmitter.send(
+                dictionary: ControlJSON.unwrap(request.dictionary), data: try ControlCoding.binary(request.data),
+                to: receiver, options: try ControlOptionNames.options(request.options ?? []))
+            response.packetID = id.uuidString
+        case .transmissionSize:
+            response.size = try await transmitter.transmissionSize(
+                dictionary: ControlJSON.unwrap(request.dictionary), data: try ControlCoding.binary(request.data))
+        case .connect:
+            try await transmitter.connect(to: try user())
+        case .disconnect:
+            try await transmitter.disconnect(from: try user())
+        case .establishSecureConnection:
+            try await transmitter.establishSecureConnection(with: try user())
+        case .getExpirationLimit:
+            response.seconds = await transmitter.secureConnectionExpirationLimit()
+        case .setExpirationLimit:
+            guard let seconds = request.seconds else { throw .controlChannel("setExpirationLimit needs seconds") }
+            try await transmitter.setSecureConnectionExpirationLimit(seconds)
+        case .localPublicKey:
+            response.key = try await transmitter.localPublicKey()
+        case .savePublicKey:
+            guard let key = request.key else { throw .controlChannel("savePublicKey needs key") }
+            try await transmitter.savePublicKey(key, forUser: try user())
+        case .existsKey:
+            response.exists = await transmitter.existsKey(forUser: try user())
+        case .hasSession:
+            response.exists = await transmitter.hasSession()
+        case .destroySession:
+            try await transmitter.destroySession()
+        case .setLogLevel:
+            guard let level = TransmitterLogLevel.named(request.level) else {
+                throw .controlChannel("level must be one of error, info, debug, trace")
+            }
+            await transmitter.setLogLevel(level)
+        case .saveState:
+            try await transmitter.saveState()
+        }
+        return response
+    }
+}
+
+extension TransmitterLogLevel {
+    /// The level's name on the wire and on the command line.
+    public var name: String {
+        switch self {
+        case .error: "error"
+        case .info: "info"
+        case .debug: "debug"
+        case .trace: "trace"
+        }
+    }
+
+    /// The level with this name.
+    public static func named(_ name: String?) -> TransmitterLogLevel? {
+        allCases.first { $0.name == name }
+    }
+}
