@@ -102,10 +102,11 @@ public struct SendValidator: Hashable, Sendable {
     }
 
     /// Resolves the transmission bits of `options` into one mode (step 2 of the order above).
-    /// Broadcast may carry the mesh bit; with direct or full it is refused.
+    /// Broadcast may carry the mesh or full bits (both may reach the mesh; the chat tutorial
+    /// sends full + broadcast); with direct it is refused (choice C4).
     static func transmissionMode(_ options: SendingOptions) -> Result<TransmissionMode, TransmitterError> {
         if options.contains(.broadcastReceiver) {
-            if options.contains(.directTransmission) || options.contains(.fullTransmission) {
+            if options.contains(.directTransmission) {
                 return .failure(.broadcastOutsideMesh)
             }
             return .success(.broadcast)

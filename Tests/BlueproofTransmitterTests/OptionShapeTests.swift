@@ -26,10 +26,10 @@ struct OptionShapeTests {
         ([.directTransmission, .meshTransmission, .fullTransmission], .invalid(50008)),
         ([.broadcastReceiver, .directTransmission], .invalid(50007)),
         ([.broadcastReceiver, .meshTransmission], .valid(.broadcast)),
-        ([.broadcastReceiver, .fullTransmission], .invalid(50007)),
+        ([.broadcastReceiver, .fullTransmission], .valid(.broadcast)),
         ([.broadcastReceiver, .directTransmission, .meshTransmission], .invalid(50007)),
         ([.broadcastReceiver, .directTransmission, .fullTransmission], .invalid(50007)),
-        ([.broadcastReceiver, .meshTransmission, .fullTransmission], .invalid(50007)),
+        ([.broadcastReceiver, .meshTransmission, .fullTransmission], .valid(.broadcast)),
         ([.broadcastReceiver, .directTransmission, .meshTransmission, .fullTransmission], .invalid(50007)),
     ]
 
