@@ -54,6 +54,7 @@ let package = Package(
             .product(name: "_CryptoExtras", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),
         ]),
+        .target(name: "BlueproofChat", dependencies: ["BlueproofTransmitter"]),
         .target(name: "BlueproofControl", dependencies: [
             "BlueproofTransmitter", "BlueproofTransport", "BlueproofAsync",
             .product(name: "Logging", package: "swift-log"),

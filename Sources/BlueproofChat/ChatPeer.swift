@@ -1,0 +1,21 @@
+import BlueproofTransmitter
+
+/// A peer in the chat list: online (in range) or offline (met before).
+///
+/// Source: bridgefy-chat-app-tutorial.md — a new peer is named by the first 5 characters of
+/// its id with an unknown device type until it sends its own name and device type.
+public struct ChatPeer: Sendable, Equatable {
+    public let user: UserID
+    public var name: String
+    public var deviceType: String
+    public var online: Bool
+
+    public init(user: UserID, name: String? = nil, deviceType: String? = nil, online: Bool) {
+        self.user = user
+        self.name = name ?? user.shortName
+        self.deviceType = deviceType ?? ChatPeer.unknownDeviceType
+        self.online = online
+    }
+
+    public static let unknownDeviceType = "unknown"
+}
