@@ -179,7 +179,7 @@ public actor ControlClient: TransmitterControl {
             $0.dictionary = ControlJSON.wrap(dictionary)
             $0.data = data?.base64EncodedString()
             $0.to = receiver?.description
-            $0.options = ControlOptionNames.names(options)
+            $0.options = options.names
         }, .send)
         guard let text = response.packetID, let id = UUID(uuidString: text) else {
             throw .controlChannel("send answered without a packetID")

@@ -72,30 +72,6 @@ struct ControlEvent: Codable, Sendable, Equatable {
     init(event: String) { self.event = event }
 }
 
-/// The option names of `send` (the document's flags without their `BFSendingOption` prefix).
-enum ControlOptionNames {
-    static let table: [(String, SendingOptions)] = [
-        ("DirectTransmission", .directTransmission), ("MeshTransmission", .meshTransmission),
-        ("FullTransmission", .fullTransmission), ("Encrypted", .encrypted), ("NoEncrypted", .noEncrypted),
-        ("BroadcastReceiver", .broadcastReceiver),
-    ]
-
-    static func names(_ options: SendingOptions) -> [String] {
-        table.filter { options.contains($0.1) }.map(\.0)
-    }
-
-    static func options(_ names: [String]) throws(TransmitterError) -> SendingOptions {
-        var options: SendingOptions = []
-        for name in names {
-            guard let match = table.first(where: { $0.0 == name }) else {
-                throw .controlChannel("unknown sending option \"\(name)\"; known: \(table.map(\.0).joined(separator: ", "))")
-            }
-            options.insert(match.1)
-        }
-        return options
-    }
-}
-
 /// Lines in and out: one JSON object per line, UTF-8, ending in a newline.
 enum ControlCoding {
     static func line<T: Encodable>(_ value: T) -> [UInt8] {

@@ -95,7 +95,7 @@ public final class ControlServer: Sendable {
             let receiver = try request.to.map { text throws(TransmitterError) in try ControlCoding.userID(text, field: "to") }
             let id = try await transmitter.send(
                 dictionary: ControlJSON.unwrap(request.dictionary), data: try ControlCoding.binary(request.data),
-                to: receiver, options: try ControlOptionNames.options(request.options ?? []))
+                to: receiver, options: try Self.options(request.options ?? []))
             response.packetID = id.uuidString
         case .transmissionSize:
             response.size = try await transmitter.transmissionSize(
@@ -131,6 +131,14 @@ public final class ControlServer: Sendable {
             try await transmitter.saveState()
         }
         return response
+    }
+
+    private static func options(_ names: [String]) throws(TransmitterError) -> SendingOptions {
+        guard let options = SendingOptions(names: names) else {
+            let known = SendingOptions.documentNames.map(\.name).joined(separator: ", ")
+            throw .controlChannel("unknown sending option in \(names); known: \(known)")
+        }
+        return options
     }
 }
 

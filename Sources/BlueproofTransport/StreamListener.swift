@@ -68,11 +68,12 @@ public final class StreamListener: Sendable {
                 continuation.yield(socket)
             }
         }
-        continuation.finish()
         _ = Glibc.close(fd)
         if case let .unix(path) = address { unlink(path) }
         _ = Glibc.close(wakeRead)
         _ = Glibc.close(wakeWrite)
+        // Last: whoever waits for the end finds the socket closed and its file gone.
+        continuation.finish()
     }
 
     private static func bind(_ spec: TransportSpec, endpoint: String) throws(TransportError) -> (Int32, TransportSpec) {

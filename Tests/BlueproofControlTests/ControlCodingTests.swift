@@ -59,9 +59,9 @@ struct ControlCodingTests {
     @Test("options by name, refusing unknown names")
     func options() throws {
         let options: SendingOptions = [.fullTransmission, .encrypted]
-        #expect(ControlOptionNames.names(options) == ["FullTransmission", "Encrypted"])
-        #expect(try ControlOptionNames.options(["FullTransmission", "Encrypted"]) == options)
-        #expect(throws: TransmitterError.self) { try ControlOptionNames.options(["Teleport"]) }
+        #expect(options.names == ["FullTransmission", "Encrypted"])
+        #expect(SendingOptions(names: ["Encrypted", "FullTransmission"]) == options)
+        #expect(SendingOptions(names: ["Teleport"]) == nil)
     }
 
     @Test("errors of unknown codes keep their code, name and detail")
