@@ -2,6 +2,7 @@ import BlueproofTransmitter
 import BlueproofTransport
 import Foundation
 import Logging
+import Synchronization
 
 /// Serves a transmitter over the control protocol (docs/control-protocol.md): every accepted
 /// connection gets a `hello` event, then the transmitter's events as they happen, and an
@@ -9,6 +10,7 @@ import Logging
 public final class ControlServer: Sendable {
     private let transmitter: any TransmitterControl
     private let listener: StreamListener
+    private let clients = Mutex<[ObjectIdentifier: StreamSocket]>([:])
     private let logger = Logger(label: "blueproof.control")
 
     /// Where clients connect (the bound address, with the chosen port for `tcp:HOST:0`).
@@ -28,9 +30,14 @@ public final class ControlServer: Sendable {
         }
     }
 
-    public func close() { listener.close() }
+    /// Stops listening and closes every client connection, as a server process that exits would.
+    public func close() {
+        listener.close()
+        for socket in clients.withLock({ $0.values }) { socket.close() }
+    }
 
     private func serve(_ socket: StreamSocket) async {
+        clients.withLock { $0[ObjectIdentifier(socket)] = socket }
         logger.info("control client connected", metadata: ["endpoint": "\(socket.endpoint)"])
         var hello = ControlEvent(event: "hello")
         hello.protocol = controlProtocolVersion
@@ -45,6 +52,7 @@ public final class ControlServer: Sendable {
         defer {
             pump.cancel()
             socket.close()
+            clients.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(socket)) }
         }
         var splitter = LineSplitter()
         do {
