@@ -6,13 +6,13 @@ extension Transmitter {
     /// A data frame from neighbour `peer`: sender checked, then routed by the `MeshRouter`.
     func dataArrived(_ frame: DataFrame, from peer: UserID) async {
         statistics.dataFramesIn += 1
-        guard let me = identity?.userID, var router else { return }
+        guard let me = identity?.userID, router != nil else { return }
         guard senderIsAuthentic(frame) else {
             statistics.rejected += 1
             return
         }
-        let actions = router.receive(frame, from: peer, neighbours: connected.sorted(), now: now)
-        self.router = router
+        // Mutated in place (a copy would duplicate the cache's storage on every frame).
+        let actions = router!.receive(frame, from: peer, neighbours: connected.sorted(), now: now)
         TransmitterLog.meshTrace(packet: frame.packetID, hops: frame.hopsRemaining, peer: peer, action: "received", user: me)
         await perform(actions)
     }

@@ -75,12 +75,11 @@ extension Transmitter {
 
     private func originateMesh(_ packetID: PacketID, payload: TransmitterPayload, to receiver: UserID?, encrypted: Bool) async {
         guard let frame = makeFrame(packetID, payload: payload, to: receiver, encrypted: encrypted, mesh: true),
-              var router else {
+              router != nil else {
             emit(.failed(packetID, .noSecureConnection))
             return
         }
-        let actions = router.originate(frame, neighbours: connected.sorted(), now: now)
-        self.router = router
+        let actions = router!.originate(frame, neighbours: connected.sorted(), now: now)
         TransmitterLog.meshTrace(packet: packetID, hops: frame.hopsRemaining, peer: nil, action: "originate", user: frame.sender)
         await perform(actions)
         emit(.addedToMesh(packetID))

@@ -125,31 +125,36 @@ public final class SimulatedNetwork: Sendable {
         await withCheckedContinuation { (continuation: CheckedContinuation<LinkEvent?, Never>) in
             var immediate: LinkEvent?? = nil
             mutate { state, wakeups in
-                guard var box = state.mailboxes[token] else {
+                guard state.mailboxes[token] != nil else {
                     state.mailboxes[token] = Mailbox(waiter: continuation)
                     return
                 }
-                if box.outstanding {
-                    box.outstanding = false
+                if state.mailboxes[token]!.outstanding {
+                    state.mailboxes[token]!.outstanding = false
                     Self.finishOne(in: &state, &wakeups)
                 }
-                if box.head < box.queue.count {
-                    immediate = .some(box.queue[box.head])
-                    box.head += 1
-                    if box.head > 1024, box.head * 2 > box.queue.count {
-                        box.queue.removeFirst(box.head)
-                        box.head = 0
-                    }
-                    box.outstanding = true
-                } else if box.finished {
-                    immediate = .some(nil)
-                } else {
-                    box.waiter = continuation
-                }
-                state.mailboxes[token] = box
+                immediate = Self.take(&state.mailboxes[token]!, waiter: continuation)
             }
             if let immediate { continuation.resume(returning: immediate) }
         }
+    }
+
+    /// The next queued event (`.some(nil)` when finished), or nil after parking `waiter`.
+    /// Mutates the mailbox in place so its queue is never copied.
+    private static func take(_ box: inout Mailbox, waiter: CheckedContinuation<LinkEvent?, Never>) -> LinkEvent?? {
+        if box.head < box.queue.count {
+            let event = box.queue[box.head]
+            box.head += 1
+            if box.head > 1024, box.head * 2 > box.queue.count {
+                box.queue.removeFirst(box.head)
+                box.head = 0
+            }
+            box.outstanding = true
+            return .some(event)
+        }
+        if box.finished { return .some(nil) }
+        box.waiter = waiter
+        return nil
     }
 
     func start(token: Int, user: UserID) throws(LinkError) {
@@ -244,16 +249,15 @@ public final class SimulatedNetwork: Sendable {
     }
 
     private static func enqueue(_ event: LinkEvent, to token: Int, in state: inout State, _ wakeups: inout Wakeups) {
-        guard var box = state.mailboxes[token], !box.finished else { return }
+        guard state.mailboxes[token]?.finished == false else { return }
         state.inFlight += 1
-        if let waiter = box.waiter {
-            box.waiter = nil
-            box.outstanding = true
+        if let waiter = state.mailboxes[token]!.waiter {
+            state.mailboxes[token]!.waiter = nil
+            state.mailboxes[token]!.outstanding = true
             wakeups.events.append((waiter, event))
         } else {
-            box.queue.append(event)
+            state.mailboxes[token]!.queue.append(event)  // in place: no copy of the queue
         }
-        state.mailboxes[token] = box
     }
 
     private static func finishOne(in state: inout State, _ wakeups: inout Wakeups) {

@@ -78,10 +78,12 @@ struct BenchMeshCommand: AsyncParsableCommand {
         let setup = clock.now - setupStart
         let framesBefore = network.framesSent
 
+        let originEvents = await transmitters[0].events()
         let sent = clock.now
         probe.sent(at: sent)
         let id = try await transmitters[0].send(dictionary: ["bench": .string("flood")], data: nil, to: nil, options: [.broadcastReceiver])
-        _ = id
+        // Delivery starts after send returns: wait until the packet is in the mesh, then for quiet.
+        for await event in originEvents where event == .addedToMesh(id) { break }
         await network.quiescent()
         let settled = clock.now - sent
         // Receipts are recorded by the event tasks, which may trail the network going quiet.
