@@ -35,7 +35,7 @@ struct SessionFile: Codable {
     /// Encodes with sorted keys, so equal records give equal bytes.
     func encoded() throws(TransmitterError) -> [UInt8] {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         do {
             return Array(try encoder.encode(self))
         } catch {
