@@ -62,7 +62,7 @@ let package = Package(
         .target(name: "BlueproofCheck", dependencies: ["BlueproofWire", "BlueproofCapture", "BlueproofHost"]),
         .executableTarget(name: "BlueproofCLI", dependencies: [
             "BlueproofWire", "BlueproofCapture", "BlueproofTransport", "BlueproofBackend", "BlueproofHost",
-            "BlueproofTransfer", "BlueproofAsync", "BlueproofRadio", "BlueproofCheck",
+            "BlueproofTransfer", "BlueproofAsync", "BlueproofRadio", "BlueproofCheck", "BlueproofTransmitter",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -79,7 +79,9 @@ let package = Package(
         ]),
         .testTarget(name: "BlueproofRadioTests", dependencies: ["BlueproofRadio", "BlueproofTransport", "BlueproofWire", "BlueproofTestSupport"]),
         .testTarget(name: "BlueproofTransferTests", dependencies: ["BlueproofTransfer", "BlueproofHost", "BlueproofWire"]),
-        .testTarget(name: "BlueproofTransmitterTests", dependencies: ["BlueproofTransmitter"]),
+        .testTarget(name: "BlueproofTransmitterTests", dependencies: [
+            "BlueproofTransmitter", .product(name: "Logging", package: "swift-log"),
+        ]),
         .testTarget(name: "BlueproofControlTests", dependencies: ["BlueproofControl", "BlueproofTransmitter", "BlueproofTransport"]),
         .testTarget(name: "BlueproofCheckTests", dependencies: ["BlueproofCheck", "BlueproofCapture", "BlueproofWire"]),
         .testTarget(name: "BlueproofBackendTests", dependencies: ["BlueproofBackend", "BlueproofTransport", "BlueproofTestSupport"]),

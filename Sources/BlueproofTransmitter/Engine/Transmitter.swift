@@ -1,0 +1,235 @@
+import Foundation
+
+/// The reference transmitter: the behaviour bridgefy-ios-sdk-readme.md documents, on any
+/// `TransmitterLink` (BLE, TCP, or the simulated link). Validation is synchronous (`SendValidator`);
+/// delivery, reception, mesh relaying and secure connections run on this actor as link events
+/// arrive, one at a time. Time is read from the configured time source when needed; no timers.
+///
+/// Lifecycle and events: "2. Start transmitter", "3. Nearby peer detection"; delivery in
+/// `Transmitter+Send.swift`, reception and relaying in `Transmitter+Receive.swift`, secure
+/// connections in `Transmitter+Secure.swift`, session and keys in `Transmitter+Session.swift`.
+public actor Transmitter: TransmitterControl {
+    let configuration: TransmitterConfiguration
+    var defects: TransmitterDefects { configuration.defects }
+    var link: any TransmitterLink { configuration.link }
+    var now: Date { configuration.timeSource.now() }
+
+    /// The session in use: the configured one, or with `.sessionNotPersisted` a private one.
+    var session: any TransmitterSessionBacking
+    var mode: ConnectionMode?
+    var identity: TransmitterIdentity?
+    var router: MeshRouter?
+    var nearby: Set<UserID> = []
+    var connected: Set<UserID> = []
+    /// On-demand connections asked for and not yet up.
+    var requested: Set<UserID> = []
+    /// Secure connections this side started and not yet answered.
+    var pendingHandshakes: Set<UserID> = []
+    var hellos: [UserID: HelloFrame] = [:]
+    /// Connected users whose secure connection was live when they connected (or was made while
+    /// connected): being in range keeps it alive ("Secure connections": activity).
+    var liveSecure: Set<UserID> = []
+    var subscribers: [UUID: AsyncStream<TransmitterEvent>.Continuation] = [:]
+    var linkTask: Task<Void, Never>?
+    var statistics = TransmitterStatistics()
+
+    public init(configuration: TransmitterConfiguration) {
+        self.configuration = configuration
+        self.session = configuration.session
+    }
+
+    // MARK: Events
+
+    public func events() -> AsyncStream<TransmitterEvent> {
+        let (stream, continuation) = AsyncStream<TransmitterEvent>.makeStream()
+        let id = UUID()
+        subscribers[id] = continuation
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.unsubscribe(id) }
+        }
+        return stream
+    }
+
+    func unsubscribe(_ id: UUID) { subscribers[id] = nil }
+
+    func emit(_ event: TransmitterEvent) {
+        for continuation in subscribers.values { continuation.yield(event) }
+    }
+
+    // MARK: Lifecycle
+
+    public func start(mode: ConnectionMode) async throws(TransmitterError) {
+        guard self.mode == nil else {
+            emit(.alreadyStarted)
+            return
+        }
+        do throws(TransmitterError) {
+            _ = try configuration.licenceVerifier.verify(configuration.licence, apiKey: configuration.apiKey, now: now)
+            if defects.contains(.sessionNotPersisted), !(session is InMemorySession) {
+                session = InMemorySession(identity: try TransmitterIdentity.generate())
+            }
+            let record = try session.loadOrCreate()
+            identity = record.identity
+        } catch {
+            TransmitterLog.log(.error, "start failed: \(error.name)")
+            emit(.startFailed(error))
+            throw error
+        }
+        let user = identity!.userID
+        var router = MeshRouter(localUser: user, duplicateCapacity: configuration.duplicateCacheCapacity, defects: defects)
+        if let saved = try? session.readFile(named: MeshStateFile.name), let packets = try? MeshStateFile.decode(saved) {
+            router.restore(packets, now: now)
+        }
+        self.router = router
+        let stream = link.events()
+        do throws(LinkError) {
+            try await link.start(localUser: user)
+        } catch {
+            let failure = TransmitterError.notStarted.with(detail: "link unavailable: \(error)")
+            TransmitterLog.log(.error, "link start failed: \(error.reason.rawValue)", user: user)
+            emit(.bluetoothUnavailable)
+            emit(.startFailed(failure))
+            throw failure
+        }
+        self.mode = mode
+        TransmitterLog.log(.info, "started in \(mode.rawValue) mode", user: user)
+        emit(.started(mode))
+        linkTask = Task { [weak self] in
+            for await event in stream {
+                guard let self else { return }
+                await self.handle(event)
+            }
+        }
+    }
+
+    public func stop() async {
+        guard mode != nil else { return }
+        mode = nil
+        await link.stop()
+        linkTask = nil
+        for peer in connected { refreshActivity(peer) }
+        nearby = []
+        connected = []
+        requested = []
+        pendingHandshakes = []
+        liveSecure = []
+        TransmitterLog.log(.info, "stopped", user: identity?.userID)
+        emit(.stopped)
+    }
+
+    public func localUser() -> UserID? { identity?.userID ?? (try? session.load())?.identity.userID }
+
+    /// The counters so far.
+    public func currentStatistics() -> TransmitterStatistics { statistics }
+
+    /// The name and device type a peer sent in its hello, if any.
+    public func peerInfo(_ user: UserID) -> HelloFrame? { hellos[user] }
+
+    /// Users connected now.
+    public func connectedUsers() -> Set<UserID> { connected }
+
+    // MARK: Connections ("3. Nearby peer detection")
+
+    public func connect(to user: UserID) async throws(TransmitterError) {
+        guard let mode else { throw .notStarted }
+        guard mode == .onDemand else { throw TransmitterError.functionNotAvailableInMode.with(detail: "connect is for on-demand mode") }
+        guard !connected.contains(user) else { return }
+        guard nearby.contains(user) else { throw TransmitterError.directReceiverNotInRange.with(detail: "\(user) is not nearby") }
+        let open = connected.union(requested).count
+        if open >= configuration.maxOnDemandConnections && !defects.contains(.onDemandUncapped) {
+            throw TransmitterError.connectionLimitReached.with(detail: "\(open) of \(configuration.maxOnDemandConnections) connections open")
+        }
+        requested.insert(user)
+        do throws(LinkError) {
+            try await link.connect(to: user)
+        } catch {
+            requested.remove(user)
+            throw TransmitterError.directReceiverNotInRange.with(detail: "connect failed: \(error.reason.rawValue)")
+        }
+    }
+
+    public func disconnect(from user: UserID) async throws(TransmitterError) {
+        guard let mode else { throw .notStarted }
+        guard mode == .onDemand else { throw TransmitterError.functionNotAvailableInMode.with(detail: "disconnect is for on-demand mode") }
+        requested.remove(user)
+        await link.disconnect(from: user)
+    }
+
+    public func setLogLevel(_ level: TransmitterLogLevel) { TransmitterLog.level = level }
+
+    // MARK: Link events
+
+    func handle(_ event: LinkEvent) async {
+        guard mode != nil else { return }
+        switch event {
+        case .peerNearby(let peer):
+            nearby.insert(peer)
+            if mode == .automatic {
+                try? await link.connect(to: peer)
+            } else {
+                emit(.nearbyUser(peer))
+            }
+        case .peerGone(let peer):
+            nearby.remove(peer)
+            requested.remove(peer)
+        case .connected(let peer):
+            await peerConnected(peer)
+        case .disconnected(let peer):
+            requested.remove(peer)
+            pendingHandshakes.remove(peer)
+            guard connected.contains(peer) else { return }
+            refreshActivity(peer)
+            connected.remove(peer)
+            liveSecure.remove(peer)
+            TransmitterLog.log(.debug, "disconnected from \(peer)", user: identity?.userID)
+            emit(.disconnected(peer))
+        case .frame(let peer, let bytes):
+            await frameArrived(bytes, from: peer)
+        }
+    }
+
+    private func peerConnected(_ peer: UserID) async {
+        if mode == .onDemand, !requested.contains(peer), !defects.contains(.onDemandUncapped),
+           connected.count >= configuration.maxOnDemandConnections {
+            await link.disconnect(from: peer)
+            return
+        }
+        requested.remove(peer)
+        guard !connected.contains(peer), let identity else { return }
+        if secureConnectionIsLive(peer) { liveSecure.insert(peer) }
+        connected.insert(peer)
+        refreshActivity(peer)
+        TransmitterLog.log(.debug, "connected to \(peer)", user: identity.userID)
+        emit(.connected(peer))
+        let hello = HelloFrame(user: identity.userID, displayName: configuration.displayName, deviceType: configuration.deviceType)
+        try? await link.send(TransmitterFrame.hello(hello).encoded(), to: peer)
+        if configuration.shouldConnectSecurely(peer) {
+            await requestSecureConnection(peer)
+        }
+        if let actions = router?.neighbourConnected(peer, now: now) {
+            await perform(actions)
+        }
+    }
+
+    private func frameArrived(_ bytes: [UInt8], from peer: UserID) async {
+        let frame: TransmitterFrame
+        do throws(FrameError) {
+            frame = try TransmitterFrame.decode(bytes)
+        } catch {
+            statistics.rejected += 1
+            TransmitterLog.log(.debug, "undecodable frame from \(peer): \(error)", user: identity?.userID)
+            return
+        }
+        switch frame {
+        case .hello(let hello):
+            guard hello.user == peer else { return }
+            hellos[peer] = hello
+        case .keyRequest(let request):
+            await keyRequestArrived(request, from: peer)
+        case .keyResponse(let response):
+            keyResponseArrived(response, from: peer)
+        case .data(let data):
+            await dataArrived(data, from: peer)
+        }
+    }
+}

@@ -1,0 +1,35 @@
+/// One node's link on a `SimulatedNetwork`. Its events come from the network's per-node queue,
+/// one at a time: the next event is taken only when the transmitter asks for it, which is how the
+/// network knows the previous one has been handled.
+public struct SimulatedLink: TransmitterLink {
+    let network: SimulatedNetwork
+    let token: Int
+    public let kind: LinkKind
+
+    public func events() -> AsyncStream<LinkEvent> {
+        let network = network
+        let token = token
+        network.open(token: token)
+        return AsyncStream(unfolding: { await network.nextEvent(token: token) })
+    }
+
+    public func start(localUser: UserID) async throws(LinkError) {
+        try network.start(token: token, user: localUser)
+    }
+
+    public func stop() async {
+        network.stop(token: token)
+    }
+
+    public func connect(to peer: UserID) async throws(LinkError) {
+        try network.connect(token: token, to: peer)
+    }
+
+    public func disconnect(from peer: UserID) async {
+        network.disconnect(token: token, from: peer)
+    }
+
+    public func send(_ frame: [UInt8], to peer: UserID) async throws(LinkError) {
+        try network.send(token: token, frame: frame, to: peer)
+    }
+}
