@@ -17,8 +17,9 @@ enum TransferScenarios {
     /// Close range: -40 dBm, well above the sample's gate.
     static let closeRange = fixed(rssi: -40)
 
-    /// As Conformance/scenarios/withheld-credits.yaml: the peripheral's controller reports one
-    /// 27-byte buffer and keeps its Number Of Completed Packets from 1 s to 3 s.
+    /// Like Conformance/scenarios/withheld-credits.yaml, sooner: the peripheral's controller
+    /// reports one 27-byte buffer and keeps its Number Of Completed Packets from 300 ms for 1 s,
+    /// while a transfer of some 100 KB is under way on btvirt.
     static let withheldCredits = """
         seed: 4
         nodes:
@@ -30,6 +31,6 @@ enum TransferScenarios {
           - node: peripheral
             buffer-size: {length: 27, count: 1}
           - node: peripheral
-            withhold-credits: {from: 1s, for: 2s}
+            withhold-credits: {from: 300ms, for: 1s}
         """
 }
