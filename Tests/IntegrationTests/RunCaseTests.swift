@@ -103,28 +103,17 @@ extension Integration {
             try RequiredComponent.require(.btvirt, .preload)
             let folder = try WorkFolder("run-kill")
             defer { folder.cleanUp() }
-            let text = try String(contentsOfFile: "\(Self.root)/Conformance/catalogue.yaml", encoding: .utf8) + """
-              - code: TEST/KILL
-                title: "Test only: a case whose controller dies"
-                cases:
-                  - id: TEST/KILL/BV-01
-                    title: "The controller is killed while the case waits on it"
-                    source: {document: corebluetooth-transfer-sample.md, section: "Overview"}
-                    kind: air
-                    profile: []
-                    status: implemented
-
-            """
-            let catalogue = try Catalogue(yaml: text)
+            let text = try String(contentsOfFile: "\(Self.root)/Conformance/catalogue.yaml", encoding: .utf8)
+            let catalogue = try Catalogue(yaml: Self.withTestGroup(text))
             let profile = try Profile.loadDefault(path: "\(Self.root)/Conformance/profiles/bridgefy-ios.yaml")
             let standard = CaseRegistry.standard(profile: profile)
             let next = try #require(standard.lookup("CBT/CHUNK/BV-02"))
             let registry = CaseRegistry([KillsItsController(), next])
-            let report = try await Self.run(["TEST/KILL/*", "CBT/CHUNK/BV-02"], registry: registry, catalogue: catalogue, in: folder)
+            let report = try await Self.run(["TEST/HARNESS/BV-01", "CBT/CHUNK/BV-02"], registry: registry, catalogue: catalogue, in: folder)
             // Catalogue order: CBT first, then the test group.
             let verdicts = Self.verdicts(report)
-            #expect(verdicts["TEST/KILL/BV-01"] == .error)
-            #expect(report.cases.first { $0.id == "TEST/KILL/BV-01" }?.reason.contains("controller died") == true,
+            #expect(verdicts["TEST/HARNESS/BV-01"] == .error)
+            #expect(report.cases.first { $0.id == "TEST/HARNESS/BV-01" }?.reason.contains("controller died") == true,
                     "\(report.cases.map(\.reason))")
             #expect(verdicts["CBT/CHUNK/BV-02"] == .pass)
             #expect(report.failed)
@@ -132,10 +121,68 @@ extension Integration {
     }
 }
 
+extension Integration.RunCaseTests {
+    /// The catalogue with a test-only group of cases the runner must survive.
+    static func withTestGroup(_ text: String) -> String {
+        text + """
+
+          - code: TEST/HARNESS
+            title: "Test only: cases that break the harness"
+            cases:
+              - id: TEST/HARNESS/BV-01
+                title: "The controller is killed while the case waits on it"
+                source: {document: corebluetooth-transfer-sample.md, section: "Overview"}
+                kind: air
+                profile: []
+                status: implemented
+              - id: TEST/HARNESS/BV-02
+                title: "The case never ends"
+                source: {document: corebluetooth-transfer-sample.md, section: "Overview"}
+                kind: air
+                profile: []
+                status: implemented
+
+        """
+    }
+
+    @Test("btvirt: a case that never ends is an error after its timeout; the run goes on",
+          .requires(.btvirt, .preload), .timeLimit(.minutes(1)))
+    func caseTimeout() async throws {
+        try RequiredComponent.require(.btvirt, .preload)
+        let folder = try WorkFolder("run-timeout")
+        defer { folder.cleanUp() }
+        let profile = try Profile.loadDefault(path: "\(Self.root)/Conformance/profiles/bridgefy-ios.yaml")
+        let catalogue = try Catalogue(yaml: Self.withTestGroup(
+            try String(contentsOfFile: "\(Self.root)/Conformance/catalogue.yaml", encoding: .utf8)))
+        let next = try #require(CaseRegistry.standard(profile: profile).lookup("CBT/ROLE/BV-01"))
+        let configuration = RunConfiguration(
+            profile: profile, catalogue: catalogue, registry: CaseRegistry([NeverEnds(), next]), controller: .btvirt,
+            reportsRoot: folder.file("Reports"), capturesRoot: folder.file("Captures"), workDirectory: folder.file("work"),
+            caseTimeout: .seconds(2))
+        let report = try await Runner(configuration).run()
+        let verdicts = Self.verdicts(report)
+        #expect(verdicts["TEST/HARNESS/BV-02"] == .error)
+        #expect(report.cases.first { $0.id == "TEST/HARNESS/BV-02" }?.reason == "timed out after 2.0 seconds",
+                "\(report.cases.map(\.reason))")
+        #expect(verdicts["CBT/ROLE/BV-01"] == .pass)
+    }
+}
+
+/// Test only: waits for a scan result that never comes (no one advertises).
+private struct NeverEnds: ConformanceCase {
+    let id: CaseID = "TEST/HARNESS/BV-02"
+    let needs = CaseNeeds(controllers: 1)
+
+    func run(_ context: CaseContext) async throws -> CaseOutcome {
+        for await _ in try await context.hosts[0].discover(services: [TransferProfile.sampleService]) {}
+        return .pass("the scan ended")
+    }
+}
+
 /// Test only: kills its own btvirt (SIGKILL, by the pid the backend reports), then waits on
 /// the controller for a scan that can never end.
 private struct KillsItsController: ConformanceCase {
-    let id: CaseID = "TEST/KILL/BV-01"
+    let id: CaseID = "TEST/HARNESS/BV-01"
     let needs = CaseNeeds(controllers: 2)
 
     func run(_ context: CaseContext) async throws -> CaseOutcome {
