@@ -60,17 +60,17 @@ extension Integration {
         /// One broken variant: the named cases fail with it, naming why.
         static let variants: [(name: String, faults: TransferFaults, failing: [String])] = [
             ("chunks one byte short", TransferFaults(chunkSizeDelta: -1), ["CBT/CHUNK/BV-01"]),
-            ("EOM omitted", TransferFaults(omitEndOfMessage: true), ["CBT/CHUNK/BV-02", "CBT/ROLE/BV-03"]),
+            ("EOM omitted", TransferFaults(omitEndOfMessage: true), ["CBT/CHUNK/BV-02", "CBT/FLOW/BV-01", "CBT/ROLE/BV-03"]),
             ("RSSI gate ignored", TransferFaults(ignoreRSSIGate: true), ["CBT/GATE/BI-01", "CBT/GATE/BI-02"]),
             ("RSSI at the gate refused", TransferFaults(refuseAtGate: true), ["CBT/GATE/BV-02"]),
-            ("no write-back", TransferFaults(skipWriteBack: true), ["CBT/ROLE/BV-01"]),
+            ("no write-back", TransferFaults(skipWriteBack: true), ["CBT/ROLE/BV-01", "CBT/ROLE/BV-02"]),
             ("no cleanup", TransferFaults(skipCleanup: true), ["CBT/CLEAN/BV-01"]),
         ]
 
         @Test("btvirt: chunks one byte short fail CBT/CHUNK/BV-01", .requires(.btvirt, .preload), .timeLimit(.minutes(2)))
         func brokenChunkSize() async throws { try await check(Self.variants[0]) }
 
-        @Test("btvirt: EOM omitted fails CBT/CHUNK/BV-02 and CBT/ROLE/BV-03", .requires(.btvirt, .preload), .timeLimit(.minutes(2)))
+        @Test("btvirt: EOM omitted fails CBT/CHUNK/BV-02, CBT/FLOW/BV-01 and CBT/ROLE/BV-03", .requires(.btvirt, .preload), .timeLimit(.minutes(2)))
         func brokenEndOfMessage() async throws { try await check(Self.variants[1]) }
 
         @Test("btvirt: an ignored RSSI gate fails CBT/GATE/BI-01 and BI-02", .requires(.btvirt, .preload), .timeLimit(.minutes(2)))
@@ -79,7 +79,7 @@ extension Integration {
         @Test("btvirt: a gate refusing -50 dBm fails CBT/GATE/BV-02", .requires(.btvirt, .preload), .timeLimit(.minutes(2)))
         func brokenGateStrict() async throws { try await check(Self.variants[3]) }
 
-        @Test("btvirt: no write-back fails CBT/ROLE/BV-01", .requires(.btvirt, .preload), .timeLimit(.minutes(2)))
+        @Test("btvirt: no write-back fails CBT/ROLE/BV-01 and BV-02", .requires(.btvirt, .preload), .timeLimit(.minutes(2)))
         func brokenWriteBack() async throws { try await check(Self.variants[4]) }
 
         @Test("btvirt: no cleanup fails CBT/CLEAN/BV-01", .requires(.btvirt, .preload), .timeLimit(.minutes(2)))

@@ -29,19 +29,26 @@ struct CaptureEvidence: Sendable {
 
     /// ACL packets the host sent that start an ATT Handle Value Notification (L2CAP CID 4,
     /// opcode 0x1B).
-    var notificationFrames: [Int] {
+    var notificationFrames: [Int] { attFrames(sent: 0x1B) }
+
+    /// ACL packets the host sent that start an ATT PDU with `opcode` (L2CAP CID 4): 0x52
+    /// Write Command, 0x12 Write Request.
+    func attFrames(sent opcode: UInt8) -> [Int] {
         frames { record in
             guard record.direction == .sent, record.packet.type == .acl,
                   let acl = try? HCIACLPacket(payload: record.packet.payload), acl.packetBoundary.startsPDU
                     || acl.packetBoundary == .complete, acl.data.count >= 5 else { return false }
-            return acl.data[2] == 0x04 && acl.data[3] == 0x00 && acl.data[4] == 0x1B
+            return acl.data[2] == 0x04 && acl.data[3] == 0x00 && acl.data[4] == opcode
         }
     }
 
     /// The capture-level check `id` of BlueproofCheck on this capture.
     func check(_ id: String) -> CaptureCheck? {
-        CaptureAnalyser.check(records).first { $0.id == id }
+        allChecks.first { $0.id == id }
     }
+
+    /// Every capture-level check of BlueproofCheck on this capture.
+    var allChecks: [CaptureCheck] { CaptureAnalyser.check(records) }
 
     private func frames(_ match: (CaptureRecord) -> Bool) -> [Int] {
         records.enumerated().filter { match($0.element) }.map { $0.offset + 1 }

@@ -15,7 +15,10 @@ public struct CaseRegistry: Sendable {
             GateRefusalCase(.belowGate, gate: gate),
             GateRefusalCase(.notAvailable, gate: gate),
             CreditsCase(),
+            FlowResumeCase(),
+            SubscriptionCase(),
             WriteBackCase(),
+            WriteCommandCase(),
             RoleSwapCase(),
             CleanupCase(),
         ])
