@@ -60,9 +60,15 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "BlueproofCheck", dependencies: ["BlueproofWire", "BlueproofCapture", "BlueproofHost"]),
+        .target(name: "BlueproofConformance", dependencies: [
+            "BlueproofWire", "BlueproofCapture", "BlueproofCheck", "BlueproofHost", "BlueproofBackend", "BlueproofRadio",
+            "BlueproofTransfer", "BlueproofTransmitter", "BlueproofAsync",
+            .product(name: "Yams", package: "Yams"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .executableTarget(name: "BlueproofCLI", dependencies: [
             "BlueproofWire", "BlueproofCapture", "BlueproofTransport", "BlueproofBackend", "BlueproofHost",
-            "BlueproofTransfer", "BlueproofAsync", "BlueproofRadio", "BlueproofCheck", "BlueproofTransmitter",
+            "BlueproofTransfer", "BlueproofAsync", "BlueproofRadio", "BlueproofCheck", "BlueproofTransmitter", "BlueproofConformance",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -84,10 +90,13 @@ let package = Package(
         ]),
         .testTarget(name: "BlueproofControlTests", dependencies: ["BlueproofControl", "BlueproofTransmitter", "BlueproofTransport"]),
         .testTarget(name: "BlueproofCheckTests", dependencies: ["BlueproofCheck", "BlueproofCapture", "BlueproofWire"]),
+        .testTarget(name: "BlueproofConformanceTests", dependencies: [
+            "BlueproofConformance", "BlueproofCapture", "BlueproofCheck", "BlueproofWire", "BlueproofTransfer",
+        ]),
         .testTarget(name: "BlueproofBackendTests", dependencies: ["BlueproofBackend", "BlueproofTransport", "BlueproofTestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: [
             "BlueproofBackend", "BlueproofHost", "BlueproofCapture", "BlueproofTransport", "BlueproofWire",
-            "BlueproofTestSupport", "BlueproofRadio", "BlueproofTransfer",
+            "BlueproofTestSupport", "BlueproofRadio", "BlueproofTransfer", "BlueproofConformance",
         ], exclude: ["Bumble"]),
     ],
     swiftLanguageModes: [.v6]

@@ -17,7 +17,8 @@ struct Blueproof: AsyncParsableCommand {
         Exit codes: 0 success, 1 a check failed, 2 usage error, 3 environment (no controller could start).
         """,
         subcommands: [ProbeCommand.self, ScanCommand.self, AdvertiseCommand.self, GATTCommand.self,
-                      TransferCommand.self, BenchCommand.self, InspectCommand.self, CheckCommand.self]
+                      TransferCommand.self, BenchCommand.self, InspectCommand.self, CheckCommand.self,
+                      RunCommand.self, ReportCommand.self]
     )
 
     /// As ArgumentParser's, but a usage error exits with 2, the code blueproof documents

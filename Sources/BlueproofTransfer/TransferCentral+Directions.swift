@@ -30,7 +30,7 @@ extension TransferCentral {
             // The stream ends with the connection.
             throw TransferError.disconnected(reason: link.connection.endReason, bytes: reassembler.buffer.count)
         }
-        let answer = reply.value(for: payload, chunkSize: link.chunkSize)
+        let answer = profile.faults.skipWriteBack ? [] : reply.value(for: payload, chunkSize: link.chunkSize)
         if !answer.isEmpty {
             do {
                 try await link.gatt.writeWithoutResponse(handle: valueHandle, value: answer)

@@ -93,13 +93,14 @@ public struct TransferCentral: Sendable {
         } catch {
             throw .host(error)
         }
-        let gate = profile.gate
+        let (gate, faults) = (profile.gate, profile.faults)
         let rejected = ByteCounter()
         let found = await first(of: devices, within: profile.scanTimeout, clock: clock) { device -> LEDiscoveredDevice? in
             guard device.connectable else { return nil }
-            let decision = gate.decide(rssi: device.rssi.map(Int.init))
+            var decision = gate.decide(rssi: device.rssi.map(Int.init))
+            if faults.refuseAtGate, decision.rssi == gate.minimum { decision.passed = false }
             emit(.gate(address: device.address, decision: decision))
-            guard decision.passed else {
+            guard decision.passed || faults.ignoreRSSIGate else {
                 rejected.set(rejected.current + 1)
                 return nil
             }
@@ -138,7 +139,7 @@ public struct TransferCentral: Sendable {
     /// The sample's `cleanup()`: unsubscribe when subscribed, then disconnect, each bounded so
     /// a peer that stopped answering cannot hold the central.
     private func cleanUp(_ connection: LEConnection, subscribed: (GATTClient, GATTRemoteCharacteristic)?) async {
-        guard connection.endReason == nil else { return }
+        guard connection.endReason == nil, !profile.faults.skipCleanup else { return }
         if let (gatt, characteristic) = subscribed {
             do {
                 try await withTimeout(.seconds(2), clock: clock, what: "unsubscribing") {

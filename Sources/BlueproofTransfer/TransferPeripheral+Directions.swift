@@ -5,7 +5,8 @@ extension TransferPeripheral {
     /// central's write-back, until it unsubscribes or leaves.
     func send(_ payload: [UInt8], on link: Link, events: AsyncStream<GATTServerEvent>,
               emit: @escaping Emit) async throws(TransferError) -> TransferSummary {
-        let chunker = try TransferChunker(payload: payload, chunkSize: link.chunkSize)
+        let faults = profile.faults
+        let chunker = try TransferChunker(payload: payload, chunkSize: link.chunkSize + faults.chunkSizeDelta)
         let counter = ByteCounter()
         let (host, clock) = (self.host, self.clock)
         let (chunks, largest, elapsed) = try await guarded(
@@ -17,6 +18,7 @@ extension TransferPeripheral {
             let last = chunker.count - 1
             for (index, value) in chunker.enumerated() {
                 try Task.checkCancellation()
+                if index == last, faults.omitEndOfMessage { break }
                 guard try await host.notify(value, of: link.valueHandle, to: link.connection) else {
                     throw TransferError.unsubscribed(bytes: sent)
                 }

@@ -27,6 +27,9 @@ public struct TransferProfile: Hashable, Sendable {
     public var payloadLimit: Int
     /// The local name in the peripheral's scan response.
     public var localName: String
+    /// Deliberate faults for the conformance suite's broken variants; ``TransferFaults/none`` in
+    /// every real transfer.
+    public var faults: TransferFaults = .none
 
     public init(service: BluetoothUUID = TransferProfile.sampleService,
                 characteristic: BluetoothUUID = TransferProfile.sampleCharacteristic,

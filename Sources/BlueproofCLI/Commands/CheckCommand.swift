@@ -1,6 +1,7 @@
 import ArgumentParser
 import BlueproofCapture
 import BlueproofCheck
+import BlueproofConformance
 import BlueproofWire
 import Foundation
 
@@ -25,6 +26,11 @@ struct CheckCommand: AsyncParsableCommand {
         EOM; CBT/GATT/BV-03 the receiver enabled notifications (CCCD write) before the first \
         chunk; with --payload, CAP/XFER/BV-01 a message equals the file; with --plaintext, \
         BFT/SEC/BV-04 the bytes never appear in ACL data.
+
+        With --output (or --profile), the catalogue cases among these checks (CBT/FLOW/BI-01, \
+        CBT/CHUNK/BV-01, CBT/CHUNK/BV-02, CBT/GATT/BV-03) are also judged over all the captures \
+        together and written as the same four reports `blueproof run` writes, into \
+        DIR/<run-id>/ (docs/runner.md).
 
         A capture cut short (a killed run) is checked up to its last complete packet and says \
         so. Exit status: 0 nothing failed, 1 a check failed, 2 usage error or a file that is \
@@ -52,6 +58,14 @@ struct CheckCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Print the verdicts as JSON.")
     var json = false
 
+    @Option(name: .long, help: ArgumentHelp("The profile the cases read (default: Conformance/profiles/bridgefy-ios.yaml).",
+                                            valueName: "yaml"))
+    var profile: String?
+
+    @Option(name: .long, help: ArgumentHelp("Write the run reports of the capture cases into DIR/<run-id>/ (default with --profile: Reports).",
+                                            valueName: "dir"))
+    var output: String?
+
     func validate() throws {
         guard !captures.isEmpty else { throw ValidationError("give at least one capture file") }
     }
@@ -60,6 +74,7 @@ struct CheckCommand: AsyncParsableCommand {
         let options = CheckOptions(payload: try payload.map { try Self.readFile($0, option: "--payload") },
                                    plaintext: try plaintext.map(Self.plaintextBytes))
         var reports: [CheckReport] = []
+        var files: [CaptureFile] = []
         var unreadable = false
         for path in captures {
             let capture: CaptureFile
@@ -70,11 +85,20 @@ struct CheckCommand: AsyncParsableCommand {
                 unreadable = true
                 continue
             }
+            files.append(capture)
             let report = CheckReport(capture: capture, checks: CaptureAnalyser.check(capture.records, options: options))
             if !json { report.printLines() }
             reports.append(report)
         }
         if json { try Console.json(reports) }
+        if output != nil || profile != nil {
+            let (loadedProfile, catalogue) = try ConformanceInputs.load(profile: profile)
+            let run = CaptureRun.report(captures: files, catalogue: catalogue, profile: loadedProfile, options: options)
+            let folder = "\(output ?? "Reports")/\(run.runID)"
+            try ReportWriter(folder: folder).write(run)
+            Console.progress("\(run.summaryLine); reports in \(folder)/")
+            if run.failed { throw ExitCode(unreadable ? 2 : 1) }
+        }
         if unreadable { throw ExitCode(2) }
         if reports.contains(where: { $0.checks.contains { $0.verdict == .fail } }) { throw ExitCode(1) }
     }

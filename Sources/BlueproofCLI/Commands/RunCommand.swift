@@ -1,0 +1,124 @@
+import ArgumentParser
+import BlueproofBackend
+import BlueproofConformance
+import Foundation
+
+struct RunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run the conformance cases and write their reports and captures.",
+        discussion: """
+        Each selected case runs on fresh controllers (node N records to \
+        Captures/<run-id>/<case-id, / as _>/nodeN.pcap, flushed per packet), behind the radio \
+        proxy when the case needs one, with a timeout. The run goes on after a failure, a \
+        timeout or a controller that dies (that case is an error; the next gets fresh \
+        controllers). One line per case as it finishes, then a summary; the reports \
+        (report.json, junit.xml, report.html, summary.md) are in --output/<run-id>/, rewritten \
+        after every case. See docs/runner.md.
+
+        Verdicts: pass, fail, inconclusive, not-applicable (the controller lacks what the case \
+        needs, or the case does not apply to the profile), error (the harness could not run it).
+
+        Exit status: 0 nothing failed (not-applicable and inconclusive do not fail a run), 1 a \
+        case failed or erred, 2 usage error or a bad profile (file:line: reason), 3 environment \
+        (no controller could start).
+
+        Examples:
+          blueproof run
+          blueproof run --filter 'CBT/GATE/*' --repeat 3
+          blueproof run --shard 2/4 --output Reports/ci
+          blueproof run --list
+        """
+    )
+
+    @Option(name: .long, help: ArgumentHelp("The profile (default: Conformance/profiles/bridgefy-ios.yaml).", valueName: "yaml"))
+    var profile: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "The controllers: btvirt (default), rootcanal, hciN, unix:PATH, tcp:HOST:PORT (as for every command).",
+        valueName: "backend"))
+    var controller: String = "btvirt"
+
+    @Option(name: .long, help: ArgumentHelp("Run only cases whose id matches (repeatable; * matches across /).", valueName: "glob"))
+    var filter: [String] = []
+
+    @Flag(name: .long, help: "List the cases (id, kind, status, title) and exit; starts no controller.")
+    var list = false
+
+    @Option(name: .long, help: ArgumentHelp("Run every selected case N times.", valueName: "N"))
+    var `repeat`: Int = 1
+
+    @Option(name: .long, help: ArgumentHelp("Run the K-th of N stable shards (by a hash of the case id).", valueName: "K/N"))
+    var shard: String?
+
+    @Option(name: .long, help: ArgumentHelp("Folder for the reports (one subfolder per run).", valueName: "dir"))
+    var output: String = "Reports"
+
+    @Option(name: .long, help: ArgumentHelp("Folder for the captures (one subfolder per run).", valueName: "dir"))
+    var captures: String = "Captures"
+
+    @Option(name: .long, help: ArgumentHelp("Seconds a case may take before it is an error.", valueName: "seconds"))
+    var caseTimeout: Double = 60
+
+    @Option(name: .long, help: ArgumentHelp(
+        "An implementation under test: tcp:HOST:PORT or unix:PATH. The control protocol is not implemented yet: cases that need a DUT are not-applicable.",
+        valueName: "address"))
+    var dut: String?
+
+    @Option(name: .long, help: "Log level on standard error: error, warning, info, debug, trace.")
+    var logLevel: LogLevelOption = .warning
+
+    func validate() throws {
+        guard `repeat` >= 1 else { throw ValidationError("--repeat must be 1 or more") }
+        guard caseTimeout > 0, caseTimeout.isFinite else { throw ValidationError("--case-timeout must be positive") }
+        if let shard { _ = try Self.parseShard(shard) }
+        do { _ = try BackendSpec(parsing: controller) } catch { throw ValidationError("--controller: \(error)") }
+        if let dut, !(dut.hasPrefix("tcp:") || dut.hasPrefix("unix:")) || dut.split(separator: ":").count < 2 {
+            throw ValidationError("--dut: expected tcp:HOST:PORT or unix:PATH, got \(dut)")
+        }
+    }
+
+    static func parseShard(_ text: String) throws -> Shard {
+        do { return try Shard(parsing: text) } catch { throw ValidationError("\(error)") }
+    }
+
+    func run() async throws {
+        logLevel.bootstrap()
+        let teardown = Teardown()
+        defer { withExtendedLifetime(teardown) {} }
+        let (loadedProfile, catalogue) = try ConformanceInputs.load(profile: profile)
+        let registry = CaseRegistry.standard(profile: loadedProfile)
+        if list {
+            Self.printList(catalogue: catalogue, registry: registry, filter: CaseFilter(filter),
+                           shard: try shard.map(Self.parseShard))
+            return
+        }
+        let configuration = RunConfiguration(
+            profile: loadedProfile, catalogue: catalogue, registry: registry, controller: try BackendSpec(parsing: controller),
+            filter: CaseFilter(filter), shard: try shard.map(Self.parseShard), repeatCount: `repeat`,
+            reportsRoot: output, capturesRoot: captures,
+            caseTimeout: .milliseconds(Int64(caseTimeout * 1000)), dut: dut)
+        let selected = configuration.selectedCases
+        if selected.isEmpty { Console.progress("no implemented case matches the filter and shard") }
+        Console.progress("run \(configuration.runID): \(selected.count) case(s) x \(`repeat`), profile \(loadedProfile.name), controller \(controller)")
+        let style = VerdictStyle.forStandardOutput()
+        let report: RunReport
+        do {
+            report = try await Runner(configuration) { Console.line(style.line(for: $0)) }.run()
+        } catch let error as RunEnvironmentError {
+            Console.error("\(error)")
+            throw ExitCode(3)
+        }
+        Console.line(report.summaryLine)
+        Console.progress("reports in \(configuration.reportFolder)/, captures in \(configuration.captureFolder)/")
+        if report.failed { throw ExitCode(1) }
+    }
+
+    static func printList(catalogue: Catalogue, registry: CaseRegistry, filter: CaseFilter, shard: Shard?) {
+        let implemented = Set(registry.ids)
+        for entry in catalogue.entries where filter.matches(entry.id) && (shard?.contains(entry.id) ?? true) {
+            let runner = implemented.contains(entry.id) ? "runner" : "-"
+            Console.line("\(entry.id.rawValue.padding(toLength: 16, withPad: " ", startingAt: 0)) \(entry.kind.padding(toLength: 8, withPad: " ", startingAt: 0)) \(entry.status.padding(toLength: 12, withPad: " ", startingAt: 0)) \(runner.padding(toLength: 7, withPad: " ", startingAt: 0)) \(entry.title)")
+        }
+    }
+}

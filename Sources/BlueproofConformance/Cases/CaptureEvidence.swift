@@ -1,0 +1,63 @@
+import BlueproofCapture
+import BlueproofCheck
+import BlueproofWire
+
+/// Frames of interest in one node's capture, for findings that point at packets (frame
+/// numbers are 1-based, as Wireshark counts them).
+struct CaptureEvidence: Sendable {
+    let path: String
+    let records: [CaptureRecord]
+
+    init(path: String) throws {
+        self.path = path
+        records = try CaptureReader.read(path: path).records
+    }
+
+    init(path: String, records: [CaptureRecord]) {
+        self.path = path
+        self.records = records
+    }
+
+    /// LE Create Connection and LE Extended Create Connection commands the host sent.
+    var createConnectionFrames: [Int] {
+        frames { record in
+            guard record.direction == .sent, record.packet.type == .command,
+                  let command = try? HCICommandPacket(payload: record.packet.payload) else { return false }
+            return command.opcode == .leCreateConnection || command.opcode == .leExtendedCreateConnection
+        }
+    }
+
+    /// ACL packets the host sent that start an ATT Handle Value Notification (L2CAP CID 4,
+    /// opcode 0x1B).
+    var notificationFrames: [Int] { attFrames(sent: 0x1B) }
+
+    /// ACL packets the host sent that start an ATT PDU with `opcode` (L2CAP CID 4): 0x52
+    /// Write Command, 0x12 Write Request.
+    func attFrames(sent opcode: UInt8) -> [Int] {
+        frames { record in
+            guard record.direction == .sent, record.packet.type == .acl,
+                  let acl = try? HCIACLPacket(payload: record.packet.payload), acl.packetBoundary.startsPDU
+                    || acl.packetBoundary == .complete, acl.data.count >= 5 else { return false }
+            return acl.data[2] == 0x04 && acl.data[3] == 0x00 && acl.data[4] == opcode
+        }
+    }
+
+    /// The capture-level check `id` of BlueproofCheck on this capture.
+    func check(_ id: String) -> CaptureCheck? {
+        allChecks.first { $0.id == id }
+    }
+
+    /// Every capture-level check of BlueproofCheck on this capture.
+    var allChecks: [CaptureCheck] { CaptureAnalyser.check(records) }
+
+    private func frames(_ match: (CaptureRecord) -> Bool) -> [Int] {
+        records.enumerated().filter { match($0.element) }.map { $0.offset + 1 }
+    }
+}
+
+extension Finding {
+    /// A finding from a BlueproofCheck result on `capture`.
+    init(_ check: CaptureCheck, capture: String) {
+        self.init("\(check.id) \(check.verdict.rawValue): \(check.reason)", capture: capture, frames: check.frames)
+    }
+}

@@ -1,0 +1,51 @@
+import BlueproofBackend
+import BlueproofCapture
+import BlueproofHost
+import BlueproofRadio
+import BlueproofTransfer
+import BlueproofTransmitter
+
+/// What one case runs with: its catalogue entry, the profile, its fresh nodes (started LE
+/// hosts, each recording to its own capture), the radio proxy when it asked for one, the
+/// transmitter provider, and a log for the report.
+public final class CaseContext: Sendable {
+    public let entry: CatalogueEntry
+    public let profile: Profile
+    /// Started LE hosts, node 0 first.
+    public let hosts: [LEHost]
+    /// The capture of each node, by index: `Captures/<run>/<case>/node<N>.pcap`.
+    public let captures: [String]
+    public let radio: RadioWorld?
+    public let transmitterProvider: (any TransmitterProvider)?
+    /// The transfer behaviour under test: ``TransferFaults/none`` is the reference; a broken
+    /// variant turns a switch on to show the case fails.
+    public let transferFaults: TransferFaults
+    public let log: CaseLog
+    /// The case's backend as it describes itself (version, socket, pid of its process).
+    public let backendFacts: [BackendFact]
+
+    public init(entry: CatalogueEntry, profile: Profile, hosts: [LEHost], captures: [String], radio: RadioWorld?,
+                transmitterProvider: (any TransmitterProvider)?, transferFaults: TransferFaults, log: CaseLog,
+                backendFacts: [BackendFact] = []) {
+        self.entry = entry
+        self.profile = profile
+        self.hosts = hosts
+        self.captures = captures
+        self.radio = radio
+        self.transmitterProvider = transmitterProvider
+        self.transferFaults = transferFaults
+        self.log = log
+        self.backendFacts = backendFacts
+    }
+
+    /// `count` transmitters from the provider; throws ``TransmitterUnavailable`` without one.
+    public func transmitters(_ count: Int) async throws -> [any TransmitterControl] {
+        guard let transmitterProvider else { throw TransmitterUnavailable("no transmitter provider in this run") }
+        return try await transmitterProvider.transmitters(count, for: self)
+    }
+
+    /// A capture read back as it stands (every packet is flushed as it is written).
+    public func readCapture(_ node: Int) throws -> CaptureFile {
+        try CaptureReader.read(path: captures[node])
+    }
+}

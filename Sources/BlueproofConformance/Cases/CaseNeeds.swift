@@ -1,0 +1,34 @@
+/// What a case needs from its topology; the runner gives each case a fresh one and marks a
+/// case not-applicable when the preflight shows the controller cannot give it.
+public struct CaseNeeds: Hashable, Sendable {
+    /// Controllers (nodes) opened for the case, each with its own capture.
+    public var controllers: Int
+    /// Controller features the case relies on.
+    public var features: Set<ControllerFeature>
+    /// A radio-proxy scenario (YAML, docs/radio-proxy.md) every node runs behind.
+    public var radioScenario: String?
+    /// Nodes left out of the radio proxy (they see their controller's reports unchanged).
+    public var unproxiedNodes: Set<Int>
+    /// Transmitters the case drives through a ``TransmitterProvider`` (BFT cases).
+    public var transmitters: Int
+
+    public init(controllers: Int = 0, features: Set<ControllerFeature> = [], radioScenario: String? = nil,
+                unproxiedNodes: Set<Int> = [], transmitters: Int = 0) {
+        self.controllers = controllers
+        self.features = features
+        self.radioScenario = radioScenario
+        self.unproxiedNodes = unproxiedNodes
+        self.transmitters = transmitters
+    }
+
+    /// Two nodes, peripheral (node 0) and central (node 1), as the transfer cases use.
+    public static let transferPair = CaseNeeds(controllers: 2)
+}
+
+/// A controller capability found by the preflight.
+public enum ControllerFeature: String, Hashable, Sendable, Codable, CustomStringConvertible {
+    /// LE extended advertising, scanning and connecting commands (Core Vol 4, Part E §7.8.53 on).
+    case extendedAdvertising = "extended-advertising"
+
+    public var description: String { rawValue }
+}

@@ -1,0 +1,36 @@
+/// The implemented cases, by id. Every id must be in the catalogue (checked by a test and by
+/// the runner, which refuses to start otherwise).
+public struct CaseRegistry: Sendable {
+    public var cases: [any ConformanceCase]
+
+    public init(_ cases: [any ConformanceCase]) { self.cases = cases }
+
+    /// The transfer cases (CBT), built for `profile`'s RSSI gate.
+    public static func standard(profile: Profile) -> CaseRegistry {
+        let gate = (try? profile.int("transfer.rssi_gate_dbm")) ?? -50
+        return CaseRegistry([
+            ChunkSizeCase(),
+            EndOfMessageCase(),
+            GateAtThresholdCase(gate: gate),
+            GateRefusalCase(.belowGate, gate: gate),
+            GateRefusalCase(.notAvailable, gate: gate),
+            CreditsCase(),
+            FlowResumeCase(),
+            SubscriptionCase(),
+            WriteBackCase(),
+            WriteCommandCase(),
+            RoleSwapCase(),
+            CleanupCase(),
+        ])
+    }
+
+    public var ids: [CaseID] { cases.map(\.id) }
+
+    public func lookup(_ id: CaseID) -> (any ConformanceCase)? { cases.first { $0.id == id } }
+
+    /// Ids registered here but absent from `catalogue`.
+    public func uncatalogued(in catalogue: Catalogue) -> [CaseID] {
+        let known = Set(catalogue.entries.map(\.id))
+        return ids.filter { !known.contains($0) }
+    }
+}

@@ -1,0 +1,34 @@
+import BlueproofTransfer
+
+/// CBT/CHUNK/BV-02: the last chunk is followed by the end-of-message marker
+/// (corebluetooth-transfer-sample.md, "When the Peripheral Receives a Connection, Send the
+/// Data"): the central completes the message only on it, and the sender's capture shows it.
+struct EndOfMessageCase: ConformanceCase {
+    let id: CaseID = "CBT/CHUNK/BV-02"
+    let needs = CaseNeeds(controllers: 2, radioScenario: TransferScenarios.closeRange)
+
+    func run(_ context: CaseContext) async throws -> CaseOutcome {
+        let marker = try context.profile.string("transfer.eom_marker")
+        let payload = TransferExchange.payload(2000)
+        let profile = try TransferExchange.transferProfile(context)
+        let exchange = await TransferExchange.run(context, .send(payload), .receive(reply: .echoPrefix), profile: profile)
+        let sender = try CaptureEvidence(path: context.captures[0])
+        let check = sender.check("CBT/CHUNK/BV-02")
+        if check?.verdict == .fail, let check {
+            return .fail("a chunked stream does not end with \(marker)", findings: [Finding(check, capture: sender.path)])
+        }
+        switch exchange.central {
+        case let .success(received) where received.payload == payload && check?.verdict == .pass:
+            return .pass("the message ended on \(marker) and arrived byte-exact (\(payload.count) bytes)",
+                         findings: check.map { [Finding($0, capture: sender.path)] } ?? [])
+        case let .success(received):
+            return .fail("the central completed a \(received.bytes)-byte message; \(check?.reason ?? "no capture check")")
+        case let .failure(error):
+            let notifications = sender.notificationFrames
+            guard !notifications.isEmpty else { return .inconclusive("no chunk was sent: \(error)") }
+            return .fail("the central never saw \(marker) after \(notifications.count) notification(s): \(error)",
+                         findings: [Finding("last notifications sent, none of them \(marker)", capture: sender.path,
+                                            frames: Array(notifications.suffix(5)))])
+        }
+    }
+}

@@ -1,0 +1,36 @@
+/// Radio-proxy scenarios (docs/radio-proxy.md) the transfer cases run in: node 0 is the
+/// peripheral, node 1 the central.
+enum TransferScenarios {
+    /// Both nodes heard at `rssi` dBm, always in range.
+    static func fixed(rssi: Int) -> String {
+        """
+        seed: 1
+        advertising-interval: 100ms
+        nodes:
+          - name: peripheral
+          - name: central
+        rssi:
+          fixed: \(rssi)
+        """
+    }
+
+    /// Close range: -40 dBm, well above the sample's gate.
+    static let closeRange = fixed(rssi: -40)
+
+    /// Like Conformance/scenarios/withheld-credits.yaml, sooner: the peripheral's controller
+    /// reports one 27-byte buffer and keeps its Number Of Completed Packets from 300 ms for 1 s,
+    /// while a transfer of some 100 KB is under way on btvirt.
+    static let withheldCredits = """
+        seed: 4
+        nodes:
+          - name: peripheral
+          - name: central
+        rssi:
+          fixed: -45
+        faults:
+          - node: peripheral
+            buffer-size: {length: 27, count: 1}
+          - node: peripheral
+            withhold-credits: {from: 300ms, for: 1s}
+        """
+}

@@ -1,0 +1,32 @@
+import BlueproofTransfer
+
+/// CBT/ROLE/BV-01: once the message is complete the central writes data back to the
+/// peripheral's characteristic, which receives it (corebluetooth-transfer-sample.md, "When
+/// the Central Receives the Data, Update the User Interface").
+struct WriteBackCase: ConformanceCase {
+    let id: CaseID = "CBT/ROLE/BV-01"
+    let needs = CaseNeeds(controllers: 2, radioScenario: TransferScenarios.closeRange)
+
+    func run(_ context: CaseContext) async throws -> CaseOutcome {
+        guard try context.profile.bool("transfer.write_back") else {
+            return .notApplicable("the profile says the central does not write back (transfer.write_back)")
+        }
+        let payload = TransferExchange.payload(1500)
+        let profile = try TransferExchange.transferProfile(context)
+        let exchange = await TransferExchange.run(context, .send(payload), .receive(reply: .echoPrefix), profile: profile)
+        guard case let .success(received) = exchange.central else {
+            return .inconclusive("the transfer itself failed: \(exchange.central)")
+        }
+        guard case let .success(sent) = exchange.peripheral else {
+            return .fail("the peripheral failed after sending: \(exchange.peripheral)")
+        }
+        let expected = Array(payload.prefix(received.chunkSize))
+        guard let reply = sent.reply else {
+            return .fail("the peripheral received no write-back after EOM")
+        }
+        guard reply == expected else {
+            return .fail("the write-back holds \(reply.count) bytes, not the first \(expected.count) bytes of the message")
+        }
+        return .pass("the peripheral received the \(reply.count)-byte write-back")
+    }
+}

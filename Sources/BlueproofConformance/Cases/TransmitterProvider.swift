@@ -1,0 +1,22 @@
+import BlueproofTransmitter
+
+/// Where a transmitter case gets the transmitters it drives: the reference transmitter in
+/// this process on the case's own controllers, or an implementation under test behind the
+/// control protocol (`--dut`). The BFT cases plug in against this; none is implemented yet.
+public protocol TransmitterProvider: Sendable {
+    /// A name for reports: `reference`, `tcp:10.0.0.2:7000`.
+    var name: String { get }
+    /// Whether this provider drives an implementation under test rather than the reference.
+    var isDeviceUnderTest: Bool { get }
+    /// `count` transmitters for one case, fresh (no session unless the case starts one).
+    func transmitters(_ count: Int, for context: CaseContext) async throws -> [any TransmitterControl]
+    /// Ends what ``transmitters(_:for:)`` made for the case.
+    func release(for context: CaseContext) async
+}
+
+/// Why a case needing transmitters could not get them.
+public struct TransmitterUnavailable: Error, Hashable, Sendable, CustomStringConvertible {
+    public var reason: String
+    public init(_ reason: String) { self.reason = reason }
+    public var description: String { reason }
+}

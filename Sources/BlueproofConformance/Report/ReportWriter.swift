@@ -1,0 +1,71 @@
+import Foundation
+
+/// Writes the four report files of a run into one folder: `report.json`, `junit.xml`,
+/// `report.html`, `summary.md`. Each file is written whole to a temporary name, then renamed,
+/// so a reader (or a run killed midway) never sees half a file.
+public struct ReportWriter: Sendable {
+    public let folder: String
+
+    public static let files = ["report.json", "junit.xml", "report.html", "summary.md"]
+
+    public init(folder: String) throws {
+        self.folder = folder
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    }
+
+    public func write(_ report: RunReport) throws {
+        try put("report.json", Self.json(report))
+        try put("junit.xml", Data(JUnitReport.xml(report).utf8))
+        try put("report.html", Data(HTMLReport.html(report, reportFolder: folder).utf8))
+        try put("summary.md", Data(MarkdownSummary.markdown(report).utf8))
+    }
+
+    public static func json(_ report: RunReport) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(report)
+    }
+
+    public static func read(folder: String) throws(ReportError) -> RunReport {
+        let path = "\(folder)/report.json"
+        guard let data = FileManager.default.contents(atPath: path) else { throw .unreadable(path: path, reason: "no such file") }
+        struct Versioned: Decodable { var schemaVersion: Int }
+        let version: Int
+        do {
+            version = try JSONDecoder().decode(Versioned.self, from: data).schemaVersion
+        } catch {
+            throw .unreadable(path: path, reason: "no schemaVersion: \(error)")
+        }
+        guard version == RunReport.currentSchemaVersion else {
+            throw .schemaVersion(path: path, found: version, expected: RunReport.currentSchemaVersion)
+        }
+        do {
+            return try JSONDecoder().decode(RunReport.self, from: data)
+        } catch {
+            throw .unreadable(path: path, reason: "\(error)")
+        }
+    }
+
+    private func put(_ name: String, _ data: Data) throws {
+        let final = URL(fileURLWithPath: "\(folder)/\(name)")
+        let temporary = URL(fileURLWithPath: "\(folder)/.\(name).partial")
+        try data.write(to: temporary)
+        _ = try? FileManager.default.removeItem(at: final)
+        try FileManager.default.moveItem(at: temporary, to: final)
+    }
+}
+
+/// A report folder that cannot be read or merged.
+public enum ReportError: Error, Hashable, Sendable, CustomStringConvertible {
+    case unreadable(path: String, reason: String)
+    case schemaVersion(path: String, found: Int, expected: Int)
+    case nothingToMerge
+
+    public var description: String {
+        switch self {
+        case let .unreadable(path, reason): "\(path): \(reason)"
+        case let .schemaVersion(path, found, expected): "\(path): schema version \(found); this blueproof reads version \(expected) only"
+        case .nothingToMerge: "no report to merge"
+        }
+    }
+}

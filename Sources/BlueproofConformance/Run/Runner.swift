@@ -1,0 +1,139 @@
+import BlueproofAsync
+import BlueproofBackend
+import BlueproofCapture
+import BlueproofCheck
+import Foundation
+
+/// Runs the selected cases one after another, each on a fresh topology, and keeps the report
+/// written after every case (docs/runner.md). A case that fails, errs, times out or loses its
+/// controller does not stop the run; the next case gets fresh controllers.
+public struct Runner: Sendable {
+    public let configuration: RunConfiguration
+    /// Called as each case finishes (the CLI prints its line here).
+    public let onResult: @Sendable (CaseResult) -> Void
+
+    public init(_ configuration: RunConfiguration, onResult: @escaping @Sendable (CaseResult) -> Void = { _ in }) {
+        self.configuration = configuration
+        self.onResult = onResult
+    }
+
+    /// Preflight, then every selected case `repeatCount` times. Throws
+    /// ``RunEnvironmentError`` when no controller starts (before any case ran).
+    public func run() async throws -> RunReport {
+        let config = configuration
+        let uncatalogued = config.registry.uncatalogued(in: config.catalogue)
+        guard uncatalogued.isEmpty else {
+            throw RunEnvironmentError(reason: "cases missing from the catalogue: \(uncatalogued.map(\.rawValue).joined(separator: ", "))")
+        }
+        let writer = try ReportWriter(folder: config.reportFolder)
+        var report = RunReport(runID: config.runID, startedAt: Date(),
+                               profile: .init(name: config.profile.name, path: config.profile.path),
+                               controller: config.controller.description, dut: config.dut, filter: config.filter.globs,
+                               shard: config.shard?.description, repeatCount: config.repeatCount,
+                               capturesRoot: config.captureFolder)
+        let cases = config.selectedCases
+        let needsController = cases.contains { $0.needs.controllers > 0 }
+        let preflight = needsController
+            ? try await Preflight.run(config.controller, workDirectory: "\(config.workDirectory)/preflight") : nil
+        try writer.write(report)
+        for repetition in 1...max(1, config.repeatCount) {
+            for item in cases {
+                let result = await runOne(item, repetition: repetition, preflight: preflight)
+                report.cases.append(result)
+                try? writer.write(report)
+                onResult(result)
+            }
+        }
+        report.endedAt = RunReport.timestamp(Date())
+        try writer.write(report)
+        return report
+    }
+
+    /// One case on its own topology, with its timeout; never throws: every problem is a verdict.
+    func runOne(_ item: any ConformanceCase, repetition: Int, preflight: Preflight?) async -> CaseResult {
+        let config = configuration
+        let entry = config.catalogue.entry(item.id)!
+        let log = CaseLog()
+        let start = ContinuousClock.now
+        let suffix = config.repeatCount > 1 ? "-\(repetition)" : ""
+        let captureFolder = "\(config.captureFolder)/\(item.id.pathComponent)\(suffix)"
+        var captures: [String] = []
+        func result(_ outcome: CaseOutcome) -> CaseResult {
+            CaseResult(entry: entry, outcome: outcome, duration: ContinuousClock.now - start, repetition: repetition,
+                       captures: captures, log: log.excerpt)
+        }
+
+        if config.dut != nil, item.needs.transmitters > 0, entry.kind != "capture" {
+            return result(.notApplicable("DUT control protocol not yet implemented"))
+        }
+        if let preflight, let missing = preflight.missing(item.needs) { return result(.notApplicable(missing)) }
+
+        let topology: Topology
+        do {
+            log.note("opening \(item.needs.controllers) controller(s) on \(config.controller)")
+            topology = try await Topology.open(item.needs, spec: config.controller, captureFolder: captureFolder,
+                                               workDirectory: "\(config.workDirectory)/\(item.id.pathComponent)\(suffix)")
+        } catch {
+            log.note("topology failed: \(error)")
+            return result(.error("could not set up the case's controllers: \(error)"))
+        }
+        captures = topology.captures
+        let context = CaseContext(entry: entry, profile: config.profile, hosts: topology.hosts, captures: captures,
+                                  radio: topology.radio, transmitterProvider: config.transmitterProvider,
+                                  transferFaults: config.transferFaults, log: log, backendFacts: topology.backend.facts)
+        var outcome = await Self.guarded(item, context, backend: topology.backend, timeout: config.caseTimeout)
+        if let provider = config.transmitterProvider, item.needs.transmitters > 0 { await provider.release(for: context) }
+        await topology.close()
+        if outcome.verdict == .pass || outcome.verdict == .inconclusive {
+            outcome = Self.withCaptureChecks(outcome, captures: captures, log: log)
+        }
+        log.note("verdict \(outcome.verdict.rawValue): \(outcome.reason)")
+        return result(outcome)
+    }
+
+    /// The case, raced against its timeout and against its backend dying.
+    static func guarded(_ item: any ConformanceCase, _ context: CaseContext, backend: any ControllerBackend,
+                        timeout: Duration) async -> CaseOutcome {
+        do {
+            return try await withTimeout(timeout, what: "\(item.id) to finish") {
+                try await withThrowingTaskGroup(of: CaseOutcome?.self) { group in
+                    group.addTask { try await item.run(context) }
+                    group.addTask {
+                        guard let death = await backend.waitForDeath() else { return nil }
+                        return .error("the controller died mid-case: \(death)")
+                    }
+                    defer { group.cancelAll() }
+                    while let next = try await group.next() {
+                        if let next { return next }
+                    }
+                    throw CancellationError()
+                }
+            }
+        } catch let error as TimeoutError {
+            context.log.note("\(error)")
+            return .error("timed out after \(timeout)")
+        } catch {
+            context.log.note("harness error: \(error)")
+            // A case that failed because its controller died says so.
+            if let death = try? await withTimeout(.seconds(1), what: "the backend's end", { await backend.waitForDeath() }) {
+                return .error("the controller died mid-case: \(death)")
+            }
+            return .error("\(error)")
+        }
+    }
+
+    /// A case that passed (or could not judge) is also held to the capture-level checks on its
+    /// own captures: any check that fails there fails the case, naming capture and frames.
+    static func withCaptureChecks(_ outcome: CaseOutcome, captures: [String], log: CaseLog) -> CaseOutcome {
+        var failures: [Finding] = []
+        for capture in captures {
+            guard let file = try? CaptureReader.read(path: capture).records else { continue }
+            for check in CaptureAnalyser.check(file) where check.verdict == .fail {
+                failures.append(Finding(check, capture: capture))
+            }
+        }
+        guard !failures.isEmpty else { return outcome }
+        log.note("capture checks failed: \(failures.map(\.line).joined(separator: "; "))")
+        return .fail("a capture-level check failed on the case's own captures", findings: failures + outcome.findings)
+    }
+}
