@@ -54,6 +54,10 @@ let package = Package(
             .product(name: "_CryptoExtras", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),
         ]),
+        .target(name: "BlueproofTransmitterLinks", dependencies: [
+            "BlueproofTransmitter", "BlueproofHost", "BlueproofWire", "BlueproofAsync", "CBlueproofSystem",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .target(name: "BlueproofCheck", dependencies: ["BlueproofWire", "BlueproofCapture", "BlueproofHost"]),
         .executableTarget(name: "BlueproofCLI", dependencies: [
             "BlueproofWire", "BlueproofCapture", "BlueproofTransport", "BlueproofBackend", "BlueproofHost",
@@ -75,11 +79,15 @@ let package = Package(
         .testTarget(name: "BlueproofRadioTests", dependencies: ["BlueproofRadio", "BlueproofTransport", "BlueproofWire", "BlueproofTestSupport"]),
         .testTarget(name: "BlueproofTransferTests", dependencies: ["BlueproofTransfer", "BlueproofHost", "BlueproofWire"]),
         .testTarget(name: "BlueproofTransmitterTests", dependencies: ["BlueproofTransmitter"]),
+        .testTarget(name: "BlueproofTransmitterLinksTests", dependencies: [
+            "BlueproofTransmitterLinks", "BlueproofTransmitter", "BlueproofWire", "BlueproofHost", "BlueproofAsync",
+        ]),
         .testTarget(name: "BlueproofCheckTests", dependencies: ["BlueproofCheck", "BlueproofCapture", "BlueproofWire"]),
         .testTarget(name: "BlueproofBackendTests", dependencies: ["BlueproofBackend", "BlueproofTransport", "BlueproofTestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: [
             "BlueproofBackend", "BlueproofHost", "BlueproofCapture", "BlueproofTransport", "BlueproofWire",
-            "BlueproofTestSupport", "BlueproofRadio", "BlueproofTransfer",
+            "BlueproofTestSupport", "BlueproofRadio", "BlueproofTransfer", "BlueproofTransmitter",
+            "BlueproofTransmitterLinks", .product(name: "Crypto", package: "swift-crypto"),
         ], exclude: ["Bumble"]),
     ],
     swiftLanguageModes: [.v6]
