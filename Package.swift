@@ -59,6 +59,10 @@ let package = Package(
             "BlueproofTransmitter", "BlueproofTransport", "BlueproofAsync",
             .product(name: "Logging", package: "swift-log"),
         ]),
+        .target(name: "BlueproofTransmitterLinks", dependencies: [
+            "BlueproofTransmitter", "BlueproofHost", "BlueproofWire", "BlueproofAsync", "CBlueproofSystem",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .target(name: "BlueproofCheck", dependencies: ["BlueproofWire", "BlueproofCapture", "BlueproofHost"]),
         .target(name: "BlueproofConformance", dependencies: [
             "BlueproofWire", "BlueproofCapture", "BlueproofCheck", "BlueproofHost", "BlueproofBackend", "BlueproofRadio",
@@ -89,6 +93,9 @@ let package = Package(
             "BlueproofTransmitter", .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "BlueproofControlTests", dependencies: ["BlueproofControl", "BlueproofTransmitter", "BlueproofTransport"]),
+        .testTarget(name: "BlueproofTransmitterLinksTests", dependencies: [
+            "BlueproofTransmitterLinks", "BlueproofTransmitter", "BlueproofWire", "BlueproofHost", "BlueproofAsync",
+        ]),
         .testTarget(name: "BlueproofCheckTests", dependencies: ["BlueproofCheck", "BlueproofCapture", "BlueproofWire"]),
         .testTarget(name: "BlueproofConformanceTests", dependencies: [
             "BlueproofConformance", "BlueproofCapture", "BlueproofCheck", "BlueproofWire", "BlueproofTransfer",
@@ -96,7 +103,8 @@ let package = Package(
         .testTarget(name: "BlueproofBackendTests", dependencies: ["BlueproofBackend", "BlueproofTransport", "BlueproofTestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: [
             "BlueproofBackend", "BlueproofHost", "BlueproofCapture", "BlueproofTransport", "BlueproofWire",
-            "BlueproofTestSupport", "BlueproofRadio", "BlueproofTransfer", "BlueproofConformance",
+            "BlueproofTestSupport", "BlueproofRadio", "BlueproofTransfer", "BlueproofConformance", "BlueproofTransmitter",
+            "BlueproofTransmitterLinks", .product(name: "Crypto", package: "swift-crypto"),
         ], exclude: ["Bumble"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,404 @@
+import BlueproofAsync
+import BlueproofHost
+import BlueproofTransmitter
+import BlueproofWire
+import Logging
+
+/// The transmitter's BLE link over this project's GATT, on one ``LEHost``
+/// (docs/transmitter-links.md, "BLE"; issue 5, "Links").
+///
+/// Every node serves the transmitter service, advertises it with its user id
+/// (``BLEAnnouncement``) and scans actively. Peers are nearby while their advertising is
+/// seen; one not seen for ``BLELinkProfile/staleAfter`` (on the injected clock) and not
+/// connected is gone. Of two peers only the one with the lower `UserID` opens the LE
+/// connection; the other's `connect` waits for it, so a pair never holds two connections.
+/// Frames travel as ``BLEFrameChunk``s: written without response by the central, notified by
+/// the peripheral, both waiting on the host's flow control.
+public actor BLELink: TransmitterLink {
+    public nonisolated let kind: LinkKind = .ble
+    public let host: LEHost
+    public let profile: BLELinkProfile
+    let clock: any Clock<Duration>
+    let logger: Logger
+    private nonisolated let stream: AsyncStream<LinkEvent>
+    private let output: AsyncStream<LinkEvent>.Continuation
+
+    private var localUser: UserID?
+    private var stopped = false
+    private var valueHandle: UInt16 = 0
+    private var tasks: [Task<Void, Never>] = []
+    private var sightings: BLESightings
+    private var nearby: [UserID: BLEPeerAddress] = [:]
+    private var staleTimers: [UserID: (id: UInt64, task: Task<Void, Never>)] = [:]
+    private var nextTimer: UInt64 = 0
+    private var sessions: [UserID: BLESession] = [:]
+    /// Connections by handle: the peer's user once known (after the hello on incoming ones).
+    private var handles: [UInt16: UserID] = [:]
+    /// Incoming connections whose central has not said hello yet.
+    private var unnamed: [UInt16: LEConnection] = [:]
+    private var readyWaiters: [UserID: [OneShot<Bool>]] = [:]
+    private var turns = AsyncTurns<Turn>()
+
+    private enum Turn: Hashable, Sendable {
+        /// The host initiates one connection at a time.
+        case initiating
+        /// One frame at a time per peer, so chunks never interleave.
+        case sending(UserID)
+    }
+
+    public init(host: LEHost, profile: BLELinkProfile = BLELinkProfile(),
+                clock: any Clock<Duration> = ContinuousClock(), logger: Logger? = nil) {
+        self.host = host
+        self.profile = profile
+        self.clock = clock
+        self.logger = logger ?? Logger(label: "blueproof.link.ble")
+        sightings = BLESightings(service: profile.service)
+        (stream, output) = AsyncStream.makeStream(of: LinkEvent.self)
+    }
+
+    public nonisolated func events() -> AsyncStream<LinkEvent> { stream }
+
+    /// The peers connected now (GATT ready both ways).
+    public var connectedPeers: Set<UserID> { Set(sessions.filter(\.value.ready).keys) }
+
+    // MARK: Start and stop
+
+    public func start(localUser user: UserID) async throws(LinkError) {
+        guard localUser == nil, !stopped else { throw LinkError(.unavailable, "the BLE link was already started") }
+        localUser = user
+        do {
+            try await host.serve([GATTServiceDefinition(uuid: profile.service, characteristics: [
+                GATTCharacteristicDefinition(uuid: profile.characteristic,
+                                             properties: [.notify, .writeWithoutResponse, .write]),
+            ])], deviceName: "blueproof-transmitter")
+        } catch {
+            throw LinkError(.unavailable, "could not serve the transmitter service: \(error)")
+        }
+        guard let handle = await host.gattDatabase?.characteristic(uuid: profile.characteristic)?.valueHandle else {
+            throw LinkError(.unavailable, "the frame characteristic has no value handle")
+        }
+        valueHandle = handle
+        let serverEvents = await host.gattServerEvents()
+        let incoming = await host.incomingConnections()
+        tasks.append(Task { [weak self] in
+            for await event in serverEvents { await self?.serverEvent(event) }
+        })
+        tasks.append(Task { [weak self] in
+            for await connection in incoming { await self?.accepted(connection) }
+        })
+        try await advertise()
+        let reports: AsyncStream<LEAdvertisement>
+        do {
+            reports = try await host.scan(LEScanParameters(active: true))
+        } catch {
+            throw LinkError(.unavailable, "could not scan: \(error)")
+        }
+        tasks.append(Task { [weak self] in
+            for await report in reports { await self?.seen(report) }
+        })
+    }
+
+    public func stop() async {
+        guard !stopped else { return }
+        stopped = true
+        for task in tasks { task.cancel() }
+        tasks = []
+        for timer in staleTimers.values { timer.task.cancel() }
+        staleTimers = [:]
+        try? await host.stopAdvertising()
+        let open = sessions.values.map(\.connection) + unnamed.values
+        for connection in open {
+            try? await host.disconnect(connection)
+            connectionEnded(connection)
+        }
+        output.finish()
+    }
+
+    private func advertise() async throws(LinkError) {
+        guard let localUser, !stopped else { return }
+        let announcement = BLEAnnouncement(user: localUser, service: profile.service)
+        do {
+            try await host.startAdvertising(LEAdvertisingParameters(
+                data: try announcement.advertisingData(), scanResponse: try announcement.scanResponse()))
+        } catch {
+            throw LinkError(.unavailable, "could not advertise: \(error)")
+        }
+    }
+
+    // MARK: Presence
+
+    private func seen(_ report: LEAdvertisement) {
+        guard !stopped, let (user, address) = sightings.add(report), user != localUser else { return }
+        let known = nearby.updateValue(address, forKey: user) != nil
+        if !known { output.yield(.peerNearby(user)) }
+        if sessions[user] == nil { armStaleTimer(for: user) }
+    }
+
+    /// One deadline per peer on the injected clock; each sighting moves it.
+    private func armStaleTimer(for user: UserID) {
+        staleTimers.removeValue(forKey: user)?.task.cancel()
+        guard let limit = profile.staleAfter else { return }
+        nextTimer += 1
+        let id = nextTimer
+        let clock = clock
+        let task = Task { [weak self] in
+            guard (try? await sleep(on: clock, for: limit)) != nil else { return }
+            await self?.staleTimerFired(for: user, id: id)
+        }
+        staleTimers[user] = (id, task)
+    }
+
+    private func staleTimerFired(for user: UserID, id: UInt64) {
+        guard staleTimers[user]?.id == id else { return }
+        staleTimers[user] = nil
+        guard sessions[user] == nil, nearby.removeValue(forKey: user) != nil else { return }
+        logger.debug("\(user) not seen for \(profile.staleAfter.map { "\($0)" } ?? "-"): gone")
+        output.yield(.peerGone(user))
+    }
+
+    // MARK: Connecting
+
+    public func connect(to peer: UserID) async throws(LinkError) {
+        guard let localUser, !stopped else { throw LinkError(.unavailable, "the BLE link is not started") }
+        if sessions[peer]?.ready == true { return }
+        guard let address = nearby[peer] else { throw LinkError(.peerUnreachable, "\(peer) is not nearby") }
+        if localUser < peer, sessions[peer] == nil {
+            try await open(peer, at: address)
+        } else {
+            // The lower id opens (or this node's own attempt is under way): wait for it.
+            try await waitUntilReady(peer)
+        }
+    }
+
+    private func waitUntilReady(_ peer: UserID) async throws(LinkError) {
+        let ready = OneShot<Bool>()
+        readyWaiters[peer, default: []].append(ready)
+        let limit = profile.connectTimeout
+        let outcome = try? await withTimeout(limit, clock: clock, what: "the connection of \(peer)") { await ready.wait() }
+        switch outcome {
+        case true?: return
+        case false?: throw LinkError(.connectionLost, "the connection to \(peer) failed")
+        case nil: throw LinkError(.timeout, "\(peer) did not connect within \(limit)")
+        }
+    }
+
+    private func resolveWaiters(_ peer: UserID, _ ready: Bool) {
+        for waiter in readyWaiters.removeValue(forKey: peer) ?? [] { waiter.resolve(ready) }
+    }
+
+    /// As central: connect, exchange MTU, find the characteristic, subscribe, say hello.
+    private func open(_ peer: UserID, at address: BLEPeerAddress) async throws(LinkError) {
+        await take(.initiating)
+        defer { turns.give(.initiating) }
+        if sessions[peer]?.ready == true { return }
+        if sessions[peer] != nil {
+            try await waitUntilReady(peer)
+            return
+        }
+        let connection: LEConnection
+        do {
+            connection = try await host.connect(to: address.address, type: address.type, timeout: profile.connectTimeout)
+        } catch .connectTimedOut {
+            throw LinkError(.timeout, "no connection to \(peer) within \(profile.connectTimeout)")
+        } catch {
+            throw LinkError(.peerUnreachable, "could not connect to \(peer): \(error)")
+        }
+        staleTimers.removeValue(forKey: peer)?.task.cancel()
+        handles[connection.handle] = peer
+        watch(connection)
+        let gatt = host.gattClient(for: connection)
+        do {
+            let remote = try await prepare(connection, gatt: gatt)
+            let mtu = await host.attMTU(on: connection)
+            guard connection.endReason == nil else { throw LinkError(.connectionLost, "the connection ended while preparing") }
+            sessions[peer] = BLESession(
+                connection: connection, role: .central(gatt, handle: remote),
+                chunker: try BLEFrameChunker(chunkSize: BLEFrameChunk.chunkSize(forATTMTU: mtu), frameLimit: profile.frameLimit),
+                reassembler: BLEFrameReassembler(frameLimit: profile.frameLimit))
+            let hello = BLEFrameChunk(flags: .hello, sequence: 0, index: 0, totalLength: nil, body: localUser?.bytes ?? [])
+            try await gatt.write(handle: remote, value: hello.bytes)
+        } catch {
+            logger.debug("could not prepare \(connection): \(error)")
+            try? await host.disconnect(connection)
+            connectionEnded(connection)
+            if let error = error as? LinkError { throw error }
+            throw LinkError(.connectionLost, "GATT setup with \(peer) failed: \(error)")
+        }
+        becameReady(peer)
+    }
+
+    /// MTU, discovery, subscription; returns the frame characteristic's value handle.
+    private func prepare(_ connection: LEConnection, gatt: GATTClient) async throws -> UInt16 {
+        if profile.mtu > ATTBearerDefaults.mtu { _ = try await gatt.exchangeMTU(profile.mtu) }
+        let notifications = await host.notifications(on: connection)
+        guard let service = try await gatt.discoverPrimaryService(uuid: profile.service).first,
+              let characteristic = try await gatt.discoverCharacteristics(of: service)
+                  .first(where: { $0.uuid == profile.characteristic }),
+              characteristic.properties.isSuperset(of: [.notify, .writeWithoutResponse]) else {
+            throw LinkError(.peerUnreachable, "the peer serves no usable transmitter characteristic")
+        }
+        let handle = connection.handle
+        let remote = characteristic.valueHandle
+        tasks.append(Task { [weak self] in
+            for await notification in notifications where notification.handle == remote {
+                await self?.chunkArrived(notification.value, on: handle)
+            }
+        })
+        try await gatt.subscribe(characteristic)
+        return remote
+    }
+
+    private func becameReady(_ peer: UserID) {
+        guard sessions[peer] != nil, sessions[peer]?.ready == false else { return }
+        sessions[peer]?.ready = true
+        logger.debug("connected to \(peer)")
+        output.yield(.connected(peer))
+        resolveWaiters(peer, true)
+    }
+
+    /// A central connected: advertise again (the connection stopped it) and wait for its hello.
+    private func accepted(_ connection: LEConnection) async {
+        guard !stopped else {
+            try? await host.disconnect(connection)
+            return
+        }
+        unnamed[connection.handle] = connection
+        watch(connection)
+        do {
+            try await advertise()
+        } catch {
+            logger.debug("\(error)")
+        }
+    }
+
+    private func watch(_ connection: LEConnection) {
+        let host = host
+        tasks.append(Task { [weak self] in
+            _ = await host.waitForDisconnection(connection)
+            await self?.connectionEnded(connection)
+        })
+    }
+
+    private func connectionEnded(_ connection: LEConnection) {
+        unnamed[connection.handle] = nil
+        guard let user = handles[connection.handle], let session = sessions[user], session.connection == connection else {
+            if let user = handles[connection.handle], sessions[user] == nil { handles[connection.handle] = nil }
+            return
+        }
+        handles[connection.handle] = nil
+        sessions[user] = nil
+        resolveWaiters(user, false)
+        if session.ready {
+            logger.debug("disconnected from \(user)")
+            output.yield(.disconnected(user))
+        }
+        if !stopped, nearby[user] != nil { armStaleTimer(for: user) }
+    }
+
+    public func disconnect(from peer: UserID) async {
+        guard let session = sessions[peer] else { return }
+        try? await host.disconnect(session.connection)
+        connectionEnded(session.connection)
+    }
+
+    // MARK: Frames
+
+    /// Writes from centrals, one at a time: a hello is settled before the chunks behind it.
+    private func serverEvent(_ event: GATTServerEvent) async {
+        guard case let .written(connection, handle, value, _) = event, handle == valueHandle else { return }
+        if let user = handles[connection.handle], sessions[user]?.connection == connection {
+            chunkArrived(value, on: connection.handle)
+        } else if unnamed[connection.handle] == connection {
+            await hello(value, on: connection)
+        }
+    }
+
+    /// The central's first write names its user; the connection is ready once it arrived (the
+    /// central subscribed before writing it).
+    private func hello(_ value: [UInt8], on connection: LEConnection) async {
+        guard let chunk = try? BLEFrameChunk(bytes: value), chunk.flags.contains(.hello),
+              let user = UserID(bytes: chunk.body) else {
+            logger.debug("\(connection): first write is not a hello; ignored")
+            return
+        }
+        unnamed[connection.handle] = nil
+        guard sessions[user] == nil else {
+            // Never two connections to one peer: the first one stays.
+            logger.debug("a second connection from \(user); closing it")
+            try? await host.disconnect(connection)
+            return
+        }
+        staleTimers.removeValue(forKey: user)?.task.cancel()
+        handles[connection.handle] = user
+        let mtu = await host.attMTU(on: connection)
+        guard connection.endReason == nil, handles[connection.handle] == user, sessions[user] == nil,
+              let chunker = try? BLEFrameChunker(chunkSize: BLEFrameChunk.chunkSize(forATTMTU: mtu), frameLimit: profile.frameLimit)
+        else { return }
+        sessions[user] = BLESession(connection: connection, role: .peripheral(handle: valueHandle), chunker: chunker,
+                                    reassembler: BLEFrameReassembler(frameLimit: profile.frameLimit))
+        becameReady(user)
+    }
+
+    private func chunkArrived(_ bytes: [UInt8], on handle: UInt16) {
+        guard let user = handles[handle], sessions[user] != nil else { return }
+        do {
+            if let frame = try sessions[user]?.reassembler.receive(bytes) { output.yield(.frame(from: user, bytes: frame)) }
+        } catch .interrupted(let sequence, let received, let expected) {
+            logger.debug("frame \(sequence) from \(user) cut short at \(received) of \(expected) bytes; dropped")
+            if let frame = try? sessions[user]?.reassembler.receive(bytes) { output.yield(.frame(from: user, bytes: frame)) }
+        } catch {
+            logger.debug("chunk from \(user) refused: \(error)")
+        }
+    }
+
+    public func send(_ frame: [UInt8], to peer: UserID) async throws(LinkError) {
+        guard let session = sessions[peer], session.ready else { throw LinkError(.peerUnreachable, "\(peer) is not connected") }
+        guard frame.count <= profile.frameLimit else {
+            throw LinkError(.refused, "a frame of \(frame.count) bytes is over the link's \(profile.frameLimit)")
+        }
+        await take(.sending(peer))
+        defer { turns.give(.sending(peer)) }
+        guard sessions[peer]?.connection == session.connection else {
+            throw LinkError(.connectionLost, "the connection to \(peer) ended before the frame was sent")
+        }
+        let chunks: [[UInt8]]
+        do {
+            chunks = try sessions[peer]!.chunker.chunks(of: frame)
+        } catch {
+            throw LinkError(.refused, "\(error)")
+        }
+        let connection = session.connection
+        for chunk in chunks {
+            guard connection.endReason == nil else {
+                throw LinkError(.connectionLost, "the connection to \(peer) ended mid-frame")
+            }
+            do {
+                switch session.role {
+                case let .central(gatt, handle):
+                    try await gatt.writeWithoutResponse(handle: handle, value: chunk)
+                case let .peripheral(handle):
+                    guard try await host.notify(chunk, of: handle, to: connection) else {
+                        throw LinkError(.connectionLost, "\(peer) no longer subscribes")
+                    }
+                }
+            } catch {
+                throw LinkError(.connectionLost, "sending to \(peer) failed: \(error)")
+            }
+        }
+    }
+
+    private func take(_ turn: Turn) async {
+        guard !turns.take(turn) else { return }
+        await withCheckedContinuation { turns.enqueue(turn, $0) }
+    }
+}
+
+/// Sleeps `duration` on an existential clock.
+func sleep<C: Clock>(on clock: C, for duration: Duration) async throws where C.Duration == Duration {
+    try await clock.sleep(for: duration)
+}
+
+/// The ATT default (Core Vol 3, Part F §3.2.8).
+enum ATTBearerDefaults {
+    static let mtu = 23
+}

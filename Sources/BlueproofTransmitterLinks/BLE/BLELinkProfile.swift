@@ -1,0 +1,40 @@
+import BlueproofWire
+
+/// The numbers every BLE transmitter node uses: the service and characteristic it serves,
+/// the company identifier its user id is announced under, and its timings.
+/// Layout and choices: docs/transmitter-links.md, "BLE".
+public struct BLELinkProfile: Hashable, Sendable {
+    /// The transmitter service, advertised (complete list of 128-bit UUIDs) and served.
+    public var service: BluetoothUUID
+    /// Its one characteristic: written by the central, notified by the peripheral.
+    public var characteristic: BluetoothUUID
+    /// The ATT_MTU the central asks for; 23 skips the exchange.
+    public var mtu: Int
+    /// A peer not seen for this long (and not connected) is gone; nil keeps peers until a
+    /// connection ends (bare btvirt repeats no advertising reports, docs/radio-proxy.md).
+    public var staleAfter: Duration?
+    /// How long one `connect` may take, either side.
+    public var connectTimeout: Duration
+    /// The largest frame sent or accepted.
+    public var frameLimit: Int
+
+    public init(service: BluetoothUUID = BLELinkProfile.transmitterService,
+                characteristic: BluetoothUUID = BLELinkProfile.frameCharacteristic,
+                mtu: Int = 517, staleAfter: Duration? = .seconds(5), connectTimeout: Duration = .seconds(10),
+                frameLimit: Int = BLEFrameChunk.defaultFrameLimit) {
+        self.service = service
+        self.characteristic = characteristic
+        self.mtu = mtu
+        self.staleAfter = staleAfter
+        self.connectTimeout = connectTimeout
+        self.frameLimit = frameLimit
+    }
+
+    /// Blueproof's transmitter service (a random 128-bit UUID chosen for this project).
+    public static let transmitterService = BluetoothUUID("5B1E7A00-0B1E-4F5A-9C3D-7E2A61B0F001")!
+    /// The frame characteristic of that service.
+    public static let frameCharacteristic = BluetoothUUID("5B1E7A01-0B1E-4F5A-9C3D-7E2A61B0F001")!
+    /// "Reserved for internal use / testing" in the SIG's company identifier list: the user id
+    /// travels as manufacturer specific data under it.
+    public static let testCompany: UInt16 = 0xFFFF
+}
