@@ -92,6 +92,9 @@ struct SessionKillTests {
         // The store is still writable after the kills: a killed holder's lock was released.
         let after = try store.update { $0.secureConnectionExpirationLimit += 1 }
         #expect(after.secureConnectionExpirationLimit == lastCounter + 1)
+        // A write under the lock clears the temporary files the killed writers left.
+        let names = try FileManager.default.contentsOfDirectory(atPath: store.directory.path).sorted()
+        #expect(names == ["session.json", "session.lock"])
     }
 }
 
