@@ -16,6 +16,17 @@ struct TransferExchange: Sendable {
         centralEvents.compactMap { if case let .gate(_, decision) = $0 { decision } else { nil } }
     }
 
+    /// "done: N bytes" or the error, for reasons.
+    var centralText: String { Self.text(central) }
+    var peripheralText: String { Self.text(peripheral) }
+
+    static func text(_ result: Result<TransferSummary, TransferError>) -> String {
+        switch result {
+        case let .success(summary): "done, \(summary.bytes) bytes"
+        case let .failure(error): "\(error)"
+        }
+    }
+
     var centralConnected: Bool { centralEvents.contains { if case .connected = $0 { true } else { false } } }
 
     /// The transfer profile a case runs with: UUIDs and the RSSI gate from the conformance
