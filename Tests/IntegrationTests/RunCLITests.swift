@@ -43,6 +43,23 @@ extension Integration {
             #expect(result.stderr.contains("\(bad):\(line): transfer.rssi_gate_dbm: wrong type"), "\(result.stderr)")
         }
 
+        @Test("btvirt: a case that fails makes the run exit 1 (a profile documenting a 4-byte header)",
+              .requires(.cli, .btvirt, .preload), .timeLimit(.minutes(1)))
+        func failingRun() throws {
+            let cli = try RequiredComponent.require(.cli, .btvirt, .preload)[0]
+            let folder = try WorkFolder("run-fail")
+            defer { folder.cleanUp() }
+            let text = try String(contentsOfFile: "\(Self.root)/Conformance/profiles/bridgefy-ios.yaml", encoding: .utf8)
+                .replacingOccurrences(of: "  att_header_bytes: 3", with: "  att_header_bytes: 4")
+            let profile = folder.file("four.yaml")
+            try text.write(toFile: profile, atomically: true, encoding: .utf8)
+            let result = try run(cli, ["run", "--profile", profile, "--filter", "CBT/CHUNK/BV-01",
+                                       "--output", folder.file("Reports"), "--captures", folder.file("Captures")])
+            #expect(result.status == 1, "\(result.stdout)\n\(result.stderr)")
+            #expect(result.stdout.contains("fail") && result.stdout.contains("expected 181 at ATT_MTU 185"), "\(result.stdout)")
+            #expect(result.stdout.contains("1 case: 0 pass, 1 fail"))
+        }
+
         @Test("no controller can start: exit 3", .requires(.cli))
         func environment() throws {
             let cli = try RequiredComponent.require(.cli)[0]

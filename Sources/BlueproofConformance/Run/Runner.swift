@@ -80,7 +80,7 @@ public struct Runner: Sendable {
         captures = topology.captures
         let context = CaseContext(entry: entry, profile: config.profile, hosts: topology.hosts, captures: captures,
                                   radio: topology.radio, transmitterProvider: config.transmitterProvider,
-                                  transferFaults: config.transferFaults, log: log, backendFacts: topology.backend.facts)
+                                  transferFaults: config.transferFaults, log: log, backendFacts: topology.backend?.facts ?? [])
         var outcome = await Self.guarded(item, context, backend: topology.backend, timeout: config.caseTimeout)
         if let provider = config.transmitterProvider, item.needs.transmitters > 0 { await provider.release(for: context) }
         await topology.close()
@@ -92,14 +92,14 @@ public struct Runner: Sendable {
     }
 
     /// The case, raced against its timeout and against its backend dying.
-    static func guarded(_ item: any ConformanceCase, _ context: CaseContext, backend: any ControllerBackend,
+    static func guarded(_ item: any ConformanceCase, _ context: CaseContext, backend: (any ControllerBackend)?,
                         timeout: Duration) async -> CaseOutcome {
         do {
             return try await withTimeout(timeout, what: "\(item.id) to finish") {
                 try await withThrowingTaskGroup(of: CaseOutcome?.self) { group in
                     group.addTask { try await item.run(context) }
                     group.addTask {
-                        guard let death = await backend.waitForDeath() else { return nil }
+                        guard let death = await backend?.waitForDeath() else { return nil }
                         return .error("the controller died mid-case: \(death)")
                     }
                     defer { group.cancelAll() }
@@ -115,7 +115,8 @@ public struct Runner: Sendable {
         } catch {
             context.log.note("harness error: \(error)")
             // A case that failed because its controller died says so.
-            if let death = try? await withTimeout(.seconds(1), what: "the backend's end", { await backend.waitForDeath() }) {
+            if let backend,
+               let death = try? await withTimeout(.seconds(1), what: "the backend's end", { await backend.waitForDeath() }) {
                 return .error("the controller died mid-case: \(death)")
             }
             return .error("\(error)")
