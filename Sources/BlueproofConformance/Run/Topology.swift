@@ -17,11 +17,12 @@ struct Topology: Sendable {
     var captures: [String] { writers.map(\.path) }
 
     /// Opens the topology `needs` asks for; on failure closes what was opened and throws.
-    static func open(_ needs: CaseNeeds, spec: BackendSpec, captureFolder: String, workDirectory: String) async throws -> Topology {
+    static func open(_ needs: CaseNeeds, spec: BackendSpec, captureFolder: String, workDirectory: String,
+                     clock: any Clock<Duration>) async throws -> Topology {
         try FileManager.default.createDirectory(atPath: captureFolder, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: workDirectory, withIntermediateDirectories: true)
         guard needs.controllers > 0 else { return Topology(backend: nil, hosts: [], writers: [], radio: nil) }
-        let radio = try needs.radioScenario.map { RadioWorld(scenario: try RadioScenario.load(yaml: $0, file: "case scenario")) }
+        let radio = try needs.radioScenario.map { RadioWorld(scenario: try RadioScenario.load(yaml: $0, file: "case scenario"), clock: clock) }
         let backend: any ControllerBackend
         do {
             backend = try await startBackend(spec, workDirectory: workDirectory)

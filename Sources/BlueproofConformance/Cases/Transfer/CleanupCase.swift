@@ -19,7 +19,7 @@ struct CleanupCase: ConformanceCase {
         var open: [String] = []
         for (node, host) in context.hosts.enumerated() {
             for connection in await host.connections {
-                let ended = try? await withTimeout(Self.grace, what: "the end of \(connection)") { () async -> Bool in
+                let ended = try? await withTimeout(Self.grace, clock: context.clock, what: "the end of \(connection)") { () async -> Bool in
                     _ = await host.waitForDisconnection(connection)
                     return true
                 }

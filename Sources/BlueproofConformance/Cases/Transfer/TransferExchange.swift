@@ -55,7 +55,8 @@ struct TransferExchange: Sendable {
                     profile: TransferProfile) async -> TransferExchange {
         let log = context.log
         let advertising = OneShot<Void>()
-        let peripheralStream = TransferPeripheral(host: context.hosts[peripheralNode], profile: profile).run(peripheralMode)
+        let peripheralStream = TransferPeripheral(host: context.hosts[peripheralNode], profile: profile, clock: context.clock)
+            .run(peripheralMode)
         let peripheralTask = Task { () -> (Result<TransferSummary, TransferError>, [TransferEvent]) in
             var events: [TransferEvent] = []
             for await event in peripheralStream {
@@ -73,7 +74,8 @@ struct TransferExchange: Sendable {
         _ = await advertising.wait()
         var centralEvents: [TransferEvent] = []
         var centralOutcome: Result<TransferSummary, TransferError> = .failure(.gatt("no outcome"))
-        for await event in TransferCentral(host: context.hosts[centralNode], profile: profile).run(centralMode) {
+        let central = TransferCentral(host: context.hosts[centralNode], profile: profile, clock: context.clock)
+        for await event in central.run(centralMode) {
             centralEvents.append(event)
             log.note("central (node \(centralNode)): \(Self.describe(event))")
             if let outcome = event.outcome {
