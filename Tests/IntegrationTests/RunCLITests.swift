@@ -43,6 +43,23 @@ extension Integration {
             #expect(result.stderr.contains("\(bad):\(line): transfer.rssi_gate_dbm: wrong type"), "\(result.stderr)")
         }
 
+        @Test("btvirt: a case that fails makes the run exit 1 (a profile documenting a 4-byte header)",
+              .requires(.cli, .btvirt, .preload), .timeLimit(.minutes(1)))
+        func failingRun() throws {
+            let cli = try RequiredComponent.require(.cli, .btvirt, .preload)[0]
+            let folder = try WorkFolder("run-fail")
+            defer { folder.cleanUp() }
+            let text = try String(contentsOfFile: "\(Self.root)/Conformance/profiles/bridgefy-ios.yaml", encoding: .utf8)
+                .replacingOccurrences(of: "  att_header_bytes: 3", with: "  att_header_bytes: 4")
+            let profile = folder.file("four.yaml")
+            try text.write(toFile: profile, atomically: true, encoding: .utf8)
+            let result = try run(cli, ["run", "--profile", profile, "--filter", "CBT/CHUNK/BV-01",
+                                       "--output", folder.file("Reports"), "--captures", folder.file("Captures")])
+            #expect(result.status == 1, "\(result.stdout)\n\(result.stderr)")
+            #expect(result.stdout.contains("fail") && result.stdout.contains("expected 181 at ATT_MTU 185"), "\(result.stdout)")
+            #expect(result.stdout.contains("1 case: 0 pass, 1 fail"))
+        }
+
         @Test("no controller can start: exit 3", .requires(.cli))
         func environment() throws {
             let cli = try RequiredComponent.require(.cli)[0]
@@ -72,6 +89,7 @@ extension Integration {
             let report = try ReportWriter.read(folder: reportFolder)
             #expect(report.cases.count >= 9 && report.endedAt != nil)
             #expect(result.stdout.contains(report.summaryLine))
+            #expect(!result.stdout.contains("\u{1B}["), "no colour when standard output is not a terminal")
             for item in report.cases {
                 #expect(item.verdict == .pass, "\(item.id): \(item.reasonWithFrames)")
                 #expect(item.captures.count == 2)
@@ -100,6 +118,26 @@ extension Integration {
             let all = try ReportWriter.read(folder: folder.file("Merged"))
             #expect(all.cases.count == report.cases.count + checkReport.cases.count)
             for name in ReportWriter.files { #expect(FileManager.default.fileExists(atPath: folder.file("Merged/\(name)"))) }
+        }
+
+        @Test("btvirt: --repeat runs a case again on fresh controllers; --dut is accepted (transfer cases need none)",
+              .requires(.cli, .btvirt, .preload), .timeLimit(.minutes(2)))
+        func repeatAndDUT() throws {
+            let cli = try RequiredComponent.require(.cli, .btvirt, .preload)[0]
+            let folder = try WorkFolder("run-repeat")
+            defer { folder.cleanUp() }
+            let result = try run(cli, ["run", "--filter", "CBT/CHUNK/BV-01", "--repeat", "2", "--dut", "tcp:127.0.0.1:9",
+                                       "--output", folder.file("Reports"), "--captures", folder.file("Captures")])
+            #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
+            let runID = try #require(try FileManager.default.contentsOfDirectory(atPath: folder.file("Reports")).first)
+            let report = try ReportWriter.read(folder: folder.file("Reports/\(runID)"))
+            #expect(report.cases.map(\.repetition) == [1, 2])
+            #expect(report.dut == "tcp:127.0.0.1:9")
+            #expect(report.cases.allSatisfy { $0.verdict == .pass })
+            let folders = try FileManager.default.contentsOfDirectory(atPath: folder.file("Captures/\(runID)")).sorted()
+            #expect(folders == ["CBT_CHUNK_BV-01-1", "CBT_CHUNK_BV-01-2"])
+            let junit = try String(contentsOfFile: folder.file("Reports/\(runID)/junit.xml"), encoding: .utf8)
+            #expect(junit.contains("name=\"CBT/CHUNK/BV-01 #2\""))
         }
 
         @Test("report merge refuses another schema version: exit 2", .requires(.cli))

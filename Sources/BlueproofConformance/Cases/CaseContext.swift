@@ -23,10 +23,12 @@ public final class CaseContext: Sendable {
     public let log: CaseLog
     /// The case's backend as it describes itself (version, socket, pid of its process).
     public let backendFacts: [BackendFact]
+    /// The run's clock: every timeout a case sets runs on it.
+    public let clock: any Clock<Duration>
 
     public init(entry: CatalogueEntry, profile: Profile, hosts: [LEHost], captures: [String], radio: RadioWorld?,
                 transmitterProvider: (any TransmitterProvider)?, transferFaults: TransferFaults, log: CaseLog,
-                backendFacts: [BackendFact] = []) {
+                backendFacts: [BackendFact] = [], clock: any Clock<Duration> = ContinuousClock()) {
         self.entry = entry
         self.profile = profile
         self.hosts = hosts
@@ -36,6 +38,7 @@ public final class CaseContext: Sendable {
         self.transferFaults = transferFaults
         self.log = log
         self.backendFacts = backendFacts
+        self.clock = clock
     }
 
     /// `count` transmitters from the provider; throws ``TransmitterUnavailable`` without one.

@@ -40,8 +40,10 @@ public struct CaseOutcome: Hashable, Sendable {
     public static func notApplicable(_ reason: String) -> CaseOutcome { CaseOutcome(.notApplicable, reason) }
     public static func error(_ reason: String) -> CaseOutcome { CaseOutcome(.error, reason) }
 
-    /// The reason with the first findings' capture and frames, as one line.
+    /// The reason and, unless the case passed, where to look: the first findings' capture
+    /// and frames, as one line.
     public var summary: String {
+        guard verdict != .pass else { return reason }
         let located = findings.filter { $0.capture != nil }.prefix(2).map(\.line)
         return located.isEmpty ? reason : reason + ": " + located.joined(separator: "; ")
     }

@@ -27,12 +27,15 @@ public struct RunConfiguration: Sendable {
     public var transmitterProvider: (any TransmitterProvider)?
     /// The transfer variant under test (``TransferFaults/none`` is the reference).
     public var transferFaults: TransferFaults
+    /// Every timeout of the run and its cases runs on this clock.
+    public var clock: any Clock<Duration>
 
     public init(runID: String = RunConfiguration.newRunID(), profile: Profile, catalogue: Catalogue, registry: CaseRegistry,
                 controller: BackendSpec = .btvirt, filter: CaseFilter = CaseFilter([]), shard: Shard? = nil,
                 repeatCount: Int = 1, reportsRoot: String = "Reports", capturesRoot: String = "Captures",
                 workDirectory: String? = nil, caseTimeout: Duration = .seconds(60), dut: String? = nil,
-                transmitterProvider: (any TransmitterProvider)? = nil, transferFaults: TransferFaults = .none) {
+                transmitterProvider: (any TransmitterProvider)? = nil, transferFaults: TransferFaults = .none,
+                clock: any Clock<Duration> = ContinuousClock()) {
         self.runID = runID
         self.profile = profile
         self.catalogue = catalogue
@@ -48,6 +51,7 @@ public struct RunConfiguration: Sendable {
         self.dut = dut
         self.transmitterProvider = transmitterProvider
         self.transferFaults = transferFaults
+        self.clock = clock
     }
 
     /// `20261122-143012-4f2a`: sortable, unique enough for one machine.

@@ -72,7 +72,8 @@ public struct Runner: Sendable {
         do {
             log.note("opening \(item.needs.controllers) controller(s) on \(config.controller)")
             topology = try await Topology.open(item.needs, spec: config.controller, captureFolder: captureFolder,
-                                               workDirectory: "\(config.workDirectory)/\(item.id.pathComponent)\(suffix)")
+                                               workDirectory: "\(config.workDirectory)/\(item.id.pathComponent)\(suffix)",
+                                               clock: config.clock)
         } catch {
             log.note("topology failed: \(error)")
             return result(.error("could not set up the case's controllers: \(error)"))
@@ -80,8 +81,10 @@ public struct Runner: Sendable {
         captures = topology.captures
         let context = CaseContext(entry: entry, profile: config.profile, hosts: topology.hosts, captures: captures,
                                   radio: topology.radio, transmitterProvider: config.transmitterProvider,
-                                  transferFaults: config.transferFaults, log: log, backendFacts: topology.backend.facts)
-        var outcome = await Self.guarded(item, context, backend: topology.backend, timeout: config.caseTimeout)
+                                  transferFaults: config.transferFaults, log: log, backendFacts: topology.backend?.facts ?? [],
+                                  clock: config.clock)
+        var outcome = await Self.guarded(item, context, backend: topology.backend, timeout: config.caseTimeout,
+                                         clock: config.clock)
         if let provider = config.transmitterProvider, item.needs.transmitters > 0 { await provider.release(for: context) }
         await topology.close()
         if outcome.verdict == .pass || outcome.verdict == .inconclusive {
@@ -92,14 +95,14 @@ public struct Runner: Sendable {
     }
 
     /// The case, raced against its timeout and against its backend dying.
-    static func guarded(_ item: any ConformanceCase, _ context: CaseContext, backend: any ControllerBackend,
-                        timeout: Duration) async -> CaseOutcome {
+    static func guarded(_ item: any ConformanceCase, _ context: CaseContext, backend: (any ControllerBackend)?,
+                        timeout: Duration, clock: any Clock<Duration>) async -> CaseOutcome {
         do {
-            return try await withTimeout(timeout, what: "\(item.id) to finish") {
+            return try await withTimeout(timeout, clock: clock, what: "\(item.id) to finish") {
                 try await withThrowingTaskGroup(of: CaseOutcome?.self) { group in
                     group.addTask { try await item.run(context) }
                     group.addTask {
-                        guard let death = await backend.waitForDeath() else { return nil }
+                        guard let death = await backend?.waitForDeath() else { return nil }
                         return .error("the controller died mid-case: \(death)")
                     }
                     defer { group.cancelAll() }
@@ -115,7 +118,8 @@ public struct Runner: Sendable {
         } catch {
             context.log.note("harness error: \(error)")
             // A case that failed because its controller died says so.
-            if let death = try? await withTimeout(.seconds(1), what: "the backend's end", { await backend.waitForDeath() }) {
+            if let backend,
+               let death = try? await withTimeout(.seconds(1), clock: clock, what: "the backend's end", { await backend.waitForDeath() }) {
                 return .error("the controller died mid-case: \(death)")
             }
             return .error("\(error)")

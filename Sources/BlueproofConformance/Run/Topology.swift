@@ -6,9 +6,10 @@ import Foundation
 
 /// One case's fresh nodes: a backend started for the case, one controller per node, each
 /// recording to `<captures>/node<N>.pcap` (flushed per packet), behind the radio proxy when
-/// the case asked for a scenario. ``close()`` ends all of it.
+/// the case asked for a scenario; no backend at all for a case that needs no controller.
+/// ``close()`` ends all of it.
 struct Topology: Sendable {
-    let backend: any ControllerBackend
+    let backend: (any ControllerBackend)?
     let hosts: [LEHost]
     let writers: [PcapWriter]
     let radio: RadioWorld?
@@ -16,10 +17,12 @@ struct Topology: Sendable {
     var captures: [String] { writers.map(\.path) }
 
     /// Opens the topology `needs` asks for; on failure closes what was opened and throws.
-    static func open(_ needs: CaseNeeds, spec: BackendSpec, captureFolder: String, workDirectory: String) async throws -> Topology {
+    static func open(_ needs: CaseNeeds, spec: BackendSpec, captureFolder: String, workDirectory: String,
+                     clock: any Clock<Duration>) async throws -> Topology {
         try FileManager.default.createDirectory(atPath: captureFolder, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: workDirectory, withIntermediateDirectories: true)
-        let radio = try needs.radioScenario.map { RadioWorld(scenario: try RadioScenario.load(yaml: $0, file: "case scenario")) }
+        guard needs.controllers > 0 else { return Topology(backend: nil, hosts: [], writers: [], radio: nil) }
+        let radio = try needs.radioScenario.map { RadioWorld(scenario: try RadioScenario.load(yaml: $0, file: "case scenario"), clock: clock) }
         let backend: any ControllerBackend
         do {
             backend = try await startBackend(spec, workDirectory: workDirectory)
@@ -50,6 +53,6 @@ struct Topology: Sendable {
         for host in hosts { await host.close() }
         radio?.shutdown()
         for writer in writers { writer.close() }
-        await backend.shutdown()
+        await backend?.shutdown()
     }
 }

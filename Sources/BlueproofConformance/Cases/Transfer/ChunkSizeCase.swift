@@ -22,11 +22,11 @@ struct ChunkSizeCase: ConformanceCase {
         case .fail:
             return .fail("chunks are not ATT_MTU - \(header) = \(expected) bytes", findings: [Finding(check, capture: sender.path)])
         case .inconclusive:
-            let why = (try? exchange.central.get()).map { _ in check.reason } ?? "\(exchange.central)"
+            let why = (try? exchange.central.get()).map { _ in check.reason } ?? "\(exchange.centralText)"
             return .inconclusive("no chunked transfer in the sender's capture: \(why)", findings: [Finding(check, capture: sender.path)])
         case .pass:
             guard case let .success(received) = exchange.central else {
-                return .fail("the chunks looked right but the central failed: \(exchange.central)")
+                return .fail("the chunks looked right but the central failed: \(exchange.centralText)")
             }
             guard received.mtu == Self.mtu, received.largestChunk == expected else {
                 return .fail("ATT_MTU \(received.mtu), largest chunk \(received.largestChunk); expected \(expected) at ATT_MTU \(Self.mtu)")

@@ -15,11 +15,11 @@ struct CleanupCase: ConformanceCase {
         let payload = TransferExchange.payload(1000)
         let profile = try TransferExchange.transferProfile(context)
         let exchange = await TransferExchange.run(context, .send(payload), .receive(reply: .echoPrefix), profile: profile)
-        guard case .success = exchange.central else { return .inconclusive("the transfer itself failed: \(exchange.central)") }
+        guard case .success = exchange.central else { return .inconclusive("the transfer itself failed: \(exchange.centralText)") }
         var open: [String] = []
         for (node, host) in context.hosts.enumerated() {
             for connection in await host.connections {
-                let ended = try? await withTimeout(Self.grace, what: "the end of \(connection)") { () async -> Bool in
+                let ended = try? await withTimeout(Self.grace, clock: context.clock, what: "the end of \(connection)") { () async -> Bool in
                     _ = await host.waitForDisconnection(connection)
                     return true
                 }

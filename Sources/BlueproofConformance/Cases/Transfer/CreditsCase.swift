@@ -23,7 +23,7 @@ struct CreditsCase: ConformanceCase {
                                  findings: outcome.findings)
         }
         guard case let .success(received) = exchange.central, received.payload == payload else {
-            return .fail("credits were respected but the payload did not arrive intact: \(exchange.central)")
+            return .fail("credits were respected but the payload did not arrive intact: \(exchange.centralText)")
         }
         return .pass(outcome.reason + "; \(payload.count) bytes arrived byte-exact", findings: outcome.findings)
     }

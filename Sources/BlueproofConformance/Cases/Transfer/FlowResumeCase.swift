@@ -17,7 +17,7 @@ struct FlowResumeCase: ConformanceCase {
             return .inconclusive("the transfer ended before the proxy withheld and returned credits")
         }
         guard case let .success(received) = exchange.central else {
-            return .fail("the transfer did not resume after credits came back at \(released.time) s: \(exchange.central)")
+            return .fail("the transfer did not resume after credits came back at \(released.time) s: \(exchange.centralText)")
         }
         guard received.payload == payload else {
             return .fail("\(received.bytes) bytes arrived, not the \(payload.count) sent, or in another order")

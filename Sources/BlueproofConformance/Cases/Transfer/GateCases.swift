@@ -18,11 +18,11 @@ struct GateAtThresholdCase: ConformanceCase {
         let profile = try TransferExchange.transferProfile(context)
         let exchange = await TransferExchange.run(context, .send(payload), .receive(reply: .echoPrefix), profile: profile)
         let decisions = exchange.gateDecisions
-        guard let first = decisions.first else { return .inconclusive("no advertiser was heard: \(exchange.central)") }
+        guard let first = decisions.first else { return .inconclusive("no advertiser was heard: \(exchange.centralText)") }
         guard first.rssi == gate else { return .inconclusive("heard at \(first.rssi.map(String.init) ?? "n/a") dBm, not at \(gate)") }
         guard first.passed else { return .fail("refused at \(gate) dBm with a gate of \(minimum) dBm: \(first.reason)") }
         guard case let .success(received) = exchange.central, received.payload == payload else {
-            return .fail("passed the gate but the transfer failed: \(exchange.central)")
+            return .fail("passed the gate but the transfer failed: \(exchange.centralText)")
         }
         return .pass("\(first.reason); \(payload.count) bytes arrived byte-exact")
     }
@@ -66,7 +66,7 @@ struct GateRefusalCase: ConformanceCase {
                                                   profile: profile)
         let central = try CaptureEvidence(path: context.captures[1])
         let attempts = central.createConnectionFrames
-        guard let first = exchange.gateDecisions.first else { return .inconclusive("no advertiser was heard: \(exchange.central)") }
+        guard let first = exchange.gateDecisions.first else { return .inconclusive("no advertiser was heard: \(exchange.centralText)") }
         let expectedRSSI: Int? = heard == .belowGate ? gate - 1 : nil
         guard first.rssi == expectedRSSI else {
             return .inconclusive("heard at \(first.rssi.map { "\($0) dBm" } ?? "not available"), not as the scenario says")
@@ -76,7 +76,7 @@ struct GateRefusalCase: ConformanceCase {
                          findings: [Finding("LE Create Connection sent", capture: central.path, frames: attempts)])
         }
         guard case .failure(.noPeripheralFound) = exchange.central else {
-            return .fail("the central did not give up with no peripheral found: \(exchange.central)")
+            return .fail("the central did not give up with no peripheral found: \(exchange.centralText)")
         }
         return .pass("\(exchange.gateDecisions.count) report(s) refused (\(first.reason)); no LE Create Connection in \(central.path)")
     }

@@ -13,13 +13,13 @@ struct RoleSwapCase: ConformanceCase {
         let forward = await TransferExchange.run(context, peripheralNode: 0, centralNode: 1, .send(first),
                                                  .receive(reply: .echoPrefix), profile: profile)
         guard case let .success(one) = forward.central, one.payload == first else {
-            return .fail("node 0 → node 1 failed: \(forward.central)")
+            return .fail("node 0 → node 1 failed: \(TransferExchange.text(forward.central))")
         }
         let second = Array(TransferExchange.payload(1300).reversed())
         let backward = await TransferExchange.run(context, peripheralNode: 1, centralNode: 0, .send(second),
                                                   .receive(reply: .echoPrefix), profile: profile)
         guard case let .success(two) = backward.central, two.payload == second else {
-            return .fail("after the swap, node 1 → node 0 failed: \(backward.central)")
+            return .fail("after the swap, node 1 → node 0 failed: \(TransferExchange.text(backward.central))")
         }
         return .pass("\(first.count) bytes node 0 → node 1, then \(second.count) bytes node 1 → node 0, both byte-exact")
     }

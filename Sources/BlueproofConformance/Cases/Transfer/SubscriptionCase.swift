@@ -15,7 +15,7 @@ struct SubscriptionCase: ConformanceCase {
         let outcome = CaptureCase(id: id).judge(
             CaptureAnalyserResults.of(try CaptureEvidence(path: context.captures[0])))
         if outcome.verdict == .pass, case .failure = exchange.central {
-            return .inconclusive("subscribed first, but the transfer failed: \(exchange.central)", findings: outcome.findings)
+            return .inconclusive("subscribed first, but the transfer failed: \(exchange.centralText)", findings: outcome.findings)
         }
         return outcome
     }

@@ -16,6 +16,17 @@ struct TransferExchange: Sendable {
         centralEvents.compactMap { if case let .gate(_, decision) = $0 { decision } else { nil } }
     }
 
+    /// "done: N bytes" or the error, for reasons.
+    var centralText: String { Self.text(central) }
+    var peripheralText: String { Self.text(peripheral) }
+
+    static func text(_ result: Result<TransferSummary, TransferError>) -> String {
+        switch result {
+        case let .success(summary): "done, \(summary.bytes) bytes"
+        case let .failure(error): "\(error)"
+        }
+    }
+
     var centralConnected: Bool { centralEvents.contains { if case .connected = $0 { true } else { false } } }
 
     /// The transfer profile a case runs with: UUIDs and the RSSI gate from the conformance
@@ -44,7 +55,8 @@ struct TransferExchange: Sendable {
                     profile: TransferProfile) async -> TransferExchange {
         let log = context.log
         let advertising = OneShot<Void>()
-        let peripheralStream = TransferPeripheral(host: context.hosts[peripheralNode], profile: profile).run(peripheralMode)
+        let peripheralStream = TransferPeripheral(host: context.hosts[peripheralNode], profile: profile, clock: context.clock)
+            .run(peripheralMode)
         let peripheralTask = Task { () -> (Result<TransferSummary, TransferError>, [TransferEvent]) in
             var events: [TransferEvent] = []
             for await event in peripheralStream {
@@ -62,7 +74,8 @@ struct TransferExchange: Sendable {
         _ = await advertising.wait()
         var centralEvents: [TransferEvent] = []
         var centralOutcome: Result<TransferSummary, TransferError> = .failure(.gatt("no outcome"))
-        for await event in TransferCentral(host: context.hosts[centralNode], profile: profile).run(centralMode) {
+        let central = TransferCentral(host: context.hosts[centralNode], profile: profile, clock: context.clock)
+        for await event in central.run(centralMode) {
             centralEvents.append(event)
             log.note("central (node \(centralNode)): \(Self.describe(event))")
             if let outcome = event.outcome {

@@ -15,10 +15,10 @@ struct WriteBackCase: ConformanceCase {
         let profile = try TransferExchange.transferProfile(context)
         let exchange = await TransferExchange.run(context, .send(payload), .receive(reply: .echoPrefix), profile: profile)
         guard case let .success(received) = exchange.central else {
-            return .inconclusive("the transfer itself failed: \(exchange.central)")
+            return .inconclusive("the transfer itself failed: \(exchange.centralText)")
         }
         guard case let .success(sent) = exchange.peripheral else {
-            return .fail("the peripheral failed after sending: \(exchange.peripheral)")
+            return .fail("the peripheral failed after sending: \(exchange.peripheralText)")
         }
         let expected = Array(payload.prefix(received.chunkSize))
         guard let reply = sent.reply else {

@@ -12,7 +12,7 @@ struct WriteCommandCase: ConformanceCase {
         let payload = TransferExchange.payload(1500)
         let profile = try TransferExchange.transferProfile(context)
         let exchange = await TransferExchange.run(context, .send(payload), .receive(reply: .echoPrefix), profile: profile)
-        guard case .success = exchange.central else { return .inconclusive("the transfer itself failed: \(exchange.central)") }
+        guard case .success = exchange.central else { return .inconclusive("the transfer itself failed: \(exchange.centralText)") }
         let central = try CaptureEvidence(path: context.captures[1])
         let commands = central.attFrames(sent: 0x52)
         let requests = central.attFrames(sent: 0x12)

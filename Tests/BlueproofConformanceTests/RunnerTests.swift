@@ -1,0 +1,77 @@
+@testable import BlueproofConformance
+import Foundation
+import Testing
+
+/// The runner's decisions that need no controller: preflight gaps and `--dut`.
+@Suite("Runner without controllers")
+struct RunnerTests {
+    /// Test only: a transmitter case, as the BFT cases will be.
+    struct NeedsTransmitters: ConformanceCase {
+        let id: CaseID = "TEST/DUT/BV-01"
+        let needs = CaseNeeds(transmitters: 2)
+        func run(_ context: CaseContext) async throws -> CaseOutcome {
+            _ = try await context.transmitters(2)
+            return .pass("ran")
+        }
+    }
+
+    static let testGroup = """
+
+          - code: TEST/DUT
+            title: "Test only"
+            cases:
+              - id: TEST/DUT/BV-01
+                title: "A case driving two transmitters"
+                source: {document: bridgefy-ios-sdk-readme.md, section: "Usage"}
+                kind: api
+                profile: []
+                status: implemented
+
+        """
+
+    func configuration(dut: String?, in folder: String) throws -> RunConfiguration {
+        let catalogueText = try String(contentsOfFile: "\(Fixtures.root)/Conformance/catalogue.yaml", encoding: .utf8)
+        return RunConfiguration(
+            profile: try Fixtures.defaultProfile(), catalogue: try Catalogue(yaml: catalogueText + Self.testGroup),
+            registry: CaseRegistry([NeedsTransmitters()]), reportsRoot: "\(folder)/Reports",
+            capturesRoot: "\(folder)/Captures", workDirectory: "\(folder)/work", dut: dut)
+    }
+
+    @Test("with --dut, a case that needs transmitters is not-applicable: the control protocol does not exist yet")
+    func dutNotApplicable() async throws {
+        let folder = try Fixtures.folder("runner-dut")
+        let config = try configuration(dut: "tcp:127.0.0.1:7000", in: folder)
+        let report = try await Runner(config).run()
+        #expect(report.cases.map(\.verdict) == [.notApplicable])
+        #expect(report.cases.first?.reason == "DUT control protocol not yet implemented")
+        #expect(!report.failed)
+        for name in ReportWriter.files {
+            #expect(FileManager.default.fileExists(atPath: "\(config.reportFolder)/\(name)"), "\(name)")
+        }
+    }
+
+    @Test("without a transmitter provider, a transmitter case is an error naming why")
+    func noProvider() async throws {
+        let folder = try Fixtures.folder("runner-provider")
+        let report = try await Runner(try configuration(dut: nil, in: folder)).run()
+        #expect(report.cases.map(\.verdict) == [.error])
+        #expect(report.cases.first?.reason.contains("no transmitter provider") == true, "\(report.cases)")
+    }
+
+    @Test("the preflight's findings make a case not-applicable, with the reason")
+    func preflightGaps() {
+        let preflight = Preflight(backend: "hci0", controllerLimit: 1, features: [], facts: [])
+        #expect(preflight.missing(CaseNeeds(controllers: 2)) == "needs 2 controllers; hci0 gives 1")
+        #expect(preflight.missing(CaseNeeds(controllers: 1, features: [.extendedAdvertising]))
+            == "the controller lacks extended-advertising")
+        #expect(preflight.missing(CaseNeeds(controllers: 1)) == nil)
+    }
+
+    @Test("the runner refuses a case missing from the catalogue")
+    func uncatalogued() async throws {
+        let folder = try Fixtures.folder("runner-uncatalogued")
+        var config = try configuration(dut: nil, in: folder)
+        config.catalogue = try Fixtures.catalogue()
+        await #expect(throws: RunEnvironmentError.self) { try await Runner(config).run() }
+    }
+}
