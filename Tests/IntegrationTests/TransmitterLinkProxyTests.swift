@@ -84,6 +84,14 @@ extension Integration {
                 // Nearby peers stay nearby while reports repeat (no spurious peerGone).
                 #expect(!a.log.events.contains(.peerGone(b.user)))
                 #expect(!b.log.events.contains(.peerGone(c.user)))
+
+                // C goes quiet: B reports it gone once its 3 s deadline passes (after the
+                // disconnection, when connected); A, which never saw C, reports nothing of it.
+                await c.link.stop()
+                if connectBoth { #expect(await b.log.wait(for: .disconnected(c.user))) }
+                #expect(await b.log.wait(for: .peerGone(c.user), within: .seconds(10)), "b: \(b.log.events)")
+                #expect(!a.log.events.contains { [.peerNearby(c.user), .peerGone(c.user)].contains($0) })
+                #expect(!b.log.events.contains(.peerGone(a.user)))
             }
         }
     }

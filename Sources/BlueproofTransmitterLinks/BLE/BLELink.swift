@@ -101,12 +101,12 @@ public actor BLELink: TransmitterLink {
     public func stop() async {
         guard !stopped else { return }
         stopped = true
+        let open = sessions.values.map(\.connection) + unnamed.values
         for task in tasks { task.cancel() }
         tasks = []
         for timer in staleTimers.values { timer.task.cancel() }
         staleTimers = [:]
         try? await host.stopAdvertising()
-        let open = sessions.values.map(\.connection) + unnamed.values
         for connection in open {
             try? await host.disconnect(connection)
             connectionEnded(connection)
@@ -274,7 +274,8 @@ public actor BLELink: TransmitterLink {
     private func watch(_ connection: LEConnection) {
         let host = host
         tasks.append(Task { [weak self] in
-            _ = await host.waitForDisconnection(connection)
+            // nil when cancelled (by stop, which ends the connection itself).
+            guard await host.waitForDisconnection(connection) != nil else { return }
             await self?.connectionEnded(connection)
         })
     }
