@@ -27,6 +27,8 @@ public actor BLELink: TransmitterLink {
     private var stopped = false
     private var valueHandle: UInt16 = 0
     private var tasks: [Task<Void, Never>] = []
+    /// Each connection's watcher and notification reader, dropped when it ends.
+    private var connectionTasks: [LEConnection: [Task<Void, Never>]] = [:]
     private var sightings: BLESightings
     private var nearby: [UserID: BLEPeerAddress] = [:]
     private var staleTimers: [UserID: (id: UInt64, task: Task<Void, Never>)] = [:]
@@ -102,8 +104,9 @@ public actor BLELink: TransmitterLink {
         guard !stopped else { return }
         stopped = true
         let open = sessions.values.map(\.connection) + unnamed.values
-        for task in tasks { task.cancel() }
+        for task in tasks + connectionTasks.values.joined() { task.cancel() }
         tasks = []
+        connectionTasks = [:]
         for timer in staleTimers.values { timer.task.cancel() }
         staleTimers = [:]
         try? await host.stopAdvertising()
@@ -239,7 +242,7 @@ public actor BLELink: TransmitterLink {
         }
         let handle = connection.handle
         let remote = characteristic.valueHandle
-        tasks.append(Task { [weak self] in
+        connectionTasks[connection, default: []].append(Task { [weak self] in
             for await notification in notifications where notification.handle == remote {
                 await self?.chunkArrived(notification.value, on: handle)
             }
@@ -273,7 +276,7 @@ public actor BLELink: TransmitterLink {
 
     private func watch(_ connection: LEConnection) {
         let host = host
-        tasks.append(Task { [weak self] in
+        connectionTasks[connection, default: []].append(Task { [weak self] in
             // nil when cancelled (by stop, which ends the connection itself).
             guard await host.waitForDisconnection(connection) != nil else { return }
             await self?.connectionEnded(connection)
@@ -281,6 +284,7 @@ public actor BLELink: TransmitterLink {
     }
 
     private func connectionEnded(_ connection: LEConnection) {
+        connectionTasks[connection] = nil
         unnamed[connection.handle] = nil
         guard let user = handles[connection.handle], let session = sessions[user], session.connection == connection else {
             if let user = handles[connection.handle], sessions[user] == nil { handles[connection.handle] = nil }
