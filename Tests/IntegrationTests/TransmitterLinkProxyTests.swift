@@ -45,6 +45,42 @@ extension Integration {
             try await line(on: .rootcanal, connectBoth: true)
         }
 
+        static let walkAway = """
+            # Two nodes in range (-40 dBm) until 5 s, then out of range (-100 dBm, sensitivity -80).
+            seed: 1
+            advertising-interval: 100ms
+            sensitivity: -80
+            nodes:
+              - name: a
+              - name: b
+            links:
+              - between: [a, b]
+                schedule: [{at: 0s, rssi: -40}, {at: 5s, rssi: -100}]
+            """
+
+        @Test("btvirt + proxy: connected peers that leave range are disconnected, then gone, on both sides",
+              .requires(.btvirt, .preload), .timeLimit(.minutes(2)))
+        func leavingRange() async throws {
+            try RequiredComponent.require(.btvirt, .preload)
+            let world = RadioWorld(scenario: try RadioScenario.load(yaml: Self.walkAway, file: "walk-away.yaml"))
+            defer { world.shutdown() }
+            try await withBLELinkNodes(2, label: "txlink-walk", world: world,
+                                       profile: BLELinkProfile(staleAfter: .seconds(1))) { nodes in
+                let (a, b) = (nodes[0], nodes[1])
+                for node in nodes { try await node.link.start(localUser: node.user) }
+                #expect(await a.log.wait(for: .peerNearby(b.user)))
+                #expect(await b.log.wait(for: .peerNearby(a.user)))
+                async let ab: Void = a.link.connect(to: b.user)
+                async let ba: Void = b.link.connect(to: a.user)
+                _ = try await (ab, ba)
+                for (node, other) in [(a, b), (b, a)] {
+                    #expect(await node.log.wait(for: .disconnected(other.user), within: .seconds(15)), "\(node.log.events)")
+                    #expect(await node.log.wait(for: .peerGone(other.user), within: .seconds(5)), "\(node.log.events)")
+                }
+                #expect(a.log.events.filter { $0 == .peerNearby(b.user) }.count == 1, "\(a.log.events)")
+            }
+        }
+
         private func line(on spec: BackendSpec, connectBoth: Bool) async throws {
             let world = RadioWorld(scenario: try RadioScenario.load(yaml: Self.line, file: "line.yaml"))
             defer { world.shutdown() }
