@@ -397,13 +397,3 @@ public actor BLELink: TransmitterLink {
         await withCheckedContinuation { turns.enqueue(turn, $0) }
     }
 }
-
-/// Sleeps `duration` on an existential clock.
-func sleep<C: Clock>(on clock: C, for duration: Duration) async throws where C.Duration == Duration {
-    try await clock.sleep(for: duration)
-}
-
-/// The ATT default (Core Vol 3, Part F §3.2.8).
-enum ATTBearerDefaults {
-    static let mtu = 23
-}
