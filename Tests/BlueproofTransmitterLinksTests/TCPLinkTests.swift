@@ -14,12 +14,12 @@ struct TCPLinkTests {
     }
 
     /// Starts `count` nodes on loopback; each is given every other node's address.
-    static func nodes(_ count: Int) async throws -> [Node] {
+    static func nodes(_ count: Int, users: [UserID]? = nil) async throws -> [Node] {
         var nodes: [Node] = []
-        for _ in 0..<count {
+        for index in 0..<count {
             let link = TCPLink()
             let log = LinkEventLog(link.events())
-            let user = UserID.random()
+            let user = users?[index] ?? UserID.random()
             try await link.start(localUser: user)
             let address = try #require(await link.listeningAddress)
             nodes.append(Node(user: user, link: link, log: log, address: address))
@@ -81,9 +81,13 @@ struct TCPLinkTests {
         for node in nodes { await node.link.stop() }
     }
 
-    @Test("a peer that stops is disconnected, then gone; sending to it fails")
-    func peerStops() async throws {
-        let nodes = try await Self.nodes(2)
+    static let low = UserID("00000000-0000-4000-8000-000000000001")!
+    static let high = UserID("ffffffff-0000-4000-8000-000000000000")!
+
+    @Test("a peer that stops is disconnected, then gone; sending to it fails (the stopped peer's id lower, then higher)",
+          arguments: [true, false])
+    func peerStops(stoppedIsLower: Bool) async throws {
+        let nodes = try await Self.nodes(2, users: stoppedIsLower ? [Self.high, Self.low] : [Self.low, Self.high])
         let (a, b) = (nodes[0], nodes[1])
         #expect(await a.log.wait(for: .peerNearby(b.user)))
         try await a.link.connect(to: b.user)

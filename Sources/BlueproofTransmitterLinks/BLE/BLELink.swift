@@ -27,6 +27,8 @@ public actor BLELink: TransmitterLink {
     private var stopped = false
     private var valueHandle: UInt16 = 0
     private var tasks: [Task<Void, Never>] = []
+    /// Each connection's watcher and notification reader, dropped when it ends.
+    private var connectionTasks: [LEConnection: [Task<Void, Never>]] = [:]
     private var sightings: BLESightings
     private var nearby: [UserID: BLEPeerAddress] = [:]
     private var staleTimers: [UserID: (id: UInt64, task: Task<Void, Never>)] = [:]
@@ -101,12 +103,13 @@ public actor BLELink: TransmitterLink {
     public func stop() async {
         guard !stopped else { return }
         stopped = true
-        for task in tasks { task.cancel() }
+        let open = sessions.values.map(\.connection) + unnamed.values
+        for task in tasks + connectionTasks.values.joined() { task.cancel() }
         tasks = []
+        connectionTasks = [:]
         for timer in staleTimers.values { timer.task.cancel() }
         staleTimers = [:]
         try? await host.stopAdvertising()
-        let open = sessions.values.map(\.connection) + unnamed.values
         for connection in open {
             try? await host.disconnect(connection)
             connectionEnded(connection)
@@ -239,7 +242,7 @@ public actor BLELink: TransmitterLink {
         }
         let handle = connection.handle
         let remote = characteristic.valueHandle
-        tasks.append(Task { [weak self] in
+        connectionTasks[connection, default: []].append(Task { [weak self] in
             for await notification in notifications where notification.handle == remote {
                 await self?.chunkArrived(notification.value, on: handle)
             }
@@ -273,13 +276,15 @@ public actor BLELink: TransmitterLink {
 
     private func watch(_ connection: LEConnection) {
         let host = host
-        tasks.append(Task { [weak self] in
-            _ = await host.waitForDisconnection(connection)
+        connectionTasks[connection, default: []].append(Task { [weak self] in
+            // nil when cancelled (by stop, which ends the connection itself).
+            guard await host.waitForDisconnection(connection) != nil else { return }
             await self?.connectionEnded(connection)
         })
     }
 
     private func connectionEnded(_ connection: LEConnection) {
+        connectionTasks[connection] = nil
         unnamed[connection.handle] = nil
         guard let user = handles[connection.handle], let session = sessions[user], session.connection == connection else {
             if let user = handles[connection.handle], sessions[user] == nil { handles[connection.handle] = nil }
@@ -391,14 +396,4 @@ public actor BLELink: TransmitterLink {
         guard !turns.take(turn) else { return }
         await withCheckedContinuation { turns.enqueue(turn, $0) }
     }
-}
-
-/// Sleeps `duration` on an existential clock.
-func sleep<C: Clock>(on clock: C, for duration: Duration) async throws where C.Duration == Duration {
-    try await clock.sleep(for: duration)
-}
-
-/// The ATT default (Core Vol 3, Part F §3.2.8).
-enum ATTBearerDefaults {
-    static let mtu = 23
 }

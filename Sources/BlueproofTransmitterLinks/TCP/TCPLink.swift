@@ -31,6 +31,8 @@ public actor TCPLink: TransmitterLink {
     private var listener: TCPListener?
     private var peerAddresses: [TCPAddress] = []
     private var tasks: [Task<Void, Never>] = []
+    /// Each connection's reader, dropped when it ends.
+    private var streamTasks: [ObjectIdentifier: Task<Void, Never>] = [:]
     private var sessions: [UserID: Session] = [:]
     private var nearby: Set<UserID> = []
     /// Peers whose address a probe dialed: their loss is decided by that probe's redial.
@@ -85,8 +87,9 @@ public actor TCPLink: TransmitterLink {
     public func stop() async {
         guard !stopped else { return }
         stopped = true
-        for task in tasks { task.cancel() }
+        for task in tasks + streamTasks.values { task.cancel() }
         tasks = []
+        streamTasks = [:]
         listener?.close()
         for (user, session) in sessions {
             session.stream.close()
@@ -109,18 +112,22 @@ public actor TCPLink: TransmitterLink {
             guard !stopped, !Task.isCancelled else { return }
             do {
                 let stream = TCPStream(fd: try await TCPSocket.dial(address), limit: limit)
-                known = await attach(stream, dialed: true)
-                if let known, sessions[known] != nil { continue }
+                if let user = await attach(stream, dialed: true) {
+                    known = user
+                    if sessions[user] != nil { continue }
+                } else if let user = known {
+                    // Accepted by the kernel but no hello (a listener closing): not there.
+                    lost(user)
+                }
             } catch {
                 if let user = known { lost(user) }
-                known = nil
             }
             guard (try? await sleep(on: clock, for: configuration.probeInterval)) != nil else { return }
         }
     }
 
     /// Hello both ways, then admits the connection if it is the pair's one (dialed by the lower
-    /// id); returns the peer's user once known.
+    /// id); returns the peer's user once known, admitted or not.
     @discardableResult
     private func attach(_ stream: TCPStream, dialed: Bool) async -> UserID? {
         guard let localUser, !stopped else {
@@ -128,25 +135,37 @@ public actor TCPLink: TransmitterLink {
             return nil
         }
         let hello = OneShot<UserID?>()
-        tasks.append(Task { [weak self] in
-            guard await stream.write(TCPMessage.hello(localUser).encoded) else {
-                stream.close()
-                hello.resolve(nil)
-                return
-            }
-            var messages = stream.messages.makeAsyncIterator()
-            guard let body = await messages.next(), case let .hello(user)? = TCPMessage(body: body), user != localUser,
-                  let self, await self.admit(user, stream, dialed: dialed) else {
-                stream.close()
-                hello.resolve(nil)
-                return
-            }
-            hello.resolve(user)
-            while let body = await messages.next() { await self.received(body, from: user, on: stream) }
-            await self.ended(user, stream)
-        })
+        let id = ObjectIdentifier(stream)
+        streamTasks[id] = Task { [weak self] in
+            await self?.serve(stream, localUser: localUser, dialed: dialed, hello: hello)
+            hello.resolve(nil)
+            await self?.forget(id)
+        }
         return await hello.wait() ?? nil
     }
+
+    /// The hellos, then every message until the connection ends.
+    private nonisolated func serve(_ stream: TCPStream, localUser: UserID, dialed: Bool, hello: OneShot<UserID?>) async {
+        guard await stream.write(TCPMessage.hello(localUser).encoded) else {
+            stream.close()
+            return
+        }
+        var messages = stream.messages.makeAsyncIterator()
+        guard let body = await messages.next(), case let .hello(user)? = TCPMessage(body: body), user != localUser else {
+            stream.close()
+            return
+        }
+        let admitted = await admit(user, stream, dialed: dialed)
+        hello.resolve(user)
+        guard admitted else {
+            stream.close()
+            return
+        }
+        while let body = await messages.next() { await received(body, from: user, on: stream) }
+        await ended(user, stream)
+    }
+
+    private func forget(_ id: ObjectIdentifier) { streamTasks[id] = nil }
 
     private func admit(_ user: UserID, _ stream: TCPStream, dialed: Bool) -> Bool {
         guard let localUser, !stopped else { return false }
@@ -224,25 +243,5 @@ public actor TCPLink: TransmitterLink {
         guard await session.stream.write(TCPMessage.frame(frame).encoded) else {
             throw LinkError(.connectionLost, "the connection to \(peer) closed")
         }
-    }
-}
-
-/// Where a TCP link node listens and whom it dials.
-public struct TCPLinkConfiguration: Hashable, Sendable {
-    /// The listening address; port 0 lets the system choose (see ``TCPLink/listeningAddress``).
-    public var listen: TCPAddress
-    /// Peers to dial.
-    public var peers: [TCPAddress]
-    /// How long to wait before dialing an address that did not answer again.
-    public var probeInterval: Duration
-    /// The largest frame sent or accepted.
-    public var frameLimit: Int
-
-    public init(listen: TCPAddress = TCPAddress(port: 0), peers: [TCPAddress] = [],
-                probeInterval: Duration = .milliseconds(200), frameLimit: Int = 16 * 1024 * 1024) {
-        self.listen = listen
-        self.peers = peers
-        self.probeInterval = probeInterval
-        self.frameLimit = frameLimit
     }
 }
