@@ -85,6 +85,29 @@ struct EngineSecureTests {
         #expect(await EngineHarness.delivered(b) == 0)
     }
 
+    @Test("no frame on the air carries the plaintext of an encrypted packet")
+    func plaintextNeverOnAir() async throws {
+        let harness = EngineHarness()
+        let a = try await harness.node(), b = try await harness.node(), c = try await harness.node()
+        await harness.link(a, b)
+        await harness.link(b, c)
+        try await a.transmitter.savePublicKey(try await c.transmitter.localPublicKey(), forUser: c.user)
+        harness.network.startCapture()
+        let marker = "plaintext-\(UUID())"
+        let id = try await a.transmitter.send(dictionary: EngineHarness.message(marker), data: nil, to: c.user, options: [.meshTransmission, .encrypted])
+        #expect(await c.recorder.receivedPacket(id).dictionary == EngineHarness.message(marker))
+        await harness.network.quiescent()
+        let frames = harness.network.capturedFrames
+        #expect(frames.count >= 2, "A to B and B to C")
+        let needle = Array(marker.utf8)
+        #expect(!frames.contains { frame in frame.bytes.indices.contains { frame.bytes[$0...].starts(with: needle) } })
+        // The same message unencrypted does show on the air: the check can fail.
+        harness.network.startCapture()
+        let plain = try await a.transmitter.send(dictionary: EngineHarness.message(marker), data: nil, to: c.user, options: [.meshTransmission])
+        _ = await c.recorder.receivedPacket(plain)
+        #expect(harness.network.capturedFrames.contains { frame in frame.bytes.indices.contains { frame.bytes[$0...].starts(with: needle) } })
+    }
+
     /// A and B make a secure connection, then B leaves range at t0 (limit 100 s).
     static func securedThenApart(defects: TransmitterDefects = []) async throws -> (EngineHarness, SimNode, SimNode) {
         let harness = EngineHarness()

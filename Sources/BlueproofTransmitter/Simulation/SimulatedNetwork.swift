@@ -28,6 +28,8 @@ public final class SimulatedNetwork: Sendable {
         var inFlight = 0
         var idleWaiters: [CheckedContinuation<Void, Never>] = []
         var framesSent = 0
+        /// Frames recorded while capturing, nil when not capturing.
+        var capture: [SimulatedFrame]?
     }
 
     /// Continuations to resume once the lock is released.
@@ -90,6 +92,14 @@ public final class SimulatedNetwork: Sendable {
     public func neighbours(of user: UserID) -> Set<UserID> {
         state.withLock { $0.edges[user] ?? [] }
     }
+
+    /// Starts recording every frame carried (like a capture on the air), clearing earlier ones.
+    public func startCapture() {
+        state.withLock { $0.capture = [] }
+    }
+
+    /// The frames recorded since `startCapture()`, in the order they were sent.
+    public var capturedFrames: [SimulatedFrame] { state.withLock { $0.capture ?? [] } }
 
     /// Frames carried so far.
     public var framesSent: Int { state.withLock { $0.framesSent } }
@@ -235,6 +245,7 @@ public final class SimulatedNetwork: Sendable {
                 return
             }
             state.framesSent += 1
+            state.capture?.append(SimulatedFrame(from: user, to: peer, bytes: frame))
             Self.enqueue(.frame(from: user, bytes: frame), to: peerToken, in: &state, &wakeups)
         }
         if let failure { throw failure }
@@ -274,4 +285,11 @@ public final class SimulatedNetwork: Sendable {
         if let ta = state.running[a] { enqueue(.disconnected(b), to: ta, in: &state, &wakeups) }
         if let tb = state.running[b] { enqueue(.disconnected(a), to: tb, in: &state, &wakeups) }
     }
+}
+
+/// One frame as the simulated network carried it.
+public struct SimulatedFrame: Hashable, Sendable {
+    public var from: UserID
+    public var to: UserID
+    public var bytes: [UInt8]
 }
