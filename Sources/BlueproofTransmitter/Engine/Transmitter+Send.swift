@@ -91,7 +91,8 @@ extension Transmitter {
         guard let identity else { return nil }
         var flags: DataFrame.Flags = []
         if receiver == nil { flags.formUnion([.broadcast, .mesh]) }
-        if mesh { flags.insert(.mesh) }
+        if mesh && !defects.contains(.meshFlagDropped) { flags.insert(.mesh) }
+        if defects.contains(.directFlaggedAsMesh) { flags.insert(.mesh) }
         if encrypted, receiver != nil { flags.insert(.encrypted) }
         if payload.dictionary != nil { flags.insert(.hasDictionary) }
         if payload.binary != nil { flags.insert(.hasBinary) }
@@ -100,10 +101,12 @@ extension Transmitter {
             hops = max(0, configuration.hopLimit - 1) + (defects.contains(.meshLimitOffByOne) ? 1 : 0)
         }
         var frame = DataFrame(
-            flags: flags, hopsRemaining: UInt8(clamping: hops), packetID: packetID, sender: identity.userID,
+            flags: flags, hopsRemaining: UInt8(clamping: hops), packetID: packetID,
+            sender: defects.contains(.senderMisreported) ? .random() : identity.userID,
             receiver: receiver, expiry: DataFrame.milliseconds(now.addingTimeInterval(configuration.meshExpiry)),
             senderKey: identity.publicKeys.signingKey, payload: payload.encoded())
         if encrypted, let receiver {
+            if defects.contains(.encryptedPayloadCorrupted), let last = frame.payload.indices.last { frame.payload[last] ^= 0x20 }
             guard let key = (try? session.load())?.knownKeys[receiver],
                   let sealed = try? PacketSealer.seal(frame.payload, to: key, associatedData: frame.associatedData) else { return nil }
             frame.payload = sealed

@@ -30,6 +30,19 @@ public struct TransmitterDefects: OptionSet, Hashable, Sendable {
     /// Received broadcasts are reported without the broadcast flag.
     public static let broadcastFlagDropped = TransmitterDefects(rawValue: 1 << 11)
 
+    /// Mesh packets leave without the mesh flag (receivers report mesh false).
+    public static let meshFlagDropped = TransmitterDefects(rawValue: 1 << 12)
+    /// Every packet leaves with the mesh flag, direct ones included.
+    public static let directFlaggedAsMesh = TransmitterDefects(rawValue: 1 << 13)
+    /// Data frames name a random sender instead of the session's user.
+    public static let senderMisreported = TransmitterDefects(rawValue: 1 << 14)
+    /// One byte of an encrypted packet's content is changed before sealing.
+    public static let encryptedPayloadCorrupted = TransmitterDefects(rawValue: 1 << 15)
+    /// Relays never forward: the mesh ends at the sender's neighbours.
+    public static let meshNeverRelays = TransmitterDefects(rawValue: 1 << 16)
+    /// Relays hand every packet they carry to their own app, whoever it is for.
+    public static let relayDeliversEverything = TransmitterDefects(rawValue: 1 << 17)
+
     /// Every defect with its name, for reports and tests.
     public static let named: [(String, TransmitterDefects)] = [
         ("meshLimitOffByOne", .meshLimitOffByOne), ("encryptedBroadcastAllowed", .encryptedBroadcastAllowed),
@@ -38,5 +51,8 @@ public struct TransmitterDefects: OptionSet, Hashable, Sendable {
         ("hopLimitIgnored", .hopLimitIgnored), ("onDemandUncapped", .onDemandUncapped),
         ("keyReplacedSilently", .keyReplacedSilently), ("binaryInMeshAllowed", .binaryInMeshAllowed),
         ("fullNeverFallsBack", .fullNeverFallsBack), ("broadcastFlagDropped", .broadcastFlagDropped),
+        ("meshFlagDropped", .meshFlagDropped), ("directFlaggedAsMesh", .directFlaggedAsMesh),
+        ("senderMisreported", .senderMisreported), ("encryptedPayloadCorrupted", .encryptedPayloadCorrupted),
+        ("meshNeverRelays", .meshNeverRelays), ("relayDeliversEverything", .relayDeliversEverything),
     ]
 }

@@ -63,8 +63,8 @@ public struct MeshRouter: Sendable {
             return actions
         }
         let forMe = frame.receiver == localUser
-        if forMe || frame.receiver == nil { actions.append(.deliver(frame)) }
-        guard !forMe, frame.flags.contains(.mesh) || frame.receiver == nil else { return actions }
+        if forMe || frame.receiver == nil || defects.contains(.relayDeliversEverything) { actions.append(.deliver(frame)) }
+        guard !forMe, frame.flags.contains(.mesh) || frame.receiver == nil, !defects.contains(.meshNeverRelays) else { return actions }
         guard frame.hopsRemaining > 0 || defects.contains(.hopLimitIgnored) else {
             actions.append(.dropped(frame.packetID, reason: MeshDropReason.outOfHops))
             return actions

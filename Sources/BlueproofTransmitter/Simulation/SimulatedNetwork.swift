@@ -44,8 +44,15 @@ public final class SimulatedNetwork: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Range by link: links are numbered 0, 1, … in the order `link(kind:)` made them.
+    private let inRange: (@Sendable (Int, Int) -> Bool)?
 
-    public init() {}
+    /// An empty network; with `inRange`, each link that starts is put in range of every
+    /// started link the function pairs it with (by link number), so a topology can be given
+    /// before any user id exists.
+    public init(inRange: (@Sendable (Int, Int) -> Bool)? = nil) {
+        self.inRange = inRange
+    }
 
     /// A new link; it joins the network as the user it is started with.
     public func link(kind: LinkKind = .ble) -> SimulatedLink {
@@ -175,6 +182,12 @@ public final class SimulatedNetwork: Sendable {
                 return
             }
             state.running[user] = token
+            if let inRange {
+                for (peer, peerToken) in state.running where peerToken != token && inRange(token - 1, peerToken - 1) {
+                    state.edges[user, default: []].insert(peer)
+                    state.edges[peer, default: []].insert(user)
+                }
+            }
             var box = state.mailboxes[token] ?? Mailbox()
             box.finished = false
             box.user = user

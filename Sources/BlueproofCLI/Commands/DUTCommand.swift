@@ -1,0 +1,95 @@
+import ArgumentParser
+import BlueproofConformance
+import BlueproofControl
+import BlueproofTransmitter
+import BlueproofTransmitterLinks
+import BlueproofTransport
+import Foundation
+
+/// `blueproof dut`: the reference transmitter served over the control protocol, so
+/// `blueproof run --dut` (or any other driver) can check it from another process.
+struct DUTCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dut",
+        abstract: "Serve the reference transmitter over the control protocol (docs/control-protocol.md).",
+        discussion: """
+        The transmitter runs on one controller (--controller) through its BLE link; a driver \
+        connects to --listen and sends JSON-line commands (start, send, connect, ...) and \
+        receives its events. `blueproof run --dut ADDRESS` is such a driver: give both commands \
+        controllers on the same air, e.g. a btvirt you started yourself:
+
+          btvirt -l4 -s/tmp/bt &   (or any running btvirt/Rootcanal)
+          blueproof dut --controller unix:/tmp/bt-server-le --listen tcp:127.0.0.1:7433
+          blueproof run --controller unix:/tmp/bt-server-le --dut tcp:127.0.0.1:7433
+
+        --defect turns on a deliberate fault of the reference (for showing a case fails).
+        """)
+
+    @OptionGroup var options: ControllerOptions
+
+    @Option(name: .long, help: ArgumentHelp("Where drivers connect: tcp:HOST:PORT (port 0 picks a free one) or unix:PATH.", valueName: "address"))
+    var listen: String = "tcp:127.0.0.1:7433"
+
+    @Option(name: .long, help: ArgumentHelp("The session folder (default: $XDG_DATA_HOME/blueproof/transmitter).", valueName: "path"))
+    var session: String?
+
+    @Option(name: .long, help: ArgumentHelp("A licence file (default: a day's licence from blueproof's test issuer).", valueName: "path"))
+    var licence: String?
+
+    @Option(name: .long, help: "The API key the licence is for.")
+    var apiKey: String = ReferenceTransmitterProvider.apiKey
+
+    @Option(name: .long, help: ArgumentHelp("A deliberate fault (repeatable): \(Defect.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "name"))
+    var defect: [Defect] = []
+
+    func validate() throws {
+        do { _ = try listenSpec() } catch { throw ValidationError("--listen: \(error)") }
+    }
+
+    private func listenSpec() throws -> TransportSpec {
+        let spec = try TransportSpec(parsing: listen)
+        switch spec {
+        case .tcp, .unix: return spec
+        default: throw ValidationError("--listen takes tcp:HOST:PORT or unix:PATH")
+        }
+    }
+
+    func run() async throws {
+        options.logLevel.bootstrap()
+        let teardown = Teardown()
+        defer { withExtendedLifetime(teardown) {} }
+        let licenceText: String
+        if let licence {
+            do { licenceText = try String(contentsOfFile: licence, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines) } catch {
+                Console.error("cannot read the licence \(licence): \(error.localizedDescription)")
+                throw ExitCode(2)
+            }
+        } else {
+            licenceText = try LicenceIssuer.blueproofTest().issue(apiKey: apiKey, holder: "blueproof dut", expires: Date().addingTimeInterval(86_400))
+        }
+        let controllers = try await ControllerSession.open(options, count: 1)
+        let host = try await controllers.startHosts()[0]
+        if let hint = controllers.joinHint { Console.progress(hint) }
+        let directory = session.map { URL(fileURLWithPath: $0) } ?? SessionStore.defaultDirectory()
+        let faults = Set(defect)
+        let transmitter = Transmitter(configuration: TransmitterConfiguration(
+            link: BLELink(host: host), session: SessionStore(directory: directory),
+            apiKey: apiKey, licence: licenceText, defects: faults.engine))
+        let served: any TransmitterControl = faults.isEmpty ? transmitter : DefectiveTransmitter(wrapping: transmitter, defects: faults)
+        let server: ControlServer
+        do {
+            server = try ControlServer(transmitter: served, listeningOn: try listenSpec())
+        } catch {
+            Console.error("cannot listen on \(listen): \(error)")
+            await controllers.close()
+            throw ExitCode(3)
+        }
+        Console.line("serving the reference transmitter on \(server.address) (control protocol \(controlProtocolVersion)); session in \(directory.path)")
+        if !faults.isEmpty { Console.line("deliberate faults: \(faults.map(\.rawValue).sorted().joined(separator: ", "))") }
+        await server.run()
+        await transmitter.stop()
+        await controllers.close()
+    }
+}
+
+extension Defect: ExpressibleByArgument {}

@@ -1,0 +1,46 @@
+import BlueproofTransmitter
+
+/// A deliberate fault of a broken variant of the reference transmitter (issue 6, "Every case
+/// can fail"). Faults of the transmitter's insides are `TransmitterDefects` of the engine; the
+/// faults a caller can see at the API boundary are made by `DefectiveTransmitter`, a wrapper.
+public enum Defect: String, CaseIterable, Sendable, Codable {
+    // Engine (TransmitterDefects).
+    case encryptedBroadcastAllowed, expiryNotRefreshed, binaryInMeshAllowed, fullNeverFallsBack, broadcastFlagDropped
+    case meshFlagDropped, directFlaggedAsMesh, senderMisreported, encryptedPayloadCorrupted, meshNeverRelays, relayDeliversEverything
+    // Limits given to the engine.
+    case sizeLimitsOffByOne, limitsTooStrict
+    // API boundary (DefectiveTransmitter).
+    case emptyPayloadAccepted, binaryInBroadcastAllowed, unencryptedRefused, encryptionRefused, broadcastRefused
+    case missingReceiverAccepted, unknownKeyAccepted, onDemandAllowsMesh, packetIDReused
+    case directNeverConfirmed, directNeverFails, secureConnectionNeverCompletes, secureConnectionToAnyone
+    case keyNotStored, keyAlwaysExists, keyNotValidated, expirationLimitIgnored, expiryImmediate, expiryNeverLapses
+    case hasSessionAlwaysFalse, sessionNotDestroyed, publicKeyNotBase64, publicKeyRandomised
+    case onDemandAutoConnects, onDemandNeverConnects, connectToAnyone
+
+    /// The engine defect this is, if it lives in the engine.
+    public var engine: TransmitterDefects? {
+        switch self {
+        case .encryptedBroadcastAllowed: .encryptedBroadcastAllowed
+        case .expiryNotRefreshed: .expiryNotRefreshed
+        case .binaryInMeshAllowed: .binaryInMeshAllowed
+        case .fullNeverFallsBack: .fullNeverFallsBack
+        case .broadcastFlagDropped: .broadcastFlagDropped
+        case .meshFlagDropped: .meshFlagDropped
+        case .directFlaggedAsMesh: .directFlaggedAsMesh
+        case .senderMisreported: .senderMisreported
+        case .encryptedPayloadCorrupted: .encryptedPayloadCorrupted
+        case .meshNeverRelays: .meshNeverRelays
+        case .relayDeliversEverything: .relayDeliversEverything
+        default: nil
+        }
+    }
+}
+
+extension Set<Defect> {
+    /// The engine's share of these defects.
+    public var engine: TransmitterDefects {
+        reduce(into: []) { defects, defect in
+            if let engine = defect.engine { defects.insert(engine) }
+        }
+    }
+}

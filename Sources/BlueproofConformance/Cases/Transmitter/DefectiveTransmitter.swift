@@ -1,0 +1,180 @@
+import BlueproofTransmitter
+import Foundation
+
+/// The reference transmitter with faults at its API boundary: what a caller sees is wrong in
+/// the way each `Defect` says, while the transmitter underneath works. Used only for the broken
+/// variants that show every BFT case can fail.
+public actor DefectiveTransmitter: TransmitterControl {
+    private let inner: any TransmitterControl
+    private let defects: Set<Defect>
+    private var mode: ConnectionMode?
+    private var connected: Set<UserID> = []
+    private var everSecure: Set<UserID> = []
+    private var invalidKeysSaved: Set<UserID> = []
+    private var firstPacketID: PacketID?
+    private var injected: [UUID: AsyncStream<TransmitterEvent>.Continuation] = [:]
+    private var watcher: Task<Void, Never>?
+
+    public init(wrapping inner: any TransmitterControl, defects: Set<Defect>) {
+        self.inner = inner
+        self.defects = defects
+    }
+
+    private func has(_ defect: Defect) -> Bool { defects.contains(defect) }
+
+    /// Follows the inner events the faults depend on (connections, secure connections).
+    private func watch() async {
+        guard watcher == nil else { return }
+        let events = await inner.events()
+        watcher = Task { [weak self] in
+            for await event in events { await self?.observe(event) }
+        }
+    }
+
+    private func observe(_ event: TransmitterEvent) async {
+        switch event {
+        case .connected(let user): connected.insert(user)
+        case .disconnected(let user): connected.remove(user)
+        case .secureConnection(let user): everSecure.insert(user)
+        case .nearbyUser(let user) where has(.onDemandAutoConnects) && mode == .onDemand:
+            try? await inner.connect(to: user)
+        default: break
+        }
+    }
+
+    private func inject(_ event: TransmitterEvent) {
+        for continuation in injected.values { continuation.yield(event) }
+    }
+
+    public func events() async -> AsyncStream<TransmitterEvent> {
+        await watch()
+        let upstream = await inner.events()
+        let (stream, continuation) = AsyncStream<TransmitterEvent>.makeStream()
+        let key = UUID()
+        injected[key] = continuation
+        let hidden = defects
+        let relay = Task {
+            for await event in upstream {
+                switch event {
+                case .sentDirect where hidden.contains(.directNeverConfirmed): continue
+                case .secureConnection where hidden.contains(.secureConnectionNeverCompletes): continue
+                case .failed where hidden.contains(.directNeverFails): continue
+                default: continuation.yield(event)
+                }
+            }
+            continuation.finish()
+        }
+        continuation.onTermination = { _ in relay.cancel() }
+        return stream
+    }
+
+    public func start(mode: ConnectionMode) async throws(TransmitterError) {
+        await watch()
+        try await inner.start(mode: mode)
+        self.mode = mode
+    }
+
+    public func stop() async {
+        await inner.stop()
+        mode = nil
+    }
+
+    public func localUser() async -> UserID? { await inner.localUser() }
+
+    public func send(dictionary: [String: TransmitterValue]?, data: Data?, to receiver: UserID?, options: SendingOptions) async throws(TransmitterError) -> PacketID {
+        let broadcast = options.contains(.broadcastReceiver)
+        if has(.encryptionRefused), options.contains(.encrypted) { throw .noSecureConnection.with(detail: "defect: encryption refused") }
+        if has(.unencryptedRefused), !options.contains(.encrypted), !broadcast { throw .noSecureConnection.with(detail: "defect: plain sends refused") }
+        if has(.broadcastRefused), broadcast { throw .broadcastOutsideMesh.with(detail: "defect: broadcast refused") }
+        if has(.expiryImmediate), options.contains(.encrypted), let receiver, !connected.contains(receiver) {
+            throw .noSecureConnection.with(detail: "defect: expiry immediate")
+        }
+        let id: PacketID
+        do {
+            id = try await inner.send(dictionary: dictionary, data: data, to: receiver, options: options)
+        } catch {
+            let swallowed: Defect? = switch error {
+            case .noDataToSend: .emptyPayloadAccepted
+            case .binaryInBroadcast: .binaryInBroadcastAllowed
+            case .missingReceiver: .missingReceiverAccepted
+            case .functionNotAvailableInMode: .onDemandAllowsMesh
+            case .noSecureConnection where receiver.map { everSecure.contains($0) } ?? false: .expiryNeverLapses
+            case .noSecureConnection: .unknownKeyAccepted
+            case .directReceiverNotInRange: .directNeverFails
+            default: nil
+            }
+            guard let swallowed, has(swallowed) else { throw error }
+            let fake = PacketID()
+            if swallowed == .directNeverFails { inject(.sentDirect(fake)) }
+            return fake
+        }
+        if has(.packetIDReused) {
+            if let firstPacketID { return firstPacketID }
+            firstPacketID = id
+        }
+        return id
+    }
+
+    public func transmissionSize(dictionary: [String: TransmitterValue]?, data: Data?) async throws(TransmitterError) -> Int {
+        try await inner.transmissionSize(dictionary: dictionary, data: data)
+    }
+
+    public func connect(to user: UserID) async throws(TransmitterError) {
+        if has(.onDemandNeverConnects) { return }
+        do { try await inner.connect(to: user) } catch { if !has(.connectToAnyone) { throw error } }
+    }
+
+    public func disconnect(from user: UserID) async throws(TransmitterError) {
+        do { try await inner.disconnect(from: user) } catch { if !has(.connectToAnyone) { throw error } }
+    }
+
+    public func establishSecureConnection(with user: UserID) async throws(TransmitterError) {
+        if has(.secureConnectionNeverCompletes) { return }
+        do {
+            try await inner.establishSecureConnection(with: user)
+        } catch {
+            guard has(.secureConnectionToAnyone) else { throw error }
+            inject(.secureConnection(user))
+        }
+    }
+
+    public func secureConnectionExpirationLimit() async -> Int { await inner.secureConnectionExpirationLimit() }
+
+    public func setSecureConnectionExpirationLimit(_ seconds: Int) async throws(TransmitterError) {
+        if has(.expirationLimitIgnored) { return }
+        try await inner.setSecureConnectionExpirationLimit(seconds)
+    }
+
+    public func localPublicKey() async throws(TransmitterError) -> String {
+        if has(.publicKeyRandomised) { return Data((0..<64).map { _ in UInt8.random(in: 0...255) }).base64EncodedString() }
+        let key = try await inner.localPublicKey()
+        return has(.publicKeyNotBase64) ? "key:" + key : key
+    }
+
+    public func savePublicKey(_ key: String, forUser user: UserID) async throws(TransmitterError) {
+        if has(.keyNotStored) { return }
+        do {
+            try await inner.savePublicKey(key, forUser: user)
+        } catch {
+            guard has(.keyNotValidated) else { throw error }
+            invalidKeysSaved.insert(user)
+        }
+    }
+
+    public func existsKey(forUser user: UserID) async -> Bool {
+        if has(.keyAlwaysExists) || invalidKeysSaved.contains(user) { return true }
+        if has(.keyNotStored) { return false }
+        return await inner.existsKey(forUser: user)
+    }
+
+    public func hasSession() async -> Bool { has(.hasSessionAlwaysFalse) ? false : await inner.hasSession() }
+
+    public func destroySession() async throws(TransmitterError) {
+        if has(.sessionNotDestroyed) { return }
+        try await inner.destroySession()
+    }
+
+    public func setLogLevel(_ level: TransmitterLogLevel) async { await inner.setLogLevel(level) }
+
+    public func saveState() async throws(TransmitterError) { try await inner.saveState() }
+}

@@ -1,0 +1,86 @@
+import BlueproofTransmitter
+import Foundation
+
+/// Delivery (bridgefy-ios-sdk-readme.md, "4. Send data", "5. Receive Data", "Direct and mesh
+/// transmission", "Sending options"): events, flags and contents as the receiver sees them.
+enum DeliveryCases {
+    static let text: [String: TransmitterValue] = ["text": .string("blueproof delivery"), "n": .integer(7), "ok": .bool(true), "x": .number(1.5)]
+
+    static func all() -> [ScriptCase] {
+        [
+            ScriptCase("BFT/DLV/BV-01", nodes: 2, brokenBy: [.directNeverConfirmed]) { stage in
+                let (_, tester) = try await stage.connectedPair()
+                let id = try await stage.subject.send(dictionary: text, data: nil, to: tester, options: .directTransmission)
+                guard await stage.logs[0].first(within: TransmitterStage.airTimeout, where: { $0 == .sentDirect(id) }) != nil else {
+                    return .fail("no didSendDirectPacket for packet \(id)")
+                }
+                return .pass("didSendDirectPacket with the id the send returned (\(id))")
+            },
+            flags("BFT/DLV/BV-02", options: .directTransmission, mesh: false, broadcast: false, brokenBy: [.directFlaggedAsMesh]),
+            ScriptCase("BFT/DLV/BV-03", nodes: 2, brokenBy: [.senderMisreported]) { stage in
+                let (subject, tester) = try await stage.connectedPair()
+                let id = try await stage.subject.send(dictionary: text, data: nil, to: tester, options: .directTransmission)
+                guard let packet = await stage.logs[1].received(id, within: TransmitterStage.airTimeout) else {
+                    return .fail("packet \(id) never reached the tester")
+                }
+                guard packet.sender == subject else { return .fail("the receiver sees sender \(packet.sender), the sender is \(subject)") }
+                return .pass("received with the sender's id \(subject) and packet id \(id)")
+            },
+            flags("BFT/DLV/BV-05", options: .meshTransmission, mesh: true, broadcast: false, brokenBy: [.meshFlagDropped]),
+            flags("BFT/DLV/BV-06", options: .meshTransmission, mesh: true, broadcast: false, brokenBy: [.meshFlagDropped]),
+            flags("BFT/DLV/BV-07", options: .fullTransmission, mesh: false, broadcast: false, brokenBy: [.directFlaggedAsMesh]),
+            ScriptCase("BFT/DLV/BV-11", nodes: 2, brokenBy: [.broadcastFlagDropped]) { stage in
+                let (subject, _) = try await stage.connectedPair()
+                let id = try await stage.subject.send(dictionary: text, data: nil, to: nil, options: .broadcastReceiver)
+                guard let packet = await stage.logs[1].received(id, within: TransmitterStage.airTimeout) else {
+                    return .fail("broadcast \(id) never reached the tester")
+                }
+                guard packet.broadcast, packet.sender == subject else {
+                    return .fail("broadcast arrived with broadcast=\(packet.broadcast), sender \(packet.sender)")
+                }
+                return .pass("a broadcast arrived with broadcast true, with no secure connection made")
+            },
+            ScriptCase("BFT/DLV/BV-12", nodes: 2, brokenBy: [.encryptedPayloadCorrupted]) { stage in
+                let (_, tester) = try await stage.connectedPair()
+                try await stage.secure(0, with: tester)
+                let data = Data((0..<300).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+                let id = try await stage.subject.send(dictionary: text, data: data, to: tester, options: [.encrypted, .directTransmission])
+                guard let packet = await stage.logs[1].received(id, within: TransmitterStage.airTimeout) else {
+                    return .fail("encrypted packet \(id) never reached the tester")
+                }
+                guard packet.dictionary == text, packet.data == data else { return .fail("the encrypted packet arrived altered") }
+                return .pass("encrypted dictionary and data arrived decrypted and equal")
+            },
+            ScriptCase("BFT/DLV/BI-01", nodes: 2, brokenBy: [.directNeverFails]) { stage in
+                let (_, tester) = try await stage.connectedPair()
+                await stage.nodes[1].stop()
+                _ = try await stage.wait(0, for: "the tester's disconnection") { $0 == .disconnected(tester) }
+                do {
+                    let id = try await stage.subject.send(dictionary: text, data: nil, to: tester, options: .directTransmission)
+                    guard let event = await stage.logs[0].first(within: TransmitterStage.airTimeout, where: {
+                        if case .failed(id, _) = $0 { true } else { $0 == .sentDirect(id) }
+                    }) else { return .fail("no didFailForPacket for \(id)") }
+                    if case .failed(_, let error) = event { return .pass("didFailForPacket \(id): \(error)") }
+                    return .fail("a direct packet to a peer out of range was reported sent")
+                } catch {
+                    return .pass("refused at the call: \(error)")
+                }
+            },
+        ]
+    }
+
+    /// Sends with `options` to the connected tester and checks the receive flags.
+    static func flags(_ id: CaseID, options: SendingOptions, mesh: Bool, broadcast: Bool, brokenBy: Set<Defect>) -> ScriptCase {
+        ScriptCase(id, nodes: 2, brokenBy: brokenBy) { stage in
+            let (_, tester) = try await stage.connectedPair()
+            let id = try await stage.subject.send(dictionary: text, data: nil, to: tester, options: options)
+            guard let packet = await stage.logs[1].received(id, within: TransmitterStage.airTimeout) else {
+                return .fail("packet \(id) (\(options.names.joined(separator: " + "))) never reached the tester")
+            }
+            guard packet.dictionary == text else { return .fail("packet \(id) arrived altered") }
+            if packet.mesh != mesh { return .fail("arrived with mesh \(packet.mesh), expected \(mesh)") }
+            if packet.broadcast != broadcast { return .fail("arrived with broadcast \(packet.broadcast), expected \(broadcast)") }
+            return .pass("\(options.names.joined(separator: " + ")) arrived with mesh \(packet.mesh), broadcast \(packet.broadcast)")
+        }
+    }
+}

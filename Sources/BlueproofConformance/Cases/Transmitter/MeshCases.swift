@@ -1,0 +1,95 @@
+import BlueproofTransmitter
+import Foundation
+
+/// Mesh delivery over three nodes in a line (bridgefy-ios-sdk-readme.md, "Direct and mesh
+/// transmission", "Sending options", "Broadcast messages"): the ends are out of range of each
+/// other and hear each other only through the middle node. Which node is the subject depends
+/// on the behaviour: the relay for relaying, the sender for fallback.
+struct MeshLineCase: TransmitterCase {
+    enum Role: Sendable { case relay, sender }
+
+    let id: CaseID
+    let role: Role
+    let brokenBy: Set<Defect>
+    let script: @Sendable (TransmitterStage, _ sender: Int, _ relay: Int, _ receiver: Int, [UserID]) async throws -> CaseOutcome
+    let nodes = 3
+
+    var needs: CaseNeeds {
+        CaseNeeds(controllers: 3, radioScenario: MeshLineCase.scenario(relayFirst: role == .relay), transmitters: 3)
+    }
+
+    /// Node order in the scenario: the subject is node 0, in the middle when it relays.
+    static func scenario(relayFirst: Bool) -> String {
+        let (a, b, c) = relayFirst ? ("relay", "sender", "receiver") : ("sender", "relay", "receiver")
+        return """
+            seed: 1
+            advertising-interval: 100ms
+            sensitivity: -80
+            nodes:
+              - name: \(a)
+              - name: \(b)
+              - name: \(c)
+            links:
+              - between: [sender, relay]
+                fixed: -50
+              - between: [relay, receiver]
+                fixed: -50
+              - between: [sender, receiver]
+                fixed: -100
+            """
+    }
+
+    func check(_ stage: TransmitterStage) async throws -> CaseOutcome {
+        let (sender, relay, receiver) = role == .relay ? (1, 0, 2) : (0, 1, 2)
+        var started: [UserID] = []
+        for index in 0..<3 { started.append(try await stage.start(index)) }
+        let users = started
+        _ = try await stage.wait(relay, for: "connection with the sender") { $0 == .connected(users[sender]) }
+        _ = try await stage.wait(relay, for: "connection with the receiver") { $0 == .connected(users[receiver]) }
+        return try await script(stage, sender, relay, receiver, users)
+    }
+
+    static let text: [String: TransmitterValue] = ["text": .string("blueproof mesh")]
+
+    static func all() -> [MeshLineCase] {
+        [
+            MeshLineCase(id: "BFT/DLV/BV-04", role: .relay, brokenBy: [.meshNeverRelays]) { stage, sender, _, receiver, users in
+                let id = try await stage.nodes[sender].send(dictionary: text, data: nil, to: users[receiver], options: .meshTransmission)
+                guard let packet = await stage.logs[receiver].received(id, within: TransmitterStage.airTimeout) else {
+                    return .fail("the mesh packet \(id) never reached the receiver out of the sender's range")
+                }
+                guard packet.mesh, packet.sender == users[sender] else { return .fail("arrived with mesh \(packet.mesh), sender \(packet.sender)") }
+                return .pass("relayed by the subject to the receiver out of the sender's range, mesh true")
+            },
+            MeshLineCase(id: "BFT/DLV/BI-04", role: .relay, brokenBy: [.relayDeliversEverything]) { stage, sender, relay, receiver, users in
+                let id = try await stage.nodes[sender].send(dictionary: text, data: nil, to: users[receiver], options: .meshTransmission)
+                guard await stage.logs[receiver].received(id, within: TransmitterStage.airTimeout) != nil else {
+                    return .inconclusive("the packet never reached its receiver, so the relay's restraint was not shown")
+                }
+                if stage.logs[relay].received.contains(where: { $0.packetID == id }) {
+                    return .fail("the relay handed packet \(id), addressed to the receiver, to its own app")
+                }
+                return .pass("the relay forwarded packet \(id) without receiving it itself")
+            },
+            MeshLineCase(id: "BFT/DLV/BV-10", role: .relay, brokenBy: [.meshNeverRelays]) { stage, sender, relay, receiver, users in
+                let id = try await stage.nodes[sender].send(dictionary: text, data: nil, to: nil, options: .broadcastReceiver)
+                guard let far = await stage.logs[receiver].received(id, within: TransmitterStage.airTimeout) else {
+                    return .fail("the broadcast \(id) never reached the node beyond the sender's range")
+                }
+                guard far.broadcast else { return .fail("the broadcast arrived with broadcast false") }
+                guard stage.logs[relay].received.contains(where: { $0.packetID == id }) else {
+                    return .fail("the relay forwarded the broadcast but did not receive it itself")
+                }
+                return .pass("the broadcast reached the relay and, through it, the node out of the sender's range")
+            },
+            MeshLineCase(id: "BFT/DLV/BV-08", role: .sender, brokenBy: [.fullNeverFallsBack]) { stage, sender, _, receiver, users in
+                let id = try await stage.nodes[sender].send(dictionary: text, data: nil, to: users[receiver], options: .fullTransmission)
+                guard let packet = await stage.logs[receiver].received(id, within: TransmitterStage.airTimeout) else {
+                    return .fail("the full packet \(id) to a receiver out of range never arrived")
+                }
+                guard packet.mesh else { return .fail("arrived with mesh false, though the receiver was out of range") }
+                return .pass("full transmission to a receiver out of range fell back to the mesh: arrived with mesh true")
+            },
+        ]
+    }
+}

@@ -1,0 +1,57 @@
+import BlueproofTransmitter
+import Foundation
+
+/// On-demand mode (bridgefy-ios-sdk-readme.md, "2. On-demand", "On-demand mode").
+enum OnDemandCases {
+    static func all() -> [ScriptCase] {
+        [
+            ScriptCase("BFT/OND/BV-01", nodes: 2, brokenBy: [.onDemandAutoConnects]) { stage in
+                let subject = try await stage.start(0, mode: .onDemand)
+                let tester = try await stage.start(1, mode: .onDemand)
+                _ = try await stage.wait(0, for: "didDetectNearbyUser for the tester") { $0 == .nearbyUser(tester) }
+                if await stage.logs[0].first(within: .seconds(5), where: { if case .connected = $0 { true } else { false } }) != nil {
+                    return .fail("the on-demand subject connected without being asked")
+                }
+                _ = subject
+                return .pass("the tester was reported nearby and no connection followed for 5 s")
+            },
+            ScriptCase("BFT/OND/BV-07", nodes: 2, brokenBy: [.onDemandNeverConnects]) { stage in
+                try await stage.start(0, mode: .onDemand)
+                let tester = try await stage.start(1, mode: .onDemand)
+                _ = try await stage.wait(0, for: "didDetectNearbyUser for the tester") { $0 == .nearbyUser(tester) }
+                do {
+                    try await stage.subject.connect(to: tester)
+                } catch {
+                    return .fail("connectToUser on a detected peer failed: \(error)")
+                }
+                guard await stage.logs[0].first(within: TransmitterStage.airTimeout, where: { $0 == .connected(tester) }) != nil else {
+                    return .fail("connectToUser reported no connection")
+                }
+                let text: [String: TransmitterValue] = ["text": .string("on demand")]
+                let id = try await stage.subject.send(dictionary: text, data: nil, to: tester, options: .directTransmission)
+                guard await stage.logs[1].received(id, within: TransmitterStage.airTimeout) != nil else {
+                    return .fail("the direct packet \(id) never arrived")
+                }
+                return .pass("connected on request; a direct send was accepted and delivered")
+            },
+            ScriptCase("BFT/OND/BI-01", nodes: 1, brokenBy: [.connectToAnyone]) { stage in
+                try await stage.start(0, mode: .onDemand)
+                do {
+                    try await stage.subject.connect(to: .random())
+                    return .fail("connectToUser on a user never detected reported no error")
+                } catch {
+                    return .pass("connectToUser on a user never detected: \(error)")
+                }
+            },
+            ScriptCase("BFT/OND/BI-03", nodes: 1, brokenBy: [.connectToAnyone]) { stage in
+                try await stage.start(0, mode: .onDemand)
+                do {
+                    try await stage.subject.disconnect(from: .random())
+                    return .fail("disconnectFromUser on a user not connected reported no error")
+                } catch {
+                    return .pass("disconnectFromUser on a user not connected: \(error)")
+                }
+            },
+        ]
+    }
+}

@@ -1,0 +1,115 @@
+import BlueproofHost
+import BlueproofRadio
+import BlueproofTransmitter
+import BlueproofTransmitterLinks
+import Foundation
+import Synchronization
+
+/// The reference transmitter as the implementation of a BFT case: one `Transmitter` per node,
+/// on the node's own LE host through `BLELink` (or, for fast tests, on a `SimulatedNetwork`
+/// where every node is in range of every other), each with its own session directory. Node 0
+/// carries `defects` (a broken variant); the testers never do.
+public final class ReferenceTransmitterProvider: TransmitterProvider {
+    public enum LinkChoice: Sendable {
+        /// `BLELink` on the case's LE hosts (the radio proxy, if the case asked, gives range).
+        case ble
+        /// A `SimulatedNetwork`, node pairs in range as `range` says at time zero (every pair
+        /// when nil): for fast tests of the cases themselves.
+        case simulated(range: RadioModel?)
+    }
+
+    public let link: LinkChoice
+    public let defects: Set<Defect>
+    private let sessionRoot: URL
+    private let made = Mutex<[ObjectIdentifier: [Transmitter]]>([:])
+
+    public init(link: LinkChoice = .ble, defects: Set<Defect> = [], sessionRoot: URL) {
+        self.link = link
+        self.defects = defects
+        self.sessionRoot = sessionRoot
+    }
+
+    public var name: String { defects.isEmpty ? "reference" : "reference with defects \(defects.map(\.rawValue).sorted().joined(separator: ", "))" }
+    public var isDeviceUnderTest: Bool { false }
+
+    public func transmitters(_ count: Int, for context: CaseContext) async throws -> [any TransmitterControl] {
+        try await make(nodes: 0..<count, for: context)
+    }
+
+    /// Transmitters for `nodes` (indexes into the case's hosts); node 0, when made, carries the
+    /// defects. The DUT provider makes its testers with this, from node 1 on.
+    func make(nodes: Range<Int>, for context: CaseContext) async throws -> [any TransmitterControl] {
+        var limits = try Self.limits(context.profile)
+        if defects.contains(.sizeLimitsOffByOne) { limits.adjust(by: 1) }
+        if defects.contains(.limitsTooStrict) { limits.adjust(by: -2) }
+        let licence = try Self.licence()
+        var range: RadioModel?
+        if case .simulated(let model) = link { range = model }
+        let network = SimulatedNetwork { [range] a, b in range?.inRange(a, b, at: .zero) ?? true }
+        var transmitters: [Transmitter] = []
+        var controls: [any TransmitterControl] = []
+        for index in nodes {
+            let linkForNode: any TransmitterLink
+            switch link {
+            case .ble:
+                guard index < context.hosts.count else {
+                    throw TransmitterUnavailable("node \(index) has no controller (the case opened \(context.hosts.count))")
+                }
+                linkForNode = BLELink(host: context.hosts[index])
+            case .simulated:
+                linkForNode = network.link(kind: .ble)  // the network numbers links 0, 1, … as made
+            }
+            let directory = sessionRoot
+                .appendingPathComponent(context.entry.id.pathComponent)
+                .appendingPathComponent("node\(index)")
+            try? FileManager.default.removeItem(at: directory)
+            let broken = index == 0 ? defects : []
+            let configuration = TransmitterConfiguration(
+                link: linkForNode, session: SessionStore(directory: directory),
+                apiKey: Self.apiKey, licence: licence, limits: index == 0 ? limits : try Self.limits(context.profile),
+                defects: broken.engine)
+            let transmitter = Transmitter(configuration: configuration)
+            transmitters.append(transmitter)
+            controls.append(broken.isEmpty ? transmitter : DefectiveTransmitter(wrapping: transmitter, defects: broken))
+        }
+        made.withLock { $0[ObjectIdentifier(context), default: []] += transmitters }
+        return controls
+    }
+
+    public func release(for context: CaseContext) async {
+        let transmitters = made.withLock { $0.removeValue(forKey: ObjectIdentifier(context)) } ?? []
+        for transmitter in transmitters { await transmitter.stop() }
+    }
+
+    /// The API key the conformance licence is issued for.
+    public static let apiKey = "blueproof-conformance"
+
+    /// A licence from blueproof's test issuer, valid for a day.
+    static func licence() throws -> String {
+        try LicenceIssuer.blueproofTest().issue(apiKey: apiKey, holder: "blueproof conformance runner", expires: Date().addingTimeInterval(86_400))
+    }
+
+    /// The profile's limits, with the mesh limit it applies.
+    static func limits(_ profile: Profile) throws -> TransmitterLimits {
+        var limits = TransmitterLimits.documented
+        limits.meshDictionaryBLESizeTable = try profile.int("bridgefy.limits.ble.mesh_dictionary_bytes")
+        limits.meshDictionaryMeshSection = try profile.int("bridgefy.limits.mesh_dictionary_bytes")
+        limits.meshDictionaryWiFi = try profile.int("bridgefy.limits.wifi.mesh_dictionary_bytes")
+        limits.binaryBLE = try profile.int("bridgefy.limits.ble.binary_bytes")
+        limits.meshLimitSource = try profile.string("bridgefy.limits.mesh_dictionary_ble_applied") == "mesh_section" ? .meshSection : .sizeTable
+        return limits
+    }
+}
+
+extension TransmitterLimits {
+    /// Every finite limit moved by `delta` bytes: the limit variants of `Defect`.
+    mutating func adjust(by delta: Int) {
+        meshDictionaryBLESizeTable += delta
+        meshDictionaryMeshSection += delta
+        meshDictionaryWiFi += delta
+        binaryBLE = binaryBLE.map { $0 + delta }
+        binaryWiFi = binaryWiFi.map { $0 + delta }
+        dictionaryBLE = dictionaryBLE.map { $0 + delta }
+        dictionaryWiFi = dictionaryWiFi.map { $0 + delta }
+    }
+}

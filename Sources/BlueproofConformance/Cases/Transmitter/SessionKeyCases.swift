@@ -1,0 +1,108 @@
+import BlueproofTransmitter
+import Foundation
+
+/// Sessions and keys (bridgefy-ios-sdk-readme.md, "Session", "Export and import keys").
+enum SessionKeyCases {
+    static let message: [String: TransmitterValue] = ["text": .string("blueproof session")]
+
+    static func all() -> [ScriptCase] {
+        [
+            ScriptCase("BFT/SES/BV-01", nodes: 1, brokenBy: [.hasSessionAlwaysFalse]) { stage in
+                try await stage.start(0)
+                guard await stage.subject.hasSession() else { return .fail("hasSession is false after the first start") }
+                return .pass("hasSession is true once the transmitter started")
+            },
+            ScriptCase("BFT/SES/BV-02", nodes: 2, brokenBy: [.senderMisreported]) { stage in
+                let (subject, tester) = try await stage.connectedPair()
+                guard (try? await stage.subject.localPublicKey()) != nil else { return .fail("the session has no public key") }
+                let id = try await stage.subject.send(dictionary: message, data: nil, to: tester, options: .directTransmission)
+                guard let packet = await stage.logs[1].received(id, within: TransmitterStage.airTimeout) else {
+                    return .fail("packet \(id) never reached the tester")
+                }
+                guard packet.sender == subject else { return .fail("the session's id is \(subject), the tester sees \(packet.sender)") }
+                return .pass("the session's id \(subject) is what the tester sees, and the session has a key pair")
+            },
+            ScriptCase("BFT/SES/BV-07", nodes: 1, brokenBy: [.sessionNotDestroyed]) { stage in
+                try await stage.start(0)
+                try await stage.subject.destroySession()
+                guard await !stage.subject.hasSession() else { return .fail("hasSession is still true after destroySession") }
+                return .pass("hasSession turned false with destroySession")
+            },
+            ScriptCase("BFT/SES/BV-08", nodes: 1, brokenBy: [.sessionNotDestroyed]) { stage in
+                let before = try await stage.start(0)
+                let keyBefore = try await stage.subject.localPublicKey()
+                try await stage.subject.destroySession()
+                let after = try await stage.start(0)
+                let keyAfter = try await stage.subject.localPublicKey()
+                guard after != before else { return .fail("the start after destroySession kept user id \(before)") }
+                guard keyAfter != keyBefore else { return .fail("the start after destroySession kept the public key") }
+                return .pass("new user id \(after.shortName)… (was \(before.shortName)…) and a new public key")
+            },
+            ScriptCase("BFT/SES/BI-01", nodes: 1, brokenBy: [.sessionNotDestroyed]) { stage in
+                try await stage.start(0)
+                try await stage.subject.destroySession()
+                if let id = try? await stage.subject.send(dictionary: message, data: nil, to: nil, options: .broadcastReceiver) {
+                    return .fail("a broadcast was accepted with the session destroyed (packet \(id))")
+                }
+                return .pass("sends are refused once the session is destroyed")
+            },
+            ScriptCase("BFT/KEY/BV-01", nodes: 1, brokenBy: [.publicKeyNotBase64]) { stage in
+                try await stage.start(0)
+                let key = try await stage.subject.localPublicKey()
+                guard let bytes = Data(base64Encoded: key), !bytes.isEmpty else { return .fail("localPublicKey is not base64: \(key.prefix(24))…") }
+                return .pass("localPublicKey is base64 (\(bytes.count) bytes)")
+            },
+            ScriptCase("BFT/KEY/BV-02", nodes: 1, brokenBy: [.publicKeyRandomised]) { stage in
+                try await stage.start(0)
+                let first = try await stage.subject.localPublicKey()
+                await stage.subject.stop()
+                try await stage.start(0)
+                let second = try await stage.subject.localPublicKey()
+                guard first == second else { return .fail("localPublicKey changed between calls of one session") }
+                return .pass("localPublicKey is the same across calls and a restart")
+            },
+            ScriptCase("BFT/KEY/BV-03", nodes: 1, brokenBy: [.sessionNotDestroyed]) { stage in
+                try await stage.start(0)
+                let first = try await stage.subject.localPublicKey()
+                try await stage.subject.destroySession()
+                try await stage.start(0)
+                guard try await stage.subject.localPublicKey() != first else { return .fail("localPublicKey survived destroySession") }
+                return .pass("localPublicKey changed with the new session")
+            },
+            ScriptCase("BFT/KEY/BV-04", nodes: 2, brokenBy: [.keyNotStored]) { stage in
+                let tester = try await stage.start(1, mode: .onDemand)
+                let key = try await stage.nodes[1].localPublicKey()
+                try await stage.start(0, mode: .onDemand)
+                try await stage.subject.savePublicKey(key, forUser: tester)
+                guard await stage.subject.existsKey(forUser: tester) else { return .fail("existsKeyForUser is false after savePublicKey") }
+                return .pass("savePublicKey made existsKeyForUser true")
+            },
+            ScriptCase("BFT/KEY/BV-05", nodes: 2, brokenBy: [.keyNotStored]) { stage in
+                let tester = try await stage.start(1, mode: .onDemand)
+                let key = try await stage.nodes[1].localPublicKey()
+                await stage.nodes[1].stop()
+                try await stage.start(0)
+                try await stage.subject.savePublicKey(key, forUser: tester)
+                do {
+                    let id = try await stage.subject.send(dictionary: message, data: nil, to: tester, options: [.encrypted, .meshTransmission])
+                    return .pass("encrypted mesh send to a user never met accepted with the imported key (packet \(id))")
+                } catch {
+                    return .fail("encrypted mesh send with an imported key refused: \(error)")
+                }
+            },
+            ScriptCase("BFT/KEY/BI-01", nodes: 1, brokenBy: [.keyAlwaysExists]) { stage in
+                try await stage.start(0)
+                guard await !stage.subject.existsKey(forUser: .random()) else { return .fail("existsKeyForUser is true for a user never met") }
+                return .pass("existsKeyForUser is false for a user never met and never imported")
+            },
+            ScriptCase("BFT/KEY/BI-02", nodes: 1, brokenBy: [.keyNotValidated]) { stage in
+                try await stage.start(0)
+                let user = UserID.random()
+                let refused = (try? await stage.subject.savePublicKey("not a key!", forUser: user)) == nil
+                let stored = await stage.subject.existsKey(forUser: user)
+                guard !stored else { return .fail("a key that is not base64 was stored as usable") }
+                return .pass(refused ? "savePublicKey refused a key that is not base64" : "the invalid key was not stored")
+            },
+        ]
+    }
+}

@@ -1,0 +1,124 @@
+import BlueproofTransmitter
+import Foundation
+
+/// The size limits (bridgefy-ios-sdk-readme.md, "Maximum package sizes and throughput",
+/// "Mesh", "Connections with Android devices"): N−1 and N accepted and delivered, N+1 refused
+/// and never delivered. Dictionaries are measured in their compact JSON form with sorted keys
+/// (docs/transmitter.md, "Payload encoding"); limits come from the profile.
+struct SizeCase: TransmitterCase {
+    enum Part: Sendable { case binary, meshDictionary, broadcastDictionary }
+    enum Limit: Sendable {
+        /// The size table's value for the link (`bridgefy.limits.ble.*`).
+        case sizeTable
+        /// The Mesh section's 2048 bytes (`bridgefy.limits.mesh_dictionary_bytes`).
+        case meshSection
+        /// Whichever `bridgefy.limits.mesh_dictionary_ble_applied` names.
+        case applied
+    }
+
+    let id: CaseID
+    let part: Part
+    let limit: Limit
+    /// The size sent, relative to the limit: -1, 0 or +1.
+    let offset: Int
+    let nodes = 2
+
+    var brokenBy: Set<Defect> { offset > 0 ? [.sizeLimitsOffByOne] : [.limitsTooStrict] }
+
+    func check(_ stage: TransmitterStage) async throws -> CaseOutcome {
+        let profile = stage.context.profile
+        let applied = try profile.string("bridgefy.limits.mesh_dictionary_ble_applied")
+        let limitBytes: Int
+        switch (part, limit) {
+        case (.binary, _):
+            limitBytes = try profile.int("bridgefy.limits.ble.binary_bytes")
+        case (_, .sizeTable), (_, .meshSection):
+            let wanted = limit == .sizeTable ? "size_table" : "mesh_section"
+            guard applied == wanted else {
+                return .notApplicable("the profile applies \(applied) to mesh dictionaries over BLE, this case checks \(wanted)")
+            }
+            limitBytes = try profile.int(wanted == "size_table" ? "bridgefy.limits.ble.mesh_dictionary_bytes" : "bridgefy.limits.mesh_dictionary_bytes")
+        case (_, .applied):
+            limitBytes = try profile.int(applied == "size_table" ? "bridgefy.limits.ble.mesh_dictionary_bytes" : "bridgefy.limits.mesh_dictionary_bytes")
+        }
+        let size = limitBytes + offset
+        let (_, tester) = try await stage.connectedPair()
+        let dictionary: [String: TransmitterValue]?
+        let data: Data?
+        let options: SendingOptions
+        let receiver: UserID?
+        switch part {
+        case .binary:
+            (dictionary, data, options, receiver) = (nil, Data((0..<size).map { UInt8(truncatingIfNeeded: $0) }), [.directTransmission, .noEncrypted], tester)
+        case .meshDictionary:
+            (dictionary, data, options, receiver) = (try Self.dictionary(ofJSONSize: size), nil, [.meshTransmission, .noEncrypted], tester)
+        case .broadcastDictionary:
+            (dictionary, data, options, receiver) = (try Self.dictionary(ofJSONSize: size), nil, [.broadcastReceiver], nil)
+        }
+        let what = "\(part) of \(size) bytes (limit \(limitBytes), \(limit == .applied ? applied : "\(limit)"))"
+        let id: PacketID
+        do {
+            id = try await stage.subject.send(dictionary: dictionary, data: data, to: receiver, options: options)
+        } catch {
+            return offset > 0 ? .pass("\(what) refused at the call: \(error)") : .fail("\(what) refused: \(error)")
+        }
+        if offset > 0 {
+            // Accepted at the call: it must still never reach the receiver ("will be discarded").
+            if let packet = await stage.logs[1].received(id, within: .seconds(5)) {
+                return .fail("\(what) was accepted (packet \(id)) and delivered with \(packet.data?.count ?? 0) data bytes")
+            }
+            return .pass("\(what) accepted at the call (packet \(id)) but discarded: not delivered within 5 s")
+        }
+        guard let packet = await stage.logs[1].received(id, within: TransmitterStage.airTimeout) else {
+            return .fail("\(what) accepted (packet \(id)) but never delivered to the tester")
+        }
+        guard packet.data == data, packet.dictionary == dictionary else {
+            return .fail("\(what) delivered altered")
+        }
+        return .pass("\(what) accepted and delivered intact")
+    }
+
+    /// `{"p":"xxx…"}` whose compact JSON is exactly `size` bytes.
+    static func dictionary(ofJSONSize size: Int) throws -> [String: TransmitterValue] {
+        let overhead = #"{"p":""}"#.utf8.count
+        guard size >= overhead else { throw StageFailure("no dictionary is \(size) bytes of JSON") }
+        let dictionary: [String: TransmitterValue] = ["p": .string(String(repeating: "x", count: size - overhead))]
+        guard (try TransmitterPayload(dictionary: dictionary).dictionarySize) == size else {
+            throw StageFailure("could not build a \(size)-byte dictionary")
+        }
+        return dictionary
+    }
+
+    static func all() -> [SizeCase] {
+        [
+            SizeCase(id: "BFT/SIZE/BI-01", part: .binary, limit: .sizeTable, offset: 1),
+            SizeCase(id: "BFT/SIZE/BV-01", part: .binary, limit: .sizeTable, offset: -1),
+            SizeCase(id: "BFT/SIZE/BV-02", part: .binary, limit: .sizeTable, offset: 0),
+            SizeCase(id: "BFT/SIZE/BI-02", part: .meshDictionary, limit: .sizeTable, offset: 1),
+            SizeCase(id: "BFT/SIZE/BV-04", part: .meshDictionary, limit: .sizeTable, offset: -1),
+            SizeCase(id: "BFT/SIZE/BV-05", part: .meshDictionary, limit: .sizeTable, offset: 0),
+            SizeCase(id: "BFT/SIZE/BI-03", part: .meshDictionary, limit: .meshSection, offset: 1),
+            SizeCase(id: "BFT/SIZE/BV-06", part: .meshDictionary, limit: .meshSection, offset: -1),
+            SizeCase(id: "BFT/SIZE/BV-07", part: .meshDictionary, limit: .meshSection, offset: 0),
+            SizeCase(id: "BFT/SIZE/BI-05", part: .broadcastDictionary, limit: .applied, offset: 1),
+            SizeCase(id: "BFT/SIZE/BV-10", part: .broadcastDictionary, limit: .applied, offset: 0),
+        ]
+    }
+}
+
+/// BFT/SIZE/BI-07: mesh binary data is refused at any size, one byte included.
+struct MeshBinaryCase: TransmitterCase {
+    let id: CaseID = "BFT/SIZE/BI-07"
+    let nodes = 2
+    let brokenBy: Set<Defect> = [.binaryInMeshAllowed]
+
+    func check(_ stage: TransmitterStage) async throws -> CaseOutcome {
+        let (_, tester) = try await stage.connectedPair()
+        for options: SendingOptions in [.meshTransmission, .fullTransmission] {
+            if let id = try? await stage.subject.send(dictionary: nil, data: Data([0x42]), to: tester, options: options) {
+                return .fail("one byte of binary data with \(options.names.joined(separator: " + ")) was accepted (packet \(id))")
+            }
+        }
+        return .pass("one byte of binary data refused with MeshTransmission and FullTransmission")
+    }
+}

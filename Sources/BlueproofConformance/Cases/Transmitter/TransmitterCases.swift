@@ -1,0 +1,17 @@
+/// Every implemented BFT case, in catalogue order within each group.
+public enum TransmitterCases {
+    public static func all() -> [any TransmitterCase] {
+        var cases: [any TransmitterCase] = []
+        cases += OptionMatrixCase.all() as [any TransmitterCase]
+        cases += SendRuleCase.all() as [any TransmitterCase]
+        cases.append(UniquePacketIDCase())
+        cases += SizeCase.all() as [any TransmitterCase]
+        cases.append(MeshBinaryCase())
+        cases += DeliveryCases.all() as [any TransmitterCase]
+        cases += SecureCases.all() as [any TransmitterCase]
+        cases += SessionKeyCases.all() as [any TransmitterCase]
+        cases += OnDemandCases.all() as [any TransmitterCase]
+        cases += MeshLineCase.all() as [any TransmitterCase]
+        return cases
+    }
+}

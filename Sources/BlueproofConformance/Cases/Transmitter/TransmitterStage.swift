@@ -1,0 +1,108 @@
+import BlueproofAsync
+import BlueproofTransmitter
+import Foundation
+
+/// The transmitters of one BFT case, node 0 first. Node 0 is the implementation under test
+/// (the reference, or the DUT behind `--dut`); the others are the runner's testers.
+public struct TransmitterStage: Sendable {
+    public let nodes: [any TransmitterControl]
+    public let logs: [TransmitterEventLog]
+    public let context: CaseContext
+
+    /// How long a case waits for the air: a connection, a delivery, a handshake.
+    public static let airTimeout: Duration = .seconds(30)
+
+    static func make(_ context: CaseContext, count: Int) async throws -> TransmitterStage {
+        let nodes = try await context.transmitters(count)
+        var logs: [TransmitterEventLog] = []
+        for node in nodes { logs.append(await TransmitterEventLog.attach(to: node)) }
+        return TransmitterStage(nodes: nodes, logs: logs, context: context)
+    }
+
+    /// The implementation under test.
+    public var subject: any TransmitterControl { nodes[0] }
+
+    /// Starts node `index` and returns its user id.
+    @discardableResult
+    public func start(_ index: Int, mode: ConnectionMode = .automatic) async throws -> UserID {
+        do {
+            try await nodes[index].start(mode: mode)
+        } catch {
+            throw StageFailure("node \(index) did not start: \(error)")
+        }
+        guard let user = await nodes[index].localUser() else { throw StageFailure("node \(index) started without a user id") }
+        context.log.note("node \(index) started \(mode.rawValue) as \(user)")
+        return user
+    }
+
+    /// Waits until node `index` reports `event`.
+    public func wait(_ index: Int, for what: String, within timeout: Duration = airTimeout,
+                     _ matches: @escaping @Sendable (TransmitterEvent) -> Bool) async throws -> TransmitterEvent {
+        guard let event = await logs[index].first(within: timeout, where: matches) else {
+            throw StageFailure("node \(index): no \(what) within \(timeout)")
+        }
+        context.log.note("node \(index): \(what)")
+        return event
+    }
+
+    /// Starts nodes 0 and 1 in automatic mode and waits until each reports the other connected.
+    public func connectedPair() async throws -> (subject: UserID, tester: UserID) {
+        let subject = try await start(0)
+        let tester = try await start(1)
+        _ = try await wait(0, for: "connection with the tester") { $0 == .connected(tester) }
+        _ = try await wait(1, for: "connection with the subject") { $0 == .connected(subject) }
+        return (subject, tester)
+    }
+
+    /// Makes a secure connection from node `index` to `user` and waits for its event.
+    public func secure(_ index: Int, with user: UserID) async throws {
+        do {
+            try await nodes[index].establishSecureConnection(with: user)
+        } catch {
+            throw StageFailure("node \(index) could not start a secure connection: \(error)")
+        }
+        _ = try await wait(index, for: "secure connection with \(user.shortName)") { $0 == .secureConnection(user) }
+    }
+
+    /// Stops every node (cases end with their transmitters stopped).
+    func stopAll() async {
+        for node in nodes { await node.stop() }
+    }
+}
+
+/// The stage could not be set up (no connection, no start): the case is inconclusive, since
+/// the behaviour it checks was never reached.
+public struct StageFailure: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// A BFT case: a check on a stage of `nodes` transmitters, and the deliberate defects of the
+/// reference under which it must fail (the variant test runs it there).
+public protocol TransmitterCase: ConformanceCase {
+    var nodes: Int { get }
+    /// The defects that, together, make the reference misbehave in the way this case checks.
+    var brokenBy: Set<Defect> { get }
+    func check(_ stage: TransmitterStage) async throws -> CaseOutcome
+}
+
+extension TransmitterCase {
+    public var needs: CaseNeeds { CaseNeeds(controllers: nodes, transmitters: nodes) }
+
+    public func run(_ context: CaseContext) async throws -> CaseOutcome {
+        let stage: TransmitterStage
+        do {
+            stage = try await TransmitterStage.make(context, count: nodes)
+        } catch let unavailable as TransmitterUnavailable {
+            return .notApplicable(unavailable.reason)
+        }
+        do {
+            let outcome = try await check(stage)
+            await stage.stopAll()
+            return outcome
+        } catch let failure as StageFailure {
+            await stage.stopAll()
+            return .inconclusive(failure.description)
+        }
+    }
+}
