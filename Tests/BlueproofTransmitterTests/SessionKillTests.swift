@@ -19,7 +19,8 @@ import Glibc
 @Suite("Session SIGKILL")
 struct SessionKillTests {
     static let environmentKey = "BLUEPROOF_SESSION_KILL_CHILD"
-    static let rounds = 6
+    static let rounds = 10
+    static let knownKeyCount = 300
 
     @Test("child side of the session SIGKILL test",
           .enabled(if: ProcessInfo.processInfo.environment[SessionKillTests.environmentKey] != nil,
@@ -31,6 +32,10 @@ struct SessionKillTests {
         // Bounded, in case the parent died without killing us.
         for step in 0..<20_000 {
             let record = try store.update {
+                // A session of some size (about 140 kB), so a write is not a single small block.
+                if $0.knownKeys.count < Self.knownKeyCount {
+                    for _ in 0..<Self.knownKeyCount { $0.knownKeys[.random()] = $0.identity.publicKeys }
+                }
                 $0.secureConnectionExpirationLimit += 1
                 $0.secureConnections[peers[step % peers.count]] = Date()
             }
@@ -87,6 +92,9 @@ struct SessionKillTests {
         // The store is still writable after the kills: a killed holder's lock was released.
         let after = try store.update { $0.secureConnectionExpirationLimit += 1 }
         #expect(after.secureConnectionExpirationLimit == lastCounter + 1)
+        // A write under the lock clears the temporary files the killed writers left.
+        let names = try FileManager.default.contentsOfDirectory(atPath: store.directory.path).sorted()
+        #expect(names == ["session.json", "session.lock"])
     }
 }
 

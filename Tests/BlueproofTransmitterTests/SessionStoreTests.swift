@@ -211,6 +211,35 @@ struct SessionStoreTests {
         #expect(final.secureConnectionExpirationLimit == 604_800 + users.count)
     }
 
+    @Test("a reader never sees a half-written session while another store rewrites it")
+    func readersSeeWholeFiles() async throws {
+        let folder = try SessionTestFolder()
+        defer { folder.cleanUp() }
+        let writer = folder.store()
+        let reader = folder.store()
+        let initial = try writer.loadOrCreate()
+        let writes = 150
+        async let written: Void = Task.detached {
+            for _ in 0..<writes {
+                _ = try writer.update { $0.secureConnectionExpirationLimit += 1 }
+            }
+        }.value
+        let seen = try await Task.detached {
+            var limits: [Int] = []
+            for _ in 0..<(writes * 2) {
+                let record = try #require(try reader.load())
+                #expect(record.identity == initial.identity)
+                limits.append(record.secureConnectionExpirationLimit)
+            }
+            return limits
+        }.value
+        try await written
+        // Each read gives a whole record: one written before it, never a mix or a torn file.
+        #expect(seen == seen.sorted())
+        #expect(seen.allSatisfy { (604_800...(604_800 + writes)).contains($0) })
+        #expect(try reader.load()?.secureConnectionExpirationLimit == 604_800 + writes)
+    }
+
     @Test("named files round trip atomically; bad names are refused")
     func namedFiles() throws {
         let folder = try SessionTestFolder()

@@ -49,13 +49,25 @@ enum DurableFiles {
         }
     }
 
+    /// The prefix of the temporary files `writeAtomically` makes for `name`.
+    static func temporaryPrefix(of name: String) -> String { ".\(name).tmp-" }
+
+    /// Removes temporary files of `name` that a killed writer left (best effort).
+    static func removeTemporaryFiles(of name: String, in directory: URL) {
+        let prefix = temporaryPrefix(of: name)
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
+        for stale in names where stale.hasPrefix(prefix) {
+            unlink(directory.appendingPathComponent(stale).path)
+        }
+    }
+
     /// Replaces `name` in `directory` with `contents` so that a crash at any moment leaves the
     /// old file or the new one: temp file (0600) in the same directory, write, fsync, rename,
     /// fsync the directory.
     static func writeAtomically(_ contents: [UInt8], named name: String, in directory: URL) throws(TransmitterError) {
         let dir = directory.path
         let final = directory.appendingPathComponent(name).path
-        let temp = directory.appendingPathComponent(".\(name).tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))").path
+        let temp = directory.appendingPathComponent("\(temporaryPrefix(of: name))\(getpid())-\(UInt64.random(in: 0...UInt64.max))").path
         let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw .sessionError.with(detail: "\(temp): cannot create: \(errnoText())") }
         var failure: TransmitterError?

@@ -111,7 +111,10 @@ public struct SessionStore: Sendable {
         return record
     }
 
+    /// Call with the lock held. Temporary session files left by a killed writer are removed
+    /// first: only a lock holder writes one, so any present now is stale.
     private func write(_ record: SessionRecord) throws(TransmitterError) {
+        DurableFiles.removeTemporaryFiles(of: Self.sessionFileName, in: directory)
         try DurableFiles.writeAtomically(try SessionFile(record).encoded(), named: Self.sessionFileName, in: directory)
     }
 
