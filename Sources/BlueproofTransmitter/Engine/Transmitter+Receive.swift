@@ -38,7 +38,7 @@ extension Transmitter {
 
     /// Carries out what the router decided.
     func perform(_ actions: [MeshAction]) async {
-        let me = identity?.userID ?? UserID(UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
+        let me = identity?.userID
         for action in actions {
             switch action {
             case .deliver(let frame):

@@ -39,7 +39,7 @@ public enum TransmitterLog {
 
     /// The per-packet mesh trace line: packet id, hops remaining, the neighbour it came from or
     /// went to, and the action taken.
-    public static func meshTrace(packet: PacketID, hops: UInt8, peer: UserID?, action: String, user: UserID) {
+    public static func meshTrace(packet: PacketID, hops: UInt8, peer: UserID?, action: String, user: UserID?) {
         log(.trace, "mesh packet=\(packet) hop=\(hops) peer=\(peer.map(\.description) ?? "-") action=\(action)", user: user)
     }
 }
