@@ -22,7 +22,7 @@ extension Integration {
             let profile = try Profile.loadDefault(path: "\(root)/Conformance/profiles/bridgefy-ios.yaml")
             let configuration = RunConfiguration(
                 profile: profile, catalogue: try catalogue ?? Catalogue.load(path: "\(root)/Conformance/catalogue.yaml"),
-                registry: registry ?? CaseRegistry.standard(profile: profile), controller: .btvirt,
+                registry: registry ?? CaseRegistry.transfer(profile: profile), controller: .btvirt,
                 filter: CaseFilter(filter), reportsRoot: folder.file("Reports"), capturesRoot: folder.file("Captures"),
                 workDirectory: folder.file("work"), caseTimeout: .seconds(40), transferFaults: faults)
             return try await Runner(configuration).run()
@@ -45,7 +45,7 @@ extension Integration {
             let folder = try WorkFolder("run-reference")
             defer { folder.cleanUp() }
             let report = try await Self.run([], in: folder)
-            #expect(report.cases.count == CaseRegistry.standard(profile: try Profile.loadDefault(
+            #expect(report.cases.count == CaseRegistry.transfer(profile: try Profile.loadDefault(
                 path: "\(Self.root)/Conformance/profiles/bridgefy-ios.yaml")).cases.count)
             for item in report.cases {
                 #expect(item.verdict == .pass, "\(item.id): \(item.reasonWithFrames)\n\(item.log.joined(separator: "\n"))")
@@ -106,7 +106,7 @@ extension Integration {
             let text = try String(contentsOfFile: "\(Self.root)/Conformance/catalogue.yaml", encoding: .utf8)
             let catalogue = try Catalogue(yaml: Self.withTestGroup(text))
             let profile = try Profile.loadDefault(path: "\(Self.root)/Conformance/profiles/bridgefy-ios.yaml")
-            let standard = CaseRegistry.standard(profile: profile)
+            let standard = CaseRegistry.transfer(profile: profile)
             let next = try #require(standard.lookup("CBT/CHUNK/BV-02"))
             let registry = CaseRegistry([KillsItsController(), next])
             let report = try await Self.run(["TEST/HARNESS/BV-01", "CBT/CHUNK/BV-02"], registry: registry, catalogue: catalogue, in: folder)
@@ -154,7 +154,7 @@ extension Integration.RunCaseTests {
         let profile = try Profile.loadDefault(path: "\(Self.root)/Conformance/profiles/bridgefy-ios.yaml")
         let catalogue = try Catalogue(yaml: Self.withTestGroup(
             try String(contentsOfFile: "\(Self.root)/Conformance/catalogue.yaml", encoding: .utf8)))
-        let next = try #require(CaseRegistry.standard(profile: profile).lookup("CBT/ROLE/BV-01"))
+        let next = try #require(CaseRegistry.transfer(profile: profile).lookup("CBT/ROLE/BV-01"))
         let configuration = RunConfiguration(
             profile: profile, catalogue: catalogue, registry: CaseRegistry([NeverEnds(), next]), controller: .btvirt,
             reportsRoot: folder.file("Reports"), capturesRoot: folder.file("Captures"), workDirectory: folder.file("work"),

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BlueproofTransport
 import BlueproofBackend
 import BlueproofConformance
 import Foundation
@@ -61,7 +62,7 @@ struct RunCommand: AsyncParsableCommand {
     var caseTimeout: Double = 60
 
     @Option(name: .long, help: ArgumentHelp(
-        "An implementation under test: tcp:HOST:PORT or unix:PATH. The control protocol is not implemented yet: cases that need a DUT are not-applicable.",
+        "An implementation under test behind the control protocol (docs/control-protocol.md): tcp:HOST:PORT or unix:PATH. It is node 0 of every transmitter case; its controller must share the air with --controller (e.g. both on one btvirt). Without it the reference transmitter is checked.",
         valueName: "address"))
     var dut: String?
 
@@ -93,11 +94,17 @@ struct RunCommand: AsyncParsableCommand {
                            shard: try shard.map(Self.parseShard))
             return
         }
-        let configuration = RunConfiguration(
+        var configuration = RunConfiguration(
             profile: loadedProfile, catalogue: catalogue, registry: registry, controller: try BackendSpec(parsing: controller),
             filter: CaseFilter(filter), shard: try shard.map(Self.parseShard), repeatCount: `repeat`,
             reportsRoot: output, capturesRoot: captures,
             caseTimeout: .milliseconds(Int64(caseTimeout * 1000)), dut: dut)
+        let sessions = URL(fileURLWithPath: configuration.workDirectory).appendingPathComponent("sessions")
+        if let dut {
+            configuration.transmitterProvider = DUTTransmitterProvider(address: try TransportSpec(parsing: dut), sessionRoot: sessions)
+        } else {
+            configuration.transmitterProvider = ReferenceTransmitterProvider(link: .ble, sessionRoot: sessions)
+        }
         let selected = configuration.selectedCases
         if selected.isEmpty { Console.progress("no implemented case matches the filter and shard") }
         Console.progress("run \(configuration.runID): \(selected.count) case(s) x \(`repeat`), profile \(loadedProfile.name), controller \(controller)")

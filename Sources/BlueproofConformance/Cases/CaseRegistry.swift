@@ -5,8 +5,13 @@ public struct CaseRegistry: Sendable {
 
     public init(_ cases: [any ConformanceCase]) { self.cases = cases }
 
-    /// The transfer cases (CBT), built for `profile`'s RSSI gate.
+    /// Every implemented case: the transfer cases, then the transmitter cases.
     public static func standard(profile: Profile) -> CaseRegistry {
+        CaseRegistry(transfer(profile: profile).cases + TransmitterCases.all())
+    }
+
+    /// The transfer cases (CBT), built for `profile`'s RSSI gate.
+    public static func transfer(profile: Profile) -> CaseRegistry {
         let gate = (try? profile.int("transfer.rssi_gate_dbm")) ?? -50
         return CaseRegistry([
             ChunkSizeCase(),

@@ -2,7 +2,7 @@ import BlueproofTransmitter
 
 /// Where a transmitter case gets the transmitters it drives: the reference transmitter in
 /// this process on the case's own controllers, or an implementation under test behind the
-/// control protocol (`--dut`). The BFT cases plug in against this; none is implemented yet.
+/// control protocol (`--dut`). The BFT cases (Cases/Transmitter/) drive what it gives.
 public protocol TransmitterProvider: Sendable {
     /// A name for reports: `reference`, `tcp:10.0.0.2:7000`.
     var name: String { get }
@@ -12,6 +12,16 @@ public protocol TransmitterProvider: Sendable {
     func transmitters(_ count: Int, for context: CaseContext) async throws -> [any TransmitterControl]
     /// Ends what ``transmitters(_:for:)`` made for the case.
     func release(for context: CaseContext) async
+    /// How long a case waits for something to happen on the air (a connection, a delivery).
+    var airTimeout: Duration { get }
+    /// A failure of the harness itself during the last case (a control channel that broke),
+    /// which makes the case an error whatever it concluded.
+    func harnessFailure() async -> String?
+}
+
+extension TransmitterProvider {
+    public var airTimeout: Duration { .seconds(30) }
+    public func harnessFailure() async -> String? { nil }
 }
 
 /// Why a case needing transmitters could not get them.

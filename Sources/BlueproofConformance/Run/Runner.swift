@@ -63,8 +63,8 @@ public struct Runner: Sendable {
                        captures: captures, log: log.excerpt)
         }
 
-        if config.dut != nil, item.needs.transmitters > 0, entry.kind != "capture" {
-            return result(.notApplicable("DUT control protocol not yet implemented"))
+        if config.transmitterProvider?.isDeviceUnderTest == true, item.needs.transmitters > 0, item.needs.radioScenario != nil {
+            return result(.notApplicable("the case needs the radio proxy in front of every node, and the implementation's controller is not behind it"))
         }
         if let preflight, let missing = preflight.missing(item.needs) { return result(.notApplicable(missing)) }
 
@@ -85,7 +85,10 @@ public struct Runner: Sendable {
                                   clock: config.clock)
         var outcome = await Self.guarded(item, context, backend: topology.backend, timeout: config.caseTimeout,
                                          clock: config.clock)
-        if let provider = config.transmitterProvider, item.needs.transmitters > 0 { await provider.release(for: context) }
+        if let provider = config.transmitterProvider, item.needs.transmitters > 0 {
+            if let failure = await provider.harnessFailure() { outcome = .error(failure) }
+            await provider.release(for: context)
+        }
         await topology.close()
         if outcome.verdict == .pass || outcome.verdict == .inconclusive {
             outcome = Self.withCaptureChecks(outcome, captures: captures, log: log)

@@ -151,6 +151,9 @@ public actor Transmitter: TransmitterControl {
     public func disconnect(from user: UserID) async throws(TransmitterError) {
         guard let mode else { throw .notStarted }
         guard mode == .onDemand else { throw TransmitterError.functionNotAvailableInMode.with(detail: "disconnect is for on-demand mode") }
+        guard connected.contains(user) || requested.contains(user) else {
+            throw TransmitterError.directReceiverNotInRange.with(detail: "not connected to \(user)")
+        }
         requested.remove(user)
         await link.disconnect(from: user)
     }

@@ -34,9 +34,12 @@ public actor DUTTransmitterProvider: TransmitterProvider {
         await testers.release(for: context)
     }
 
-    /// The channel ended by a failure during the case, if it did: the runner calls the case an
-    /// error rather than trusting what the client returned.
-    public func channelFailure() async -> TransmitterError? { await client?.failure }
+    /// The control channel broke during the case: the runner calls the case an error rather
+    /// than trusting what the client returned.
+    public func harnessFailure() async -> String? {
+        guard let failure = await client?.failure else { return nil }
+        return "the control channel to \(address) failed: \(failure.detail ?? failure.summary)"
+    }
 
     private func connectedClient() async throws -> ControlClient {
         if let client, await client.failure == nil { return client }

@@ -11,7 +11,7 @@ enum DeliveryCases {
             ScriptCase("BFT/DLV/BV-01", nodes: 2, brokenBy: [.directNeverConfirmed]) { stage in
                 let (_, tester) = try await stage.connectedPair()
                 let id = try await stage.subject.send(dictionary: text, data: nil, to: tester, options: .directTransmission)
-                guard await stage.logs[0].first(within: TransmitterStage.airTimeout, where: { $0 == .sentDirect(id) }) != nil else {
+                guard await stage.logs[0].first(within: stage.airTimeout, where: { $0 == .sentDirect(id) }) != nil else {
                     return .fail("no didSendDirectPacket for packet \(id)")
                 }
                 return .pass("didSendDirectPacket with the id the send returned (\(id))")
@@ -20,7 +20,7 @@ enum DeliveryCases {
             ScriptCase("BFT/DLV/BV-03", nodes: 2, brokenBy: [.senderMisreported]) { stage in
                 let (subject, tester) = try await stage.connectedPair()
                 let id = try await stage.subject.send(dictionary: text, data: nil, to: tester, options: .directTransmission)
-                guard let packet = await stage.logs[1].received(id, within: TransmitterStage.airTimeout) else {
+                guard let packet = await stage.logs[1].received(id, within: stage.airTimeout) else {
                     return .fail("packet \(id) never reached the tester")
                 }
                 guard packet.sender == subject else { return .fail("the receiver sees sender \(packet.sender), the sender is \(subject)") }
@@ -30,22 +30,22 @@ enum DeliveryCases {
             flags("BFT/DLV/BV-06", options: .meshTransmission, mesh: true, broadcast: false, brokenBy: [.meshFlagDropped]),
             flags("BFT/DLV/BV-07", options: .fullTransmission, mesh: false, broadcast: false, brokenBy: [.directFlaggedAsMesh]),
             ScriptCase("BFT/DLV/BV-11", nodes: 2, brokenBy: [.broadcastFlagDropped]) { stage in
-                let (subject, _) = try await stage.connectedPair()
-                let id = try await stage.subject.send(dictionary: text, data: nil, to: nil, options: .broadcastReceiver)
-                guard let packet = await stage.logs[1].received(id, within: TransmitterStage.airTimeout) else {
-                    return .fail("broadcast \(id) never reached the tester")
+                let (_, tester) = try await stage.connectedPair()
+                let id = try await stage.send(from: 1, dictionary: text, to: nil, options: .broadcastReceiver)
+                guard let packet = await stage.logs[0].received(id, within: stage.airTimeout) else {
+                    return .fail("the tester's broadcast \(id) never reached the subject")
                 }
-                guard packet.broadcast, packet.sender == subject else {
-                    return .fail("broadcast arrived with broadcast=\(packet.broadcast), sender \(packet.sender)")
+                guard packet.broadcast, packet.sender == tester else {
+                    return .fail("the broadcast arrived with broadcast \(packet.broadcast), sender \(packet.sender)")
                 }
-                return .pass("a broadcast arrived with broadcast true, with no secure connection made")
+                return .pass("the tester's broadcast arrived with broadcast true, with no secure connection made")
             },
             ScriptCase("BFT/DLV/BV-12", nodes: 2, brokenBy: [.encryptedPayloadCorrupted]) { stage in
                 let (_, tester) = try await stage.connectedPair()
                 try await stage.secure(0, with: tester)
                 let data = Data((0..<300).map { UInt8(truncatingIfNeeded: $0 &* 7) })
                 let id = try await stage.subject.send(dictionary: text, data: data, to: tester, options: [.encrypted, .directTransmission])
-                guard let packet = await stage.logs[1].received(id, within: TransmitterStage.airTimeout) else {
+                guard let packet = await stage.logs[1].received(id, within: stage.airTimeout) else {
                     return .fail("encrypted packet \(id) never reached the tester")
                 }
                 guard packet.dictionary == text, packet.data == data else { return .fail("the encrypted packet arrived altered") }
@@ -57,7 +57,7 @@ enum DeliveryCases {
                 _ = try await stage.wait(0, for: "the tester's disconnection") { $0 == .disconnected(tester) }
                 do {
                     let id = try await stage.subject.send(dictionary: text, data: nil, to: tester, options: .directTransmission)
-                    guard let event = await stage.logs[0].first(within: TransmitterStage.airTimeout, where: {
+                    guard let event = await stage.logs[0].first(within: stage.airTimeout, where: {
                         if case .failed(id, _) = $0 { true } else { $0 == .sentDirect(id) }
                     }) else { return .fail("no didFailForPacket for \(id)") }
                     if case .failed(_, let error) = event { return .pass("didFailForPacket \(id): \(error)") }
@@ -74,7 +74,7 @@ enum DeliveryCases {
         ScriptCase(id, nodes: 2, brokenBy: brokenBy) { stage in
             let (_, tester) = try await stage.connectedPair()
             let id = try await stage.subject.send(dictionary: text, data: nil, to: tester, options: options)
-            guard let packet = await stage.logs[1].received(id, within: TransmitterStage.airTimeout) else {
+            guard let packet = await stage.logs[1].received(id, within: stage.airTimeout) else {
                 return .fail("packet \(id) (\(options.names.joined(separator: " + "))) never reached the tester")
             }
             guard packet.dictionary == text else { return .fail("packet \(id) arrived altered") }

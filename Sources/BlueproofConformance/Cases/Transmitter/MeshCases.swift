@@ -54,16 +54,16 @@ struct MeshLineCase: TransmitterCase {
     static func all() -> [MeshLineCase] {
         [
             MeshLineCase(id: "BFT/DLV/BV-04", role: .relay, brokenBy: [.meshNeverRelays]) { stage, sender, _, receiver, users in
-                let id = try await stage.nodes[sender].send(dictionary: text, data: nil, to: users[receiver], options: .meshTransmission)
-                guard let packet = await stage.logs[receiver].received(id, within: TransmitterStage.airTimeout) else {
+                let id = try await stage.send(from: sender, dictionary: text, to: users[receiver], options: .meshTransmission)
+                guard let packet = await stage.logs[receiver].received(id, within: stage.airTimeout) else {
                     return .fail("the mesh packet \(id) never reached the receiver out of the sender's range")
                 }
                 guard packet.mesh, packet.sender == users[sender] else { return .fail("arrived with mesh \(packet.mesh), sender \(packet.sender)") }
                 return .pass("relayed by the subject to the receiver out of the sender's range, mesh true")
             },
             MeshLineCase(id: "BFT/DLV/BI-04", role: .relay, brokenBy: [.relayDeliversEverything]) { stage, sender, relay, receiver, users in
-                let id = try await stage.nodes[sender].send(dictionary: text, data: nil, to: users[receiver], options: .meshTransmission)
-                guard await stage.logs[receiver].received(id, within: TransmitterStage.airTimeout) != nil else {
+                let id = try await stage.send(from: sender, dictionary: text, to: users[receiver], options: .meshTransmission)
+                guard await stage.logs[receiver].received(id, within: stage.airTimeout) != nil else {
                     return .inconclusive("the packet never reached its receiver, so the relay's restraint was not shown")
                 }
                 if stage.logs[relay].received.contains(where: { $0.packetID == id }) {
@@ -72,8 +72,8 @@ struct MeshLineCase: TransmitterCase {
                 return .pass("the relay forwarded packet \(id) without receiving it itself")
             },
             MeshLineCase(id: "BFT/DLV/BV-10", role: .relay, brokenBy: [.meshNeverRelays]) { stage, sender, relay, receiver, users in
-                let id = try await stage.nodes[sender].send(dictionary: text, data: nil, to: nil, options: .broadcastReceiver)
-                guard let far = await stage.logs[receiver].received(id, within: TransmitterStage.airTimeout) else {
+                let id = try await stage.send(from: sender, dictionary: text, to: nil, options: .broadcastReceiver)
+                guard let far = await stage.logs[receiver].received(id, within: stage.airTimeout) else {
                     return .fail("the broadcast \(id) never reached the node beyond the sender's range")
                 }
                 guard far.broadcast else { return .fail("the broadcast arrived with broadcast false") }
@@ -83,8 +83,8 @@ struct MeshLineCase: TransmitterCase {
                 return .pass("the broadcast reached the relay and, through it, the node out of the sender's range")
             },
             MeshLineCase(id: "BFT/DLV/BV-08", role: .sender, brokenBy: [.fullNeverFallsBack]) { stage, sender, _, receiver, users in
-                let id = try await stage.nodes[sender].send(dictionary: text, data: nil, to: users[receiver], options: .fullTransmission)
-                guard let packet = await stage.logs[receiver].received(id, within: TransmitterStage.airTimeout) else {
+                let id = try await stage.send(from: sender, dictionary: text, to: users[receiver], options: .fullTransmission)
+                guard let packet = await stage.logs[receiver].received(id, within: stage.airTimeout) else {
                     return .fail("the full packet \(id) to a receiver out of range never arrived")
                 }
                 guard packet.mesh else { return .fail("arrived with mesh false, though the receiver was out of range") }

@@ -24,12 +24,12 @@ enum OnDemandCases {
                 } catch {
                     return .fail("connectToUser on a detected peer failed: \(error)")
                 }
-                guard await stage.logs[0].first(within: TransmitterStage.airTimeout, where: { $0 == .connected(tester) }) != nil else {
+                guard await stage.logs[0].first(within: stage.airTimeout, where: { $0 == .connected(tester) }) != nil else {
                     return .fail("connectToUser reported no connection")
                 }
                 let text: [String: TransmitterValue] = ["text": .string("on demand")]
                 let id = try await stage.subject.send(dictionary: text, data: nil, to: tester, options: .directTransmission)
-                guard await stage.logs[1].received(id, within: TransmitterStage.airTimeout) != nil else {
+                guard await stage.logs[1].received(id, within: stage.airTimeout) != nil else {
                     return .fail("the direct packet \(id) never arrived")
                 }
                 return .pass("connected on request; a direct send was accepted and delivered")

@@ -32,6 +32,12 @@ public final class ReferenceTransmitterProvider: TransmitterProvider {
     public var name: String { defects.isEmpty ? "reference" : "reference with defects \(defects.map(\.rawValue).sorted().joined(separator: ", "))" }
     public var isDeviceUnderTest: Bool { false }
 
+    /// In process nothing is slow: a simulated delivery that has not happened in 5 s will not.
+    public var airTimeout: Duration {
+        if case .simulated = link { return .seconds(5) }
+        return .seconds(30)
+    }
+
     public func transmitters(_ count: Int, for context: CaseContext) async throws -> [any TransmitterControl] {
         try await make(nodes: 0..<count, for: context)
     }
@@ -59,13 +65,19 @@ public final class ReferenceTransmitterProvider: TransmitterProvider {
             case .simulated:
                 linkForNode = network.link(kind: .ble)  // the network numbers links 0, 1, … as made
             }
-            let directory = sessionRoot
-                .appendingPathComponent(context.entry.id.pathComponent)
-                .appendingPathComponent("node\(index)")
-            try? FileManager.default.removeItem(at: directory)
+            let session: any TransmitterSessionBacking
+            if case .simulated = link {
+                session = InMemorySession(identity: try Self.simulatedIdentities().make())
+            } else {
+                let directory = sessionRoot
+                    .appendingPathComponent(context.entry.id.pathComponent)
+                    .appendingPathComponent("node\(index)")
+                try? FileManager.default.removeItem(at: directory)
+                session = SessionStore(directory: directory)
+            }
             let broken = index == 0 ? defects : []
             let configuration = TransmitterConfiguration(
-                link: linkForNode, session: SessionStore(directory: directory),
+                link: linkForNode, session: session,
                 apiKey: Self.apiKey, licence: licence, limits: index == 0 ? limits : try Self.limits(context.profile),
                 defects: broken.engine)
             let transmitter = Transmitter(configuration: configuration)
@@ -79,6 +91,19 @@ public final class ReferenceTransmitterProvider: TransmitterProvider {
     public func release(for context: CaseContext) async {
         let transmitters = made.withLock { $0.removeValue(forKey: ObjectIdentifier(context)) } ?? []
         for transmitter in transmitters { await transmitter.stop() }
+    }
+
+    /// Identities for simulated nodes: unique user ids over one shared RSA key, made once
+    /// (RSA generation costs about half a second in a debug build; see `SimulatedIdentities`).
+    private static let identities = Mutex<SimulatedIdentities?>(nil)
+
+    static func simulatedIdentities() throws -> SimulatedIdentities {
+        try identities.withLock { cached throws in
+            if let cached { return cached }
+            let made = try SimulatedIdentities()
+            cached = made
+            return made
+        }
     }
 
     /// The API key the conformance licence is issued for.

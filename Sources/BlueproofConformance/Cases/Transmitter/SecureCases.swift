@@ -15,7 +15,7 @@ enum SecureCases {
             ScriptCase("BFT/SEC/BV-02", nodes: 2, brokenBy: [.secureConnectionNeverCompletes]) { stage in
                 let (_, tester) = try await stage.connectedPair()
                 try await stage.nodes[0].establishSecureConnection(with: tester)
-                guard await stage.logs[0].first(within: TransmitterStage.airTimeout, where: { $0 == .secureConnection(tester) }) != nil else {
+                guard await stage.logs[0].first(within: stage.airTimeout, where: { $0 == .secureConnection(tester) }) != nil else {
                     return .fail("no didDetectSecureConnection after establishSecureConnection")
                 }
                 return .pass("establishSecureConnection led to didDetectSecureConnection with \(tester.shortName)")
@@ -73,6 +73,7 @@ enum SecureCases {
                 // Encrypted sends while away are activity: one every 2 s keeps the connection alive past the limit.
                 for round in 1...3 {
                     try await Task.sleep(for: .seconds(2))
+                    stage.context.log.note("send \(round)")
                     do {
                         _ = try await stage.subject.send(dictionary: message, data: nil, to: tester, options: [.encrypted, .meshTransmission])
                     } catch {

@@ -16,7 +16,7 @@ enum SessionKeyCases {
                 let (subject, tester) = try await stage.connectedPair()
                 guard (try? await stage.subject.localPublicKey()) != nil else { return .fail("the session has no public key") }
                 let id = try await stage.subject.send(dictionary: message, data: nil, to: tester, options: .directTransmission)
-                guard let packet = await stage.logs[1].received(id, within: TransmitterStage.airTimeout) else {
+                guard let packet = await stage.logs[1].received(id, within: stage.airTimeout) else {
                     return .fail("packet \(id) never reached the tester")
                 }
                 guard packet.sender == subject else { return .fail("the session's id is \(subject), the tester sees \(packet.sender)") }

@@ -63,13 +63,19 @@ struct SizeCase: TransmitterCase {
             return offset > 0 ? .pass("\(what) refused at the call: \(error)") : .fail("\(what) refused: \(error)")
         }
         if offset > 0 {
-            // Accepted at the call: it must still never reach the receiver ("will be discarded").
-            if let packet = await stage.logs[1].received(id, within: .seconds(5)) {
-                return .fail("\(what) was accepted (packet \(id)) and delivered with \(packet.data?.count ?? 0) data bytes")
+            // Accepted at the call: it must still never reach the air ("will be discarded"):
+            // the tester neither receives it nor sees it arrive oversize.
+            let seen = await stage.logs[1].first(within: .seconds(5)) { event in
+                switch event {
+                case .received(let packet): packet.packetID == id
+                case .rejectedBySize(let rejected, _, _): rejected == id
+                default: false
+                }
             }
-            return .pass("\(what) accepted at the call (packet \(id)) but discarded: not delivered within 5 s")
+            if let seen { return .fail("\(what) was accepted (packet \(id)) and went on the air: the tester saw \(seen)") }
+            return .pass("\(what) accepted at the call (packet \(id)) but discarded: nothing reached the tester in 5 s")
         }
-        guard let packet = await stage.logs[1].received(id, within: TransmitterStage.airTimeout) else {
+        guard let packet = await stage.logs[1].received(id, within: stage.airTimeout) else {
             return .fail("\(what) accepted (packet \(id)) but never delivered to the tester")
         }
         guard packet.data == data, packet.dictionary == dictionary else {

@@ -10,7 +10,7 @@ public struct TransmitterStage: Sendable {
     public let context: CaseContext
 
     /// How long a case waits for the air: a connection, a delivery, a handshake.
-    public static let airTimeout: Duration = .seconds(30)
+    public var airTimeout: Duration { context.transmitterProvider?.airTimeout ?? .seconds(30) }
 
     static func make(_ context: CaseContext, count: Int) async throws -> TransmitterStage {
         let nodes = try await context.transmitters(count)
@@ -36,8 +36,9 @@ public struct TransmitterStage: Sendable {
     }
 
     /// Waits until node `index` reports `event`.
-    public func wait(_ index: Int, for what: String, within timeout: Duration = airTimeout,
+    public func wait(_ index: Int, for what: String, within timeout: Duration? = nil,
                      _ matches: @escaping @Sendable (TransmitterEvent) -> Bool) async throws -> TransmitterEvent {
+        let timeout = timeout ?? airTimeout
         guard let event = await logs[index].first(within: timeout, where: matches) else {
             throw StageFailure("node \(index): no \(what) within \(timeout)")
         }
@@ -62,6 +63,23 @@ public struct TransmitterStage: Sendable {
             throw StageFailure("node \(index) could not start a secure connection: \(error)")
         }
         _ = try await wait(index, for: "secure connection with \(user.shortName)") { $0 == .secureConnection(user) }
+    }
+
+    /// A send from node `index`. The subject's refusal is thrown as it is (the case judges it);
+    /// a tester's refusal means the stage failed.
+    public func send(from index: Int, dictionary: [String: TransmitterValue]?, data: Data? = nil, to receiver: UserID?,
+                     options: SendingOptions) async throws -> PacketID {
+        let result: Result<PacketID, TransmitterError>
+        do {
+            result = .success(try await nodes[index].send(dictionary: dictionary, data: data, to: receiver, options: options))
+        } catch {
+            result = .failure(error)
+        }
+        switch result {
+        case .success(let id): return id
+        case .failure(let error) where index == 0: throw error
+        case .failure(let error): throw StageFailure("tester node \(index) refused its send: \(error)")
+        }
     }
 
     /// Stops every node (cases end with their transmitters stopped).
@@ -103,6 +121,10 @@ extension TransmitterCase {
         } catch let failure as StageFailure {
             await stage.stopAll()
             return .inconclusive(failure.description)
+        } catch let refusal as TransmitterError {
+            // Only the subject's calls throw transmitter errors out of a check.
+            await stage.stopAll()
+            return .fail("the implementation refused: \(refusal)")
         }
     }
 }
