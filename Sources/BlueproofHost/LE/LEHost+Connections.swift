@@ -75,11 +75,13 @@ extension LEHost {
     public func disconnect(_ connection: LEConnection, reason: HCIStatus = .remoteUserTerminated,
                            timeout: Duration = .seconds(2)) async throws(LEHostError) {
         guard let link = links[connection.handle] else { return }
+        links[connection.handle]?.closing = true
         do {
             try await controller.send(HCIDisconnect(connectionHandle: connection.handle, reason: reason))
         } catch .failed(_, .unknownConnectionIdentifier) {
             // It ended meanwhile; Disconnection Complete is on its way.
         } catch {
+            links[connection.handle]?.closing = false
             throw .command(error)
         }
         let ended = link.connection.ended

@@ -5,7 +5,7 @@ extension LEHost {
     /// Sends one L2CAP PDU on `channel` of `connection` (Vol 3, Part A §3.1): it is fragmented
     /// to the controller's ACL size and leaves as ACL buffers free up.
     func sendL2CAP(_ payload: [UInt8], channel: L2CAPChannelID, on handle: UInt16) throws(LEHostError) {
-        guard links[handle] != nil else { throw .notConnected(handle: handle) }
+        guard let link = links[handle], !link.closing else { throw .notConnected(handle: handle) }
         let packets: [HCIACLPacket]
         do {
             let pdu = try L2CAPBasicFrame(channelID: channel, payload: payload).encoded()
@@ -22,7 +22,7 @@ extension LEHost {
     /// Waits until fewer than `limit` PDUs of `connection` wait for ACL buffers. Throws when the
     /// connection ends first.
     func waitForRoom(on handle: UInt16, below limit: Int) async throws(LEHostError) {
-        guard let flow, links[handle] != nil else { throw .notConnected(handle: handle) }
+        guard let flow, let link = links[handle], !link.closing else { throw .notConnected(handle: handle) }
         guard flow.queuedPDUs(on: handle) >= limit else { return }
         let room = OneShot<Bool>()
         links[handle]?.roomWaiters.append(room)
@@ -46,10 +46,11 @@ extension LEHost {
         }
     }
 
-    /// Writes ACL packets straight to the transport, in order; a write failure means the
-    /// controller is gone, which the inbound stream reports.
+    /// Writes ACL packets straight to the transport, in order, except those of connections that
+    /// ended or are being disconnected; a write failure means the controller is gone, which the
+    /// inbound stream reports.
     func write(_ packets: [HCIACLPacket]) {
-        for packet in packets {
+        for packet in packets where links[packet.handle].map({ !$0.closing }) ?? false {
             do {
                 try controller.transport.send(packet.packet)
             } catch {

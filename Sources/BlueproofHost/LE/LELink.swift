@@ -6,6 +6,9 @@ import BlueproofWire
 struct LELink {
     let connection: LEConnection
     var interval: LEConnectionInterval
+    /// This host asked the controller to disconnect: nothing more is sent on the handle
+    /// (the controller may report the disconnection before the host reads it).
+    var closing = false
     /// Waiters for room in this connection's outbound ACL queue.
     var roomWaiters: [OneShot<Bool>] = []
 

@@ -3,6 +3,7 @@ import BlueproofHost
 import BlueproofTransmitter
 import BlueproofWire
 import Logging
+import Synchronization
 
 /// The transmitter's BLE link over this project's GATT, on one ``LEHost``
 /// (docs/transmitter-links.md, "BLE"; issue 5, "Links").
@@ -20,8 +21,10 @@ public actor BLELink: TransmitterLink {
     public let profile: BLELinkProfile
     let clock: any Clock<Duration>
     let logger: Logger
-    private nonisolated let stream: AsyncStream<LinkEvent>
-    private let output: AsyncStream<LinkEvent>.Continuation
+    /// The events of the current run: `stop()` finishes them and starts a fresh stream, so a
+    /// stopped link can be started again (the transmitter asks for `events()` at every start).
+    private nonisolated let channel: Mutex<(stream: AsyncStream<LinkEvent>, continuation: AsyncStream<LinkEvent>.Continuation)>
+    private var output: AsyncStream<LinkEvent>.Continuation { channel.withLock { $0.continuation } }
 
     private var localUser: UserID?
     private var stopped = false
@@ -55,10 +58,10 @@ public actor BLELink: TransmitterLink {
         self.clock = clock
         self.logger = logger ?? Logger(label: "blueproof.link.ble")
         sightings = BLESightings(service: profile.service)
-        (stream, output) = AsyncStream.makeStream(of: LinkEvent.self)
+        channel = Mutex(AsyncStream.makeStream(of: LinkEvent.self))
     }
 
-    public nonisolated func events() -> AsyncStream<LinkEvent> { stream }
+    public nonisolated func events() -> AsyncStream<LinkEvent> { channel.withLock { $0.stream } }
 
     /// The peers connected now (GATT ready both ways).
     public var connectedPeers: Set<UserID> { Set(sessions.filter(\.value.ready).keys) }
@@ -66,7 +69,7 @@ public actor BLELink: TransmitterLink {
     // MARK: Start and stop
 
     public func start(localUser user: UserID) async throws(LinkError) {
-        guard localUser == nil, !stopped else { throw LinkError(.unavailable, "the BLE link was already started") }
+        guard localUser == nil, !stopped else { throw LinkError(.unavailable, "the BLE link is already started") }
         localUser = user
         do {
             try await host.serve([GATTServiceDefinition(uuid: profile.service, characteristics: [
@@ -114,7 +117,16 @@ public actor BLELink: TransmitterLink {
             try? await host.disconnect(connection)
             connectionEnded(connection)
         }
-        output.finish()
+        channel.withLock { current in
+            current.continuation.finish()
+            current = AsyncStream.makeStream(of: LinkEvent.self)
+        }
+        // Ready to start again, as a new run.
+        for peer in Array(readyWaiters.keys) { resolveWaiters(peer, false) }
+        nearby = [:]
+        sightings = BLESightings(service: profile.service)
+        localUser = nil
+        stopped = false
     }
 
     private func advertise() async throws(LinkError) {
@@ -167,16 +179,22 @@ public actor BLELink: TransmitterLink {
         guard let address = nearby[peer] else { throw LinkError(.peerUnreachable, "\(peer) is not nearby") }
         if localUser < peer, sessions[peer] == nil {
             try await open(peer, at: address)
-        } else {
-            // The lower id opens (or this node's own attempt is under way): wait for it.
-            try await waitUntilReady(peer)
+            return
+        }
+        // The lower id opens (or this node's own attempt is under way): wait for it, and open
+        // the connection itself if the lower id does not within the grace.
+        do {
+            try await waitUntilReady(peer, within: sessions[peer] == nil ? profile.initiatorGrace : profile.connectTimeout)
+        } catch where error.reason == .timeout {
+            guard sessions[peer] == nil, let address = nearby[peer] else { return try await waitUntilReady(peer) }
+            try await open(peer, at: address)
         }
     }
 
-    private func waitUntilReady(_ peer: UserID) async throws(LinkError) {
+    private func waitUntilReady(_ peer: UserID, within limit: Duration? = nil) async throws(LinkError) {
         let ready = OneShot<Bool>()
         readyWaiters[peer, default: []].append(ready)
-        let limit = profile.connectTimeout
+        let limit = limit ?? profile.connectTimeout
         let outcome = try? await withTimeout(limit, clock: clock, what: "the connection of \(peer)") { await ready.wait() }
         switch outcome {
         case true?: return

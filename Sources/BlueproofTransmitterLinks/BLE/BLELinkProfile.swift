@@ -15,18 +15,22 @@ public struct BLELinkProfile: Hashable, Sendable {
     public var staleAfter: Duration?
     /// How long one `connect` may take, either side.
     public var connectTimeout: Duration
+    /// How long the higher id waits for the lower one to open the connection before it opens
+    /// it itself (the lower one may never be asked to connect, as in on-demand mode).
+    public var initiatorGrace: Duration
     /// The largest frame sent or accepted.
     public var frameLimit: Int
 
     public init(service: BluetoothUUID = BLELinkProfile.transmitterService,
                 characteristic: BluetoothUUID = BLELinkProfile.frameCharacteristic,
                 mtu: Int = 517, staleAfter: Duration? = .seconds(5), connectTimeout: Duration = .seconds(10),
-                frameLimit: Int = BLEFrameChunk.defaultFrameLimit) {
+                initiatorGrace: Duration = .seconds(2), frameLimit: Int = BLEFrameChunk.defaultFrameLimit) {
         self.service = service
         self.characteristic = characteristic
         self.mtu = mtu
         self.staleAfter = staleAfter
         self.connectTimeout = connectTimeout
+        self.initiatorGrace = initiatorGrace
         self.frameLimit = frameLimit
     }
 
