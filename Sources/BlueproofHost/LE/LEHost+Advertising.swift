@@ -63,13 +63,20 @@ extension LEHost {
     /// Disables advertising if this host enabled it and no connection stopped it since. Only
     /// then: btvirt answers Command Disallowed to a disable while advertising is off.
     private func disableAdvertising() async throws(LEHostError) {
-        guard advertising else { return }
-        switch commandSet {
-        case .legacy: try await run(HCILESetAdvertisingEnable(advertisingEnable: false))
-        case .extended:
-            try await run(HCILESetExtendedAdvertisingEnable(enable: false, sets: [.init(advertisingHandle: Self.advertisingSet)]))
+        guard advertising || advertisingMayRun else { return }
+        do {
+            switch commandSet {
+            case .legacy: try await run(HCILESetAdvertisingEnable(advertisingEnable: false))
+            case .extended:
+                try await run(HCILESetExtendedAdvertisingEnable(enable: false, sets: [.init(advertisingHandle: Self.advertisingSet)]))
+            }
+        } catch .command(.failed(_, .commandDisallowed)) {
+            // It had stopped already: btvirt refuses to disable what is not enabled (it stops
+            // advertising when any connection is made, as central too), where the
+            // specification has the command succeed with no effect.
         }
         advertising = false
+        advertisingMayRun = false
     }
 
     /// Builds a command from advertising data; data the command refuses is malformed.

@@ -139,7 +139,10 @@ extension LEHost {
             violation("LE Connection Complete for handle 0x\(hex(connection.handle)), which is already open")
             return
         }
-        if connection.role == .peripheral { advertising = false }
+        if connection.role == .peripheral, advertising {
+            advertising = false
+            advertisingMayRun = true
+        }
         links[connection.handle] = LELink(connection)
         flow?.open(handle: connection.handle)
         linkOpened(connection)

@@ -36,6 +36,9 @@ public actor LEHost {
     var channelServers: [L2CAPSPSM: ChannelServer] = [:]
     /// Whether legacy advertising is enabled (a connection as peripheral ends it, §7.8.9).
     var advertising = false
+    /// A central connected while advertising: connectable advertising stops then (Vol 6,
+    /// Part B §4.4.2), but the host does not rely on it: the next stop asks the controller.
+    var advertisingMayRun = false
     private var reader: Task<Void, Never>?
 
     /// The command set to use when the controller supports it; nil picks the best it has.

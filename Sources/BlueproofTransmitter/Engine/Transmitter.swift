@@ -87,6 +87,7 @@ public actor Transmitter: TransmitterControl {
         } catch {
             let failure = TransmitterError.notStarted.with(detail: "link unavailable: \(error)")
             TransmitterLog.log(.error, "link start failed: \(error.reason.rawValue)", user: user)
+            await link.stop()  // whatever the link had started, so a later start begins afresh
             emit(.bluetoothUnavailable)
             emit(.startFailed(failure))
             throw failure
