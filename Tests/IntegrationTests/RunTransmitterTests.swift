@@ -1,0 +1,111 @@
+import BlueproofConformance
+import BlueproofTestSupport
+import Foundation
+import Testing
+
+/// The transmitter (BFT) cases over real btvirt controllers: the reference in process through
+/// its BLE link, and an implementation in another process (`blueproof dut`) through the
+/// control protocol, right and deliberately broken.
+extension Integration {
+    @Suite("Transmitter cases on btvirt", .serialized)
+    struct RunTransmitterTests {
+        static let sample = ["BFT/OPT/BV-0*", "BFT/OPT/BI-2*", "BFT/SIZE/BV-02", "BFT/SIZE/BI-01", "BFT/DLV/BV-0[1-3]",
+                             "BFT/DLV/BV-12", "BFT/SEC/BV-0[235]", "BFT/SES/BV-08", "BFT/KEY/BV-05", "BFT/OND/BV-07"]
+
+        static func run(_ filter: [String], defects: Set<Defect> = [], in folder: WorkFolder) async throws -> RunReport {
+            let root = Integration.RunCaseTests.root
+            let profile = try Profile.loadDefault(path: "\(root)/Conformance/profiles/bridgefy-ios.yaml")
+            var configuration = RunConfiguration(
+                profile: profile, catalogue: try Catalogue.load(path: "\(root)/Conformance/catalogue.yaml"),
+                registry: CaseRegistry.standard(profile: profile), controller: .btvirt, filter: CaseFilter(filter),
+                reportsRoot: folder.file("Reports"), capturesRoot: folder.file("Captures"),
+                workDirectory: folder.file("work"), caseTimeout: .seconds(60))
+            configuration.transmitterProvider = ReferenceTransmitterProvider(
+                link: .ble, defects: defects, sessionRoot: URL(fileURLWithPath: folder.file("sessions")))
+            return try await Runner(configuration).run()
+        }
+
+        @Test("btvirt: a sample of every BFT group passes on the reference over its BLE link, captures per node",
+              .requires(.btvirt, .preload), .timeLimit(.minutes(5)))
+        func referenceSample() async throws {
+            try RequiredComponent.require(.btvirt, .preload)
+            let folder = try WorkFolder("run-bft")
+            defer { folder.cleanUp() }
+            let report = try await Self.run(Self.sample, in: folder)
+            #expect(report.cases.count >= 20)
+            for item in report.cases {
+                #expect(item.verdict == .pass, "\(item.id): \(item.reasonWithFrames)\n\(item.log.joined(separator: "\n"))")
+                #expect(!item.captures.isEmpty && item.captures.allSatisfy { FileManager.default.fileExists(atPath: $0) })
+            }
+        }
+
+        @Test("btvirt: with encryption refused, the encrypted cells fail and the plain ones still pass",
+              .requires(.btvirt, .preload), .timeLimit(.minutes(3)))
+        func brokenOnAir() async throws {
+            try RequiredComponent.require(.btvirt, .preload)
+            let folder = try WorkFolder("run-bft-broken")
+            defer { folder.cleanUp() }
+            let report = try await Self.run(["BFT/OPT/BV-0[1-6]"], defects: [.encryptionRefused], in: folder)
+            let verdicts = Dictionary(uniqueKeysWithValues: report.cases.map { ($0.id.rawValue, $0.verdict) })
+            #expect(verdicts["BFT/OPT/BV-01"] == .pass && verdicts["BFT/OPT/BV-03"] == .pass)
+            #expect(verdicts["BFT/OPT/BV-04"] == .fail && verdicts["BFT/OPT/BV-06"] == .fail)
+        }
+
+        /// `blueproof dut` on its own btvirt, and `blueproof run` joining that btvirt.
+        static func againstDUT(_ filter: [String], defects: [String] = [], in folder: WorkFolder) async throws
+            -> (status: Int32, stdout: String, stderr: String, report: RunReport?) {
+            let cli = try RequiredComponent.require(.cli)[0]
+            let dut = try LiveCLI(cli, ["dut", "--listen", "tcp:127.0.0.1:0", "--session", folder.file("dut-session"),
+                                        "--work-dir", folder.file("dut-work")] + defects.flatMap { ["--defect", $0] })
+            defer { dut.stop() }
+            let serving = try #require(await dut.line(within: .seconds(60)) { $0.hasPrefix("serving the reference transmitter on ") },
+                                       "dut did not start:\n\(dut.lines.joined(separator: "\n"))")
+            let join = try #require(await dut.line(within: .seconds(10)) { $0.contains("--controller unix:") })
+            let address = try #require(serving.split(separator: " ").first { $0.hasPrefix("tcp:") }).description
+            let controller = try #require(join.split(separator: " ").last).description
+            let arguments = ["run", "--controller", controller, "--dut", address,
+                             "--output", folder.file("Reports"), "--captures", folder.file("Captures")]
+                + filter.flatMap { ["--filter", $0] }
+            let result = try await runCLIInBackground(cli, arguments)
+            let runs = (try? FileManager.default.contentsOfDirectory(atPath: folder.file("Reports"))) ?? []
+            let report = try runs.first.map { try ReportWriter.read(folder: folder.file("Reports/\($0)")) }
+            return (result.status, result.stdout, result.stderr, report)
+        }
+
+        @Test("blueproof dut in another process: the transmitter cases run through the control protocol",
+              .requires(.btvirt, .preload, .cli), .timeLimit(.minutes(5)))
+        func dutProcess() async throws {
+            try RequiredComponent.require(.btvirt, .preload, .cli)
+            let folder = try WorkFolder("run-dut")
+            defer { folder.cleanUp() }
+            let result = try await Self.againstDUT(Self.sample + ["BFT/DLV/BV-04"], in: folder)
+            #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
+            let report = try #require(result.report)
+            #expect(report.dut?.hasPrefix("tcp:127.0.0.1:") == true)
+            for item in report.cases where item.id != "BFT/DLV/BV-04" {
+                #expect(item.verdict == .pass, "\(item.id): \(item.reasonWithFrames)")
+            }
+            // The mesh line needs the radio proxy in front of the implementation's controller.
+            #expect(report.cases.first { $0.id == "BFT/DLV/BV-04" }?.verdict == .notApplicable)
+        }
+
+        @Test("a broken implementation behind the control protocol fails the cases it breaks; exit 1",
+              .requires(.btvirt, .preload, .cli), .timeLimit(.minutes(3)))
+        func dutBroken() async throws {
+            try RequiredComponent.require(.btvirt, .preload, .cli)
+            let folder = try WorkFolder("run-dut-broken")
+            defer { folder.cleanUp() }
+            let result = try await Self.againstDUT(["BFT/OPT/BV-0[45]", "BFT/OPT/BV-01"], defects: ["encryptionRefused"], in: folder)
+            #expect(result.status == 1, "\(result.stdout)\n\(result.stderr)")
+            let verdicts = Dictionary(uniqueKeysWithValues: (result.report?.cases ?? []).map { ($0.id.rawValue, $0.verdict) })
+            #expect(verdicts == ["BFT/OPT/BV-01": .pass, "BFT/OPT/BV-04": .fail, "BFT/OPT/BV-05": .fail])
+        }
+    }
+}
+
+/// `run` on a thread, so the test's own tasks go on meanwhile.
+func runCLIInBackground(_ executable: String, _ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try run(executable, arguments) }) }.start()
+    }
+}
