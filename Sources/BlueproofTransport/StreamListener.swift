@@ -139,3 +139,19 @@ public final class StreamListener: Sendable {
         return fd
     }
 }
+
+extension TransportSpec {
+    /// Parses where to listen: `tcp:HOST:PORT`, where port 0 asks for a free one, or
+    /// `unix:PATH`.
+    public init(listening text: String) throws(TransportError) {
+        if text.hasPrefix("tcp:"), text.hasSuffix(":0"), case let .tcp(host, _) = try TransportSpec(parsing: String(text.dropLast()) + "1") {
+            self = .tcp(host: host, port: 0)
+            return
+        }
+        let spec = try TransportSpec(parsing: text)
+        switch spec {
+        case .tcp, .unix: self = spec
+        case .hci, .serial: throw .invalidSpec(input: text, problem: "a listening address is tcp:HOST:PORT (0 for any free port) or unix:PATH")
+        }
+    }
+}

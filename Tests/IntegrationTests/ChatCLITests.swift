@@ -10,7 +10,8 @@ extension Integration {
         @Test("two chats on one btvirt: online with names, a broadcast and a direct message both ways",
               .requires(.btvirt, .preload, .cli), .timeLimit(.minutes(3)))
         func twoTerminals() async throws {
-            let cli = try RequiredComponent.require(.btvirt, .preload, .cli)[0]
+            try RequiredComponent.require(.btvirt, .preload)
+            let cli = try RequiredComponent.require(.cli)[0]
             let folder = try WorkFolder("chat")
             defer { folder.cleanUp() }
             let alice = try LiveCLI(cli, ["chat", "--name", "alice", "--session", folder.file("alice"), "--work-dir", folder.file("work")])

@@ -46,13 +46,7 @@ struct DUTCommand: AsyncParsableCommand {
         do { _ = try listenSpec() } catch { throw ValidationError("--listen: \(error)") }
     }
 
-    private func listenSpec() throws -> TransportSpec {
-        let spec = try TransportSpec(parsing: listen)
-        switch spec {
-        case .tcp, .unix: return spec
-        default: throw ValidationError("--listen takes tcp:HOST:PORT or unix:PATH")
-        }
-    }
+    private func listenSpec() throws -> TransportSpec { try TransportSpec(listening: listen) }
 
     func run() async throws {
         options.logLevel.bootstrap()
