@@ -37,13 +37,15 @@ struct RunnerTests {
             capturesRoot: "\(folder)/Captures", workDirectory: "\(folder)/work", dut: dut)
     }
 
-    @Test("with --dut, a case that needs transmitters is not-applicable: the control protocol does not exist yet")
+    @Test("with --dut and nothing answering there, a transmitter case is not-applicable, naming the address")
     func dutNotApplicable() async throws {
         let folder = try Fixtures.folder("runner-dut")
-        let config = try configuration(dut: "tcp:127.0.0.1:7000", in: folder)
+        var config = try configuration(dut: "tcp:127.0.0.1:7000", in: folder)
+        config.transmitterProvider = DUTTransmitterProvider(address: .tcp(host: "127.0.0.1", port: 7000),
+                                                            sessionRoot: URL(fileURLWithPath: "\(folder)/sessions"))
         let report = try await Runner(config).run()
         #expect(report.cases.map(\.verdict) == [.notApplicable])
-        #expect(report.cases.first?.reason == "DUT control protocol not yet implemented")
+        #expect(report.cases.first?.reason.contains("tcp:127.0.0.1:7000 does not answer") == true, "\(report.cases.first?.reason ?? "")")
         #expect(!report.failed)
         for name in ReportWriter.files {
             #expect(FileManager.default.fileExists(atPath: "\(config.reportFolder)/\(name)"), "\(name)")

@@ -184,9 +184,85 @@ struct EngineDefectTests {
         #expect(try await Self.broadcastFlag(.broadcastFlagDropped) == false)
     }
 
+    /// The packet `a` sends to `b` with `options`, as `b` receives it; nil when it never arrives.
+    static func received(_ defects: TransmitterDefects, options: SendingOptions) async throws -> (ReceivedPacket?, sender: UserID) {
+        let harness = EngineHarness()
+        let a = try await harness.node(defects: defects), b = try await harness.node()
+        await harness.link(a, b)
+        let id = try await a.transmitter.send(dictionary: EngineHarness.message("m"), data: nil, to: b.user, options: options)
+        return (await Self.arrived(id, from: a, at: b, on: harness), a.user)
+    }
+
+    /// Packet `id` as `node` received it, once `sender` has sent it and the network is quiet;
+    /// nil if it never arrived.
+    static func arrived(_ id: PacketID, from sender: SimNode, at node: SimNode, on harness: EngineHarness) async -> ReceivedPacket? {
+        await sender.recorder.first { event in
+            switch event {
+            case .sentDirect(id), .addedToMesh(id), .failed(id, _): true
+            default: false
+            }
+        }
+        await harness.network.quiescent()
+        // The statistics are exact once the network is quiet; the recorder may lag behind them.
+        guard await EngineHarness.delivered(node) > 0 else { return nil }
+        return await node.recorder.receivedPacket(id)
+    }
+
+    @Test("meshFlagDropped: a mesh packet arrives with mesh false")
+    func meshFlagDropped() async throws {
+        #expect(try await Self.received([], options: .meshTransmission).0?.mesh == true)
+        #expect(try await Self.received(.meshFlagDropped, options: .meshTransmission).0?.mesh == false)
+    }
+
+    @Test("directFlaggedAsMesh: a direct packet arrives with mesh true")
+    func directFlaggedAsMesh() async throws {
+        #expect(try await Self.received([], options: .directTransmission).0?.mesh == false)
+        #expect(try await Self.received(.directFlaggedAsMesh, options: .directTransmission).0?.mesh == true)
+    }
+
+    @Test("senderMisreported: the receiver sees another sender")
+    func senderMisreported() async throws {
+        let (right, sender) = try await Self.received([], options: .directTransmission)
+        #expect(right?.sender == sender)
+        let (wrong, realSender) = try await Self.received(.senderMisreported, options: .directTransmission)
+        #expect(wrong.map { $0.sender != realSender } ?? true, "delivered with the real sender")
+    }
+
+    @Test("encryptedPayloadCorrupted: the encrypted packet never arrives intact")
+    func encryptedPayloadCorrupted() async throws {
+        for (defects, intact) in [(TransmitterDefects(), true), (.encryptedPayloadCorrupted, false)] {
+            let harness = EngineHarness()
+            let a = try await harness.node(defects: defects), b = try await harness.node()
+            await harness.link(a, b)
+            try await a.transmitter.establishSecureConnection(with: b.user)
+            await a.recorder.first { $0 == .secureConnection(b.user) }
+            let message = EngineHarness.message("sealed")
+            let id = try await a.transmitter.send(dictionary: message, data: nil, to: b.user, options: [.encrypted, .directTransmission])
+            let packet = await Self.arrived(id, from: a, at: b, on: harness)
+            #expect((packet?.dictionary == message) == intact, "\(defects)")
+        }
+    }
+
+    @Test("meshNeverRelays: a broadcast stops at the sender's neighbour")
+    func meshNeverRelays() async throws {
+        #expect(try await Self.chainCounts(.meshNeverRelays) == [0, 1, 0, 0, 0, 0, 0])
+    }
+
+    @Test("relayDeliversEverything: the relay's app gets a packet addressed to someone else")
+    func relayDeliversEverything() async throws {
+        for (defects, relayGetsIt) in [(TransmitterDefects(), false), (.relayDeliversEverything, true)] {
+            let harness = EngineHarness()
+            let nodes = try await SimulatedMeshTests.mesh(harness, count: 3, topology: .chain, hopLimit: 3, defects: defects)
+            let id = try await nodes[0].transmitter.send(dictionary: EngineHarness.message("to c"), data: nil, to: nodes[2].user,
+                                                         options: .meshTransmission)
+            #expect(await Self.arrived(id, from: nodes[0], at: nodes[2], on: harness) != nil)
+            #expect((await Self.arrived(id, from: nodes[0], at: nodes[1], on: harness) != nil) == relayGetsIt, "\(defects)")
+        }
+    }
+
     @Test("every defect has a test here or in LoggingLevelTests (traceLeaksPayload)")
     func allNamed() {
-        #expect(TransmitterDefects.named.count == 12)
-        #expect(TransmitterDefects.named.reduce(into: TransmitterDefects()) { $0.formUnion($1.1) }.rawValue == (1 << 12) - 1)
+        #expect(TransmitterDefects.named.count == 18)
+        #expect(TransmitterDefects.named.reduce(into: TransmitterDefects()) { $0.formUnion($1.1) }.rawValue == (1 << 18) - 1)
     }
 }

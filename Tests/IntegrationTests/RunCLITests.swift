@@ -77,7 +77,10 @@ extension Integration {
             let folder = try WorkFolder("run-cli")
             defer { folder.cleanUp() }
             let started = ContinuousClock.now
-            let result = try run(cli, ["run", "--output", folder.file("Reports"), "--captures", folder.file("Captures")])
+            // The transfer cases and a few transmitter cases: the whole suite is the README's main
+            // command, timed in docs/runner.md; RunTransmitterTests covers the BFT groups.
+            let result = try run(cli, ["run", "--output", folder.file("Reports"), "--captures", folder.file("Captures"),
+                                       "--filter", "CBT/*", "--filter", "BFT/DLV/BV-0[1-3]"])
             print("blueproof run on btvirt: \(ContinuousClock.now - started)\n\(result.stdout)")
             #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
             let runs = try FileManager.default.contentsOfDirectory(atPath: folder.file("Reports"))
@@ -92,7 +95,7 @@ extension Integration {
             #expect(!result.stdout.contains("\u{1B}["), "no colour when standard output is not a terminal")
             for item in report.cases {
                 #expect(item.verdict == .pass, "\(item.id): \(item.reasonWithFrames)")
-                #expect(item.captures.count == 2)
+                #expect(item.captures.count >= 1)
                 for capture in item.captures {
                     #expect(capture.hasPrefix(folder.file("Captures/\(runID)/\(item.id.pathComponent)/")), "\(capture)")
                     #expect(FileManager.default.fileExists(atPath: capture))

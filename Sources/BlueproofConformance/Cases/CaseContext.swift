@@ -41,9 +41,10 @@ public final class CaseContext: Sendable {
         self.clock = clock
     }
 
-    /// `count` transmitters from the provider; throws ``TransmitterUnavailable`` without one.
+    /// `count` transmitters from the provider; without one the run is misconfigured (the case
+    /// is an error), and a provider that cannot give them throws ``TransmitterUnavailable``.
     public func transmitters(_ count: Int) async throws -> [any TransmitterControl] {
-        guard let transmitterProvider else { throw TransmitterUnavailable("no transmitter provider in this run") }
+        guard let transmitterProvider else { throw MissingTransmitterProvider() }
         return try await transmitterProvider.transmitters(count, for: self)
     }
 
@@ -51,4 +52,9 @@ public final class CaseContext: Sendable {
     public func readCapture(_ node: Int) throws -> CaptureFile {
         try CaptureReader.read(path: captures[node])
     }
+}
+
+/// A case asked for transmitters in a run configured without a provider.
+public struct MissingTransmitterProvider: Error, CustomStringConvertible {
+    public var description: String { "no transmitter provider in this run" }
 }

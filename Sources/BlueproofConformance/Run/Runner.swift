@@ -118,6 +118,8 @@ public struct Runner: Sendable {
         } catch let error as TimeoutError {
             context.log.note("\(error)")
             return .error("timed out after \(timeout)")
+        } catch let unavailable as TransmitterUnavailable {
+            return .notApplicable(unavailable.reason)
         } catch {
             context.log.note("harness error: \(error)")
             // A case that failed because its controller died says so.

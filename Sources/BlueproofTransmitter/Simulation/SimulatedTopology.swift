@@ -35,8 +35,8 @@ public enum SimulatedTopology: String, Sendable, CaseIterable {
         }
     }
 
-    /// The hop distance of every node from node 0 (breadth first), for choosing a hop limit.
-    public static func eccentricity(count: Int, edges: [(Int, Int)]) -> Int {
+    /// The hop distance of every node from node 0 (breadth first; -1 for a node it never reaches).
+    public static func distances(count: Int, edges: [(Int, Int)]) -> [Int] {
         var adjacency = [[Int]](repeating: [], count: count)
         for (a, b) in edges { adjacency[a].append(b); adjacency[b].append(a) }
         var distance = [Int](repeating: -1, count: count)
@@ -49,7 +49,12 @@ public enum SimulatedTopology: String, Sendable, CaseIterable {
                 queue.append(next)
             }
         }
-        return distance.max() ?? 0
+        return distance
+    }
+
+    /// The largest hop distance from node 0, for choosing a hop limit.
+    public static func eccentricity(count: Int, edges: [(Int, Int)]) -> Int {
+        distances(count: count, edges: edges).max() ?? 0
     }
 }
 

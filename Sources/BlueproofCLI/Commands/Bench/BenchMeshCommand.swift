@@ -44,7 +44,7 @@ struct BenchMeshCommand: AsyncParsableCommand {
     func run() async throws {
         let shape = SimulatedTopology(rawValue: topology)!
         let edges = shape.edges(count: nodes, seed: seed)
-        let distances = Self.distances(count: nodes, edges: edges)
+        let distances = SimulatedTopology.distances(count: nodes, edges: edges)
         let depth = distances.max() ?? 0
         guard depth <= Int(UInt8.max) else { throw ValidationError("graph depth \(depth) exceeds the 255-hop field") }
         let clock = ContinuousClock()
@@ -110,22 +110,6 @@ struct BenchMeshCommand: AsyncParsableCommand {
 
     static func seconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
-
-    static func distances(count: Int, edges: [(Int, Int)]) -> [Int] {
-        var adjacency = [[Int]](repeating: [], count: count)
-        for (a, b) in edges { adjacency[a].append(b); adjacency[b].append(a) }
-        var distance = [Int](repeating: -1, count: count)
-        distance[0] = 0
-        var queue = [0], head = 0
-        while head < queue.count {
-            let node = queue[head]; head += 1
-            for next in adjacency[node] where distance[next] < 0 {
-                distance[next] = distance[node] + 1
-                queue.append(next)
-            }
-        }
-        return distance
     }
 
     /// VmHWM from /proc/self/status, in KiB (nil where /proc is absent).
