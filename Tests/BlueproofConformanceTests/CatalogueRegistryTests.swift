@@ -25,7 +25,8 @@ struct CatalogueRegistryTests {
             let entry = try #require(catalogue.entry(id))
             #expect(entry.status == "implemented", "\(id)")
             #expect(entry.check?.contains {
-                $0.hasPrefix("Tests/IntegrationTests/RunCaseTests.swift#") || $0.hasPrefix("Tests/BlueproofConformanceTests/TransmitterCaseTests.swift#")
+                $0.hasPrefix("Tests/IntegrationTests/RunCaseTests.swift#") || $0.hasPrefix("Tests/IntegrationTests/RunTransmitterTests.swift#")
+                    || $0.hasPrefix("Tests/BlueproofConformanceTests/TransmitterCaseTests.swift#")
             } == true, "\(id): the catalogue does not name the runner's test")
         }
         for item in CaptureCase.all { #expect(catalogue.entry(item.id) != nil, "\(item.id)") }

@@ -10,6 +10,9 @@ import Testing
 @Suite("Transmitter cases on the reference and its broken variants")
 struct TransmitterCaseTests {
     static let cases = TransmitterCases.all()
+    /// The cases judged here, in process: all but those judged on captures, which
+    /// RunTransmitterTests runs over btvirt, right and broken.
+    static let inProcess = cases.filter { !($0 is PlaintextCase) }
 
     @Test("every case is in the catalogue and names a variant that breaks it")
     func catalogued() throws {
@@ -35,7 +38,7 @@ struct TransmitterCaseTests {
 
     /// One at a time: the expiry cases run on real seconds, and a machine busy with a hundred
     /// cases at once would stretch them past their limits.
-    @Test("passes on the reference, fails on its variant", .serialized, arguments: Self.cases.map(\.id.rawValue))
+    @Test("passes on the reference, fails on its variant", .serialized, arguments: Self.inProcess.map(\.id.rawValue))
     func reference(id: String) async throws {
         let item = try #require(Self.cases.first { $0.id.rawValue == id })
         let reference = try await Self.run(item, defects: [])

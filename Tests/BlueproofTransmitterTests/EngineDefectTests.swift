@@ -260,9 +260,27 @@ struct EngineDefectTests {
         }
     }
 
+    @Test("encryptionSkipped: the plaintext of an encrypted packet is on the air")
+    func encryptionSkipped() async throws {
+        for (defects, inClear) in [(TransmitterDefects(), false), (.encryptionSkipped, true)] {
+            let harness = EngineHarness()
+            let a = try await harness.node(defects: defects), b = try await harness.node()
+            await harness.link(a, b)
+            try await a.transmitter.establishSecureConnection(with: b.user)
+            await a.recorder.first { $0 == .secureConnection(b.user) }
+            harness.network.startCapture()
+            let marker = "plaintext-marker-\(UUID().uuidString)"
+            let id = try await a.transmitter.send(dictionary: EngineHarness.message(marker), data: nil, to: b.user,
+                                                  options: [.encrypted, .directTransmission])
+            _ = await Self.arrived(id, from: a, at: b, on: harness)
+            let frames = harness.network.capturedFrames.map { String(decoding: $0.bytes, as: UTF8.self) }
+            #expect(frames.contains { $0.contains(marker) } == inClear, "\(defects)")
+        }
+    }
+
     @Test("every defect has a test here or in LoggingLevelTests (traceLeaksPayload)")
     func allNamed() {
-        #expect(TransmitterDefects.named.count == 18)
-        #expect(TransmitterDefects.named.reduce(into: TransmitterDefects()) { $0.formUnion($1.1) }.rawValue == (1 << 18) - 1)
+        #expect(TransmitterDefects.named.count == 19)
+        #expect(TransmitterDefects.named.reduce(into: TransmitterDefects()) { $0.formUnion($1.1) }.rawValue == (1 << 19) - 1)
     }
 }

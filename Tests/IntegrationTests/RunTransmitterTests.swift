@@ -10,7 +10,7 @@ extension Integration {
     @Suite("Transmitter cases on btvirt", .serialized)
     struct RunTransmitterTests {
         static let sample = ["BFT/OPT/BV-0*", "BFT/OPT/BI-2*", "BFT/SIZE/BV-02", "BFT/SIZE/BI-01", "BFT/DLV/BV-0[1-3]",
-                             "BFT/DLV/BV-12", "BFT/SEC/BV-0[235]", "BFT/SES/BV-08", "BFT/KEY/BV-05", "BFT/OND/BV-07"]
+                             "BFT/DLV/BV-12", "BFT/SEC/BV-0[2345]", "BFT/SES/BV-08", "BFT/KEY/BV-05", "BFT/OND/BV-07"]
 
         static func run(_ filter: [String], defects: Set<Defect> = [], in folder: WorkFolder) async throws -> RunReport {
             let root = Integration.RunCaseTests.root
@@ -37,6 +37,18 @@ extension Integration {
                 #expect(item.verdict == .pass, "\(item.id): \(item.reasonWithFrames)\n\(item.log.joined(separator: "\n"))")
                 #expect(!item.captures.isEmpty && item.captures.allSatisfy { FileManager.default.fileExists(atPath: $0) })
             }
+        }
+
+        @Test("btvirt: with encryption skipped, the plaintext is found in the tester's capture, frames named",
+              .requires(.btvirt, .preload), .timeLimit(.minutes(3)))
+        func plaintextOnAir() async throws {
+            try RequiredComponent.require(.btvirt, .preload)
+            let folder = try WorkFolder("run-bft-plaintext")
+            defer { folder.cleanUp() }
+            let report = try await Self.run(["BFT/SEC/BV-04"], defects: [.encryptionSkipped], in: folder)
+            let item = try #require(report.cases.first)
+            #expect(item.verdict == .fail, "\(item.reasonWithFrames)")
+            #expect(item.findings.first?.capture?.hasSuffix("node1.pcap") == true && item.findings.first?.frames.isEmpty == false)
         }
 
         @Test("btvirt: with encryption refused, the encrypted cells fail and the plain ones still pass",

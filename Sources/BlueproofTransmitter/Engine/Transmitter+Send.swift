@@ -105,7 +105,7 @@ extension Transmitter {
             sender: defects.contains(.senderMisreported) ? .random() : identity.userID,
             receiver: receiver, expiry: DataFrame.milliseconds(now.addingTimeInterval(configuration.meshExpiry)),
             senderKey: identity.publicKeys.signingKey, payload: payload.encoded())
-        if encrypted, let receiver {
+        if encrypted, let receiver, !defects.contains(.encryptionSkipped) {
             if defects.contains(.encryptedPayloadCorrupted), let last = frame.payload.indices.last { frame.payload[last] ^= 0x20 }
             guard let key = (try? session.load())?.knownKeys[receiver],
                   let sealed = try? PacketSealer.seal(frame.payload, to: key, associatedData: frame.associatedData) else { return nil }

@@ -43,6 +43,9 @@ public struct TransmitterDefects: OptionSet, Hashable, Sendable {
     /// Relays hand every packet they carry to their own app, whoever it is for.
     public static let relayDeliversEverything = TransmitterDefects(rawValue: 1 << 17)
 
+    /// Encrypted packets leave unsealed (still flagged encrypted): the plaintext is on the air.
+    public static let encryptionSkipped = TransmitterDefects(rawValue: 1 << 18)
+
     /// Every defect with its name, for reports and tests.
     public static let named: [(String, TransmitterDefects)] = [
         ("meshLimitOffByOne", .meshLimitOffByOne), ("encryptedBroadcastAllowed", .encryptedBroadcastAllowed),
@@ -54,5 +57,6 @@ public struct TransmitterDefects: OptionSet, Hashable, Sendable {
         ("meshFlagDropped", .meshFlagDropped), ("directFlaggedAsMesh", .directFlaggedAsMesh),
         ("senderMisreported", .senderMisreported), ("encryptedPayloadCorrupted", .encryptedPayloadCorrupted),
         ("meshNeverRelays", .meshNeverRelays), ("relayDeliversEverything", .relayDeliversEverything),
+        ("encryptionSkipped", .encryptionSkipped),
     ]
 }

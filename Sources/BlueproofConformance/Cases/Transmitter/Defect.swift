@@ -7,6 +7,7 @@ public enum Defect: String, CaseIterable, Sendable, Codable {
     // Engine (TransmitterDefects).
     case encryptedBroadcastAllowed, expiryNotRefreshed, binaryInMeshAllowed, fullNeverFallsBack, broadcastFlagDropped
     case meshFlagDropped, directFlaggedAsMesh, senderMisreported, encryptedPayloadCorrupted, meshNeverRelays, relayDeliversEverything
+    case encryptionSkipped
     // Limits given to the engine.
     case sizeLimitsOffByOne, limitsTooStrict
     // API boundary (DefectiveTransmitter).
@@ -31,6 +32,7 @@ public enum Defect: String, CaseIterable, Sendable, Codable {
         case .encryptedPayloadCorrupted: .encryptedPayloadCorrupted
         case .meshNeverRelays: .meshNeverRelays
         case .relayDeliversEverything: .relayDeliversEverything
+        case .encryptionSkipped: .encryptionSkipped
         default: nil
         }
     }

@@ -12,6 +12,7 @@ public enum TransmitterCases {
         cases += SessionKeyCases.all() as [any TransmitterCase]
         cases += OnDemandCases.all() as [any TransmitterCase]
         cases += MeshLineCase.all() as [any TransmitterCase]
+        cases.append(PlaintextCase())
         return cases
     }
 }
