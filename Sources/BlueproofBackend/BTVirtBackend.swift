@@ -13,7 +13,10 @@ enum BTVirtBackend {
         try FileManager.default.createDirectory(atPath: socketDirectory, withIntermediateDirectories: true)
         let afALGMissing = AFALGSupport.missingReason()
         // Blocking sends: btvirt would otherwise drop packets to a reader that falls behind.
-        var environment = ["BLUEPROOF_SOCKET_DIR": socketDirectory, "BLUEPROOF_BLOCKING_SEND": "1"]
+        // Handle translation: btvirt breaks a controller's second simultaneous link otherwise
+        // (docs/transmitter-links.md, Known limits).
+        var environment = ["BLUEPROOF_SOCKET_DIR": socketDirectory, "BLUEPROOF_BLOCKING_SEND": "1",
+                           "BLUEPROOF_BTVIRT_HANDLES": "1"]
         if afALGMissing != nil { environment["BLUEPROOF_FAKE_AF_ALG"] = "1" }
         let socketPath = "\(socketDirectory)/bt-server-le"
         let process = try await ChildProcess.launchController(
@@ -27,6 +30,7 @@ enum BTVirtBackend {
             BackendFact("log", process.logPath),
             BackendFact("AF_ALG workaround", workaround),
             BackendFact("delivery", "lossless: btvirt's sends wait for a slow reader instead of dropping packets"),
+            BackendFact("connection handles", "made consistent: each host sees its own controller's handle of a link (btvirt 5.66 reports the initiator's)"),
         ])
     }
 }

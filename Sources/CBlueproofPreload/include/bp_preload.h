@@ -15,6 +15,12 @@
                                 for that line instead of polling for the socket.
    BLUEPROOF_BLOCKING_SEND=1    send(MSG_DONTWAIT) waits for room and sends the whole buffer:
                                 btvirt drops packets (or cuts them) for a reader that falls
-                                behind, which a real controller never does. */
+                                behind, which a real controller never does.
+   BLUEPROOF_BTVIRT_HANDLES=1   btvirt's connection handles are made consistent: each host is
+                                told its own controller's handle for a link, and ACL data and
+                                link events crossing to the peer carry the peer's handle.
+                                btvirt 5.66 reports the initiator's handle to both sides and
+                                forwards ACL data with the sender's handle, which breaks a
+                                controller's second simultaneous link (preload.c). */
 int bp_preload_is_loaded(void);
 #endif
