@@ -149,20 +149,3 @@ public final class ControlServer: Sendable {
         return options
     }
 }
-
-extension TransmitterLogLevel {
-    /// The level's name on the wire and on the command line.
-    public var name: String {
-        switch self {
-        case .error: "error"
-        case .info: "info"
-        case .debug: "debug"
-        case .trace: "trace"
-        }
-    }
-
-    /// The level with this name.
-    public static func named(_ name: String?) -> TransmitterLogLevel? {
-        allCases.first { $0.name == name }
-    }
-}

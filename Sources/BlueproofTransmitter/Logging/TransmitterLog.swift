@@ -45,6 +45,14 @@ public enum TransmitterLog {
 }
 
 extension TransmitterLogLevel {
+    /// The level's name ("Log levels", lower case): `error`, `info`, `debug`, `trace`.
+    public var name: String { "\(self)" }
+
+    /// The level with this name.
+    public static func named(_ name: String?) -> TransmitterLogLevel? {
+        allCases.first { $0.name == name }
+    }
+
     /// The swift-log level a line of this level is written at.
     public var swiftLogLevel: Logger.Level {
         switch self {
