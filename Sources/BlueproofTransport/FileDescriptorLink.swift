@@ -21,27 +21,28 @@ final class FileDescriptorLink: HCITransport {
     let endpoint: String
     let inbound: AsyncThrowingStream<H4Packet, any Error>
     let core: LinkCore<H4Framing>
-    private let capture: (any CaptureSink)?
+    private let ledger: H4LinkLedger
 
     /// Takes ownership of `fd` (closed on every path, failure included) and starts reading.
     init(
         fd: Int32, endpoint: String, writeMode: LinkCore<H4Framing>.WriteMode, capture: (any CaptureSink)?,
         afterRead: (@Sendable (Int32) -> Void)? = nil
     ) throws(TransportError) {
+        let ledger = H4LinkLedger(capture: capture)
         let (stream, core) = try LinkCore.open(
-            fd: fd, endpoint: endpoint, writeMode: writeMode, framing: H4Framing(capture: capture), afterRead: afterRead)
+            fd: fd, endpoint: endpoint, writeMode: writeMode, framing: H4Framing(ledger: ledger), afterRead: afterRead)
         self.endpoint = endpoint
         self.inbound = stream
         self.core = core
-        self.capture = capture
+        self.ledger = ledger
     }
 
     deinit { core.close() }
 
+    /// Data on a handle whose Disconnection Complete this link has already read is discarded,
+    /// neither written nor recorded (see ``EndedHandles``).
     func send(_ packet: H4Packet) throws(TransportError) {
-        try core.send(packet.h4Bytes) { [capture] in
-            capture?.record(CaptureRecord(timestampMicros: wallClockMicros(), direction: .sent, packet: packet))
-        }
+        try core.send(packet.h4Bytes) { [ledger] in ledger.admitAndRecord(sent: packet) }
     }
 
     func close() { core.close() }
@@ -60,12 +61,39 @@ protocol LinkFraming: Sendable {
     static var peerCloseIsFailure: Bool { get }
 }
 
-/// H4 packets, each recorded to the capture sink as it is completed.
-struct H4Framing: LinkFraming {
-    let capture: (any CaptureSink)?
-    private var deframer = H4Deframer()
+/// What an H4 link records and remembers as packets cross it, in one order for both ways:
+/// the capture, and the handles the controller ended.
+final class H4LinkLedger: Sendable {
+    private let capture: (any CaptureSink)?
+    private let ended = Mutex(EndedHandles())
 
     init(capture: (any CaptureSink)?) { self.capture = capture }
+
+    /// A packet from the controller, read at `arrival` (microseconds since the epoch).
+    func record(received packet: H4Packet, arrival: Int64) {
+        ended.withLock { ended in
+            capture?.record(CaptureRecord(timestampMicros: arrival, direction: .received, packet: packet))
+            ended.observe(received: packet)
+        }
+    }
+
+    /// Records a packet for the controller and returns true, or returns false, recording
+    /// nothing, when it is data on an ended handle.
+    func admitAndRecord(sent packet: H4Packet) -> Bool {
+        ended.withLock { ended in
+            guard ended.admits(sent: packet) else { return false }
+            capture?.record(CaptureRecord(timestampMicros: wallClockMicros(), direction: .sent, packet: packet))
+            return true
+        }
+    }
+}
+
+/// H4 packets, each recorded in the link's ledger as it is completed.
+struct H4Framing: LinkFraming {
+    let ledger: H4LinkLedger
+    private var deframer = H4Deframer()
+
+    init(ledger: H4LinkLedger) { self.ledger = ledger }
 
     static var peerCloseIsFailure: Bool { true }
 
@@ -73,7 +101,7 @@ struct H4Framing: LinkFraming {
         deframer.append(bytes)
         do throws(WireError) {
             while let packet = try deframer.next() {
-                capture?.record(CaptureRecord(timestampMicros: arrival, direction: .received, packet: packet))
+                ledger.record(received: packet, arrival: arrival)
                 yield(packet)
             }
         } catch {
@@ -255,12 +283,12 @@ final class LinkCore<Framing: LinkFraming>: Sendable {
         _ = Glibc.write(wakeWrite, &byte, 1)
     }
 
-    /// Writes all of `bytes`; `beforeWrite` runs under the write lock once the link is known
-    /// open, so what it records is in the order the bytes go out.
-    func send(_ bytes: [UInt8], beforeWrite: () -> Void = {}) throws(TransportError) {
+    /// Writes all of `bytes`, unless `beforeWrite` returns false; it runs under the write lock
+    /// once the link is known open, so what it records is in the order the bytes go out.
+    func send(_ bytes: [UInt8], beforeWrite: () -> Bool = { true }) throws(TransportError) {
         try writeLock.withLock { _ throws(TransportError) in
             try throwUnlessOpen()
-            beforeWrite()
+            guard beforeWrite() else { return }
             do throws(TransportError) {
                 try writeAll(bytes)
             } catch {
