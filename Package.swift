@@ -27,6 +27,7 @@ let package = Package(
         // Swift layers
         .target(name: "BlueproofWire"),
         .target(name: "BlueproofAsync"),
+        .target(name: "BlueproofFiles"),
         .target(name: "BlueproofCapture", dependencies: ["BlueproofWire", "CPcap"]),
         .target(name: "BlueproofTransport", dependencies: [
             "BlueproofWire", "BlueproofCapture", "CBluetooth", "CBlueproofSystem",
@@ -50,6 +51,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "BlueproofTransmitter", dependencies: [
+            "BlueproofFiles",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "_CryptoExtras", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),
@@ -67,6 +69,7 @@ let package = Package(
         .target(name: "BlueproofConformance", dependencies: [
             "BlueproofWire", "BlueproofCapture", "BlueproofCheck", "BlueproofHost", "BlueproofBackend", "BlueproofRadio",
             "BlueproofTransfer", "BlueproofTransmitter", "BlueproofTransmitterLinks", "BlueproofControl", "BlueproofAsync",
+            "BlueproofFiles",
             .product(name: "Yams", package: "Yams"),
             .product(name: "Logging", package: "swift-log"),
         ]),

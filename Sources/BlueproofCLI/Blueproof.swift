@@ -33,7 +33,7 @@ struct Blueproof: AsyncParsableCommand {
             }
         } catch {
             guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
-            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+            Console.diagnostic(fullMessage(for: error) + "\n")
             Foundation.exit(2)
         }
     }

@@ -50,7 +50,7 @@ struct ProbeCommand: AsyncParsableCommand {
             try Console.json(ProbeOutput(backend: session.backend.name, facts: session.backend.facts,
                                          captures: captures, probe: report, passed: report.passed))
         } else {
-            print(ProbeTable(backend: session.backend, report: report, captures: captures).text)
+            Console.line(ProbeTable(backend: session.backend, report: report, captures: captures).text)
         }
         if !report.passed { throw ExitCode(1) }
     }

@@ -69,9 +69,18 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Log level on standard error: error, warning, info, debug, trace.")
     var logLevel: LogLevelOption = .warning
 
+    @Flag(name: .long, help: ArgumentHelp(
+        "Keep the run's work folder (controller logs, btvirt sockets, transmitter sessions) for debugging; by default it is removed when the run ends."))
+    var keepWork = false
+
+    /// The longest case timeout taken: a day.
+    static let caseTimeoutLimit: Double = 86_400
+
     func validate() throws {
         guard `repeat` >= 1 else { throw ValidationError("--repeat must be 1 or more") }
-        guard caseTimeout > 0, caseTimeout.isFinite else { throw ValidationError("--case-timeout must be positive") }
+        guard caseTimeout > 0, caseTimeout <= Self.caseTimeoutLimit else {
+            throw ValidationError("--case-timeout must be more than 0 and at most \(Int(Self.caseTimeoutLimit)) seconds (a day)")
+        }
         if let shard { _ = try Self.parseShard(shard) }
         do { _ = try BackendSpec(parsing: controller) } catch { throw ValidationError("--controller: \(error)") }
         if let dut, !(dut.hasPrefix("tcp:") || dut.hasPrefix("unix:")) || dut.split(separator: ":").count < 2 {
@@ -105,6 +114,16 @@ struct RunCommand: AsyncParsableCommand {
         } else {
             configuration.transmitterProvider = ReferenceTransmitterProvider(link: .ble, sessionRoot: sessions)
         }
+        let workDirectory = configuration.workDirectory
+        defer {
+            if keepWork {
+                Console.progress("work folder kept: \(workDirectory)/")
+            } else {
+                try? FileManager.default.removeItem(atPath: workDirectory)
+            }
+        }
+        // A reader that leaves (`run | head`) ends the output, never the run: reports still come.
+        Console.whenOutputCloses = .keepRunning
         let selected = configuration.selectedCases
         if selected.isEmpty { Console.progress("no implemented case matches the filter and shard") }
         Console.progress("run \(configuration.runID): \(selected.count) case(s) x \(`repeat`), profile \(loadedProfile.name), controller \(controller)")

@@ -17,7 +17,7 @@ final class Teardown {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
             source.setEventHandler {
-                FileHandle.standardError.write(Data("\nblueproof: stopped by signal \(signalNumber); controllers shut down\n".utf8))
+                Console.diagnostic("\nblueproof: stopped by signal \(signalNumber); controllers shut down\n")
                 ChildProcessRegistry.shared.killAll()
                 exit(128 + signalNumber)
             }

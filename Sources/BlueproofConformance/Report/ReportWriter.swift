@@ -1,8 +1,10 @@
+import BlueproofFiles
 import Foundation
 
 /// Writes the four report files of a run into one folder: `report.json`, `junit.xml`,
-/// `report.html`, `summary.md`. Each file is written whole to a temporary name, then renamed,
-/// so a reader (or a run killed midway) never sees half a file.
+/// `report.html`, `summary.md`. Each file replaces the last one atomically and durably
+/// (``AtomicFile``): a reader, or a run killed at any moment, finds the old report or the new
+/// one, never half of one and never none.
 public struct ReportWriter: Sendable {
     public let folder: String
 
@@ -46,12 +48,8 @@ public struct ReportWriter: Sendable {
         }
     }
 
-    private func put(_ name: String, _ data: Data) throws {
-        let final = URL(fileURLWithPath: "\(folder)/\(name)")
-        let temporary = URL(fileURLWithPath: "\(folder)/.\(name).partial")
-        try data.write(to: temporary)
-        _ = try? FileManager.default.removeItem(at: final)
-        try FileManager.default.moveItem(at: temporary, to: final)
+    private func put(_ name: String, _ data: Data) throws(FileStepError) {
+        try AtomicFile.replace([UInt8](data), named: name, in: folder)
     }
 }
 

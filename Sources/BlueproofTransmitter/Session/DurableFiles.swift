@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import BlueproofFiles
 import Foundation
 
 /// POSIX file steps the session store needs: owner-only directory, whole-file read, atomic
@@ -50,7 +51,7 @@ enum DurableFiles {
     }
 
     /// The prefix of the temporary files `writeAtomically` makes for `name`.
-    static func temporaryPrefix(of name: String) -> String { ".\(name).tmp-" }
+    static func temporaryPrefix(of name: String) -> String { AtomicFile.temporaryPrefix(of: name) }
 
     /// Removes temporary files of `name` that a killed writer left (best effort).
     static func removeTemporaryFiles(of name: String, in directory: URL) {
@@ -61,41 +62,14 @@ enum DurableFiles {
         }
     }
 
-    /// Replaces `name` in `directory` with `contents` so that a crash at any moment leaves the
-    /// old file or the new one: temp file (0600) in the same directory, write, fsync, rename,
-    /// fsync the directory.
+    /// Replaces `name` in `directory` with `contents` (mode 0600) so that a crash at any moment
+    /// leaves the old file or the new one (``AtomicFile``).
     static func writeAtomically(_ contents: [UInt8], named name: String, in directory: URL) throws(TransmitterError) {
-        let dir = directory.path
-        let final = directory.appendingPathComponent(name).path
-        let temp = directory.appendingPathComponent("\(temporaryPrefix(of: name))\(getpid())-\(UInt64.random(in: 0...UInt64.max))").path
-        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw .sessionError.with(detail: "\(temp): cannot create: \(errnoText())") }
-        var failure: TransmitterError?
-        var offset = 0
-        while offset < contents.count {
-            let written = contents.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                failure = .sessionError.with(detail: "\(temp): cannot write: \(errnoText())")
-                break
-            }
-            offset += written
+        do {
+            try AtomicFile.replace(contents, named: name, in: directory.path, mode: 0o600)
+        } catch {
+            throw .sessionError.with(detail: "\(error)")
         }
-        if failure == nil && fsync(fd) != 0 {
-            failure = .sessionError.with(detail: "\(temp): fsync failed: \(errnoText())")
-        }
-        close(fd)
-        if failure == nil && rename(temp, final) != 0 {
-            failure = .sessionError.with(detail: "\(final): cannot rename into place: \(errnoText())")
-        }
-        if let failure {
-            unlink(temp)
-            throw failure
-        }
-        let dirFD = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard dirFD >= 0 else { throw .sessionError.with(detail: "\(dir): cannot open directory: \(errnoText())") }
-        defer { close(dirFD) }
-        guard fsync(dirFD) == 0 else { throw .sessionError.with(detail: "\(dir): fsync failed: \(errnoText())") }
     }
 
     /// Runs `body` holding an exclusive `flock` on `lockPath` (created 0600 if missing). The lock

@@ -103,7 +103,7 @@ struct BenchMeshCommand: AsyncParsableCommand {
             perHopMilliseconds: depth > 0 ? Self.seconds(last) * 1000 / Double(depth) : 0,
             ringMilliseconds: rings.map { $0 * 1000 }, reached: reached, deliveries: total,
             frames: network.framesSent - framesBefore, peakRSSKiB: Self.peakRSSKiB())
-        if json { try Console.json(result) } else { print(result.text) }
+        if json { try Console.json(result) } else { Console.line(result.text) }
         for transmitter in transmitters { await transmitter.stop() }
         if reached != nodes - 1 || total != nodes - 1 { throw ExitCode(1) }
     }

@@ -60,7 +60,7 @@ struct BenchNotificationsCommand: AsyncParsableCommand {
         await session.close()
         var output = result
         output.backend = session.backend.name
-        if json { try Console.json(output) } else { print(output.text) }
+        if json { try Console.json(output) } else { Console.line(output.text) }
         if output.received < size { throw ExitCode(1) }
     }
 

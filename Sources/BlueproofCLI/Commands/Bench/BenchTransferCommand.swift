@@ -107,7 +107,7 @@ struct BenchTransferCommand: AsyncParsableCommand {
         }
 
         let report = TransferBenchReport(backend: spec.description, size: size, rounds: rounds, workDirectory: root)
-        if json { try Console.json(report) } else { print(report.text) }
+        if json { try Console.json(report) } else { Console.line(report.text) }
         if !report.intact {
             Console.error("our payload arrived different from the one sent (see \(root))")
             throw ExitCode(1)

@@ -64,7 +64,7 @@ final class TransferConsole {
         barShown = false
     }
 
-    private func write(_ text: String) { FileHandle.standardError.write(Data(text.utf8)) }
+    private func write(_ text: String) { Console.diagnostic(text) }
 
     static func bytes(_ count: Int) -> String {
         switch count {

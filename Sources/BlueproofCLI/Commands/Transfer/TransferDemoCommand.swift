@@ -109,7 +109,7 @@ struct TransferDemoCommand: AsyncParsableCommand {
             if let output, let payload = received.payload {
                 _ = FileManager.default.createFile(atPath: output, contents: Data(payload))
             }
-            if json { try Console.json(report) } else { print(report.text) }
+            if json { try Console.json(report) } else { Console.line(report.text) }
             if !report.intact {
                 Console.error("the received payload differs from the one sent")
                 throw ExitCode(1)

@@ -20,7 +20,7 @@ enum TransferRoleRunner {
                 }
             }
             let report = TransferReport(summary, backend: backend, output: summary.payload == nil ? nil : output)
-            if json { try Console.json(report) } else { print(report.text) }
+            if json { try Console.json(report) } else { Console.line(report.text) }
         case let .failure(error):
             Console.error("\(label): \(error)")
             throw ExitCode(1)
