@@ -103,7 +103,7 @@ let package = Package(
         .testTarget(name: "BlueproofCheckTests", dependencies: ["BlueproofCheck", "BlueproofCapture", "BlueproofWire"]),
         .testTarget(name: "BlueproofConformanceTests", dependencies: [
             "BlueproofConformance", "BlueproofCapture", "BlueproofCheck", "BlueproofWire", "BlueproofTransfer",
-            "BlueproofTransmitter", "BlueproofRadio",
+            "BlueproofTransmitter", "BlueproofRadio", "BlueproofAsync",
         ]),
         .testTarget(name: "BlueproofBackendTests", dependencies: ["BlueproofBackend", "BlueproofTransport", "BlueproofTestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: [

@@ -122,7 +122,11 @@ extension Integration {
             }
         }
 
-        @Test("btvirt: a payload over the central's limit: it unsubscribes and disconnects, both fail",
+        /// The peripheral fails when the refusal reaches it while it is still sending. btvirt can
+        /// take all 100,000 bytes in about 30 ms, before the central's host has read 10,000 of
+        /// them; then the peripheral has nothing left to refuse and can only tell that no
+        /// write-back came.
+        @Test("btvirt: a payload over the central's limit: it unsubscribes and disconnects; the central fails, the peripheral gets no write-back",
               .requires(.btvirt, .preload), .timeLimit(.minutes(1)))
         func centralCleansUp() async throws {
             try RequiredComponent.require(.btvirt, .preload)
@@ -134,6 +138,7 @@ extension Integration {
                 #expect(throws: TransferError.payloadTooLarge(limit: 10_000)) { try run.central.get() }
                 switch run.peripheral {
                 case .failure(.unsubscribed), .failure(.disconnected): break
+                case let .success(summary) where summary.reply == nil: break
                 default: Issue.record("peripheral: \(run.peripheral)")
                 }
                 #expect(await noConnections(nodes.hosts[0], nodes.hosts[1]))
