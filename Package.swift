@@ -10,6 +10,8 @@ let package = Package(
     products: [
         .executable(name: "blueproof", targets: ["BlueproofCLI"]),
         .library(name: "BlueproofPreload", type: .dynamic, targets: ["CBlueproofPreload"]),
+        // For the libFuzzer build in Fuzz/ (docs/fuzzing.md).
+        .library(name: "BlueproofFuzzing", targets: ["BlueproofFuzzing"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -73,6 +75,7 @@ let package = Package(
             .product(name: "Yams", package: "Yams"),
             .product(name: "Logging", package: "swift-log"),
         ]),
+        .target(name: "BlueproofFuzzing", dependencies: ["BlueproofWire", "BlueproofCapture", "BlueproofTransmitter"]),
         .executableTarget(name: "BlueproofCLI", dependencies: [
             "BlueproofWire", "BlueproofCapture", "BlueproofTransport", "BlueproofBackend", "BlueproofHost",
             "BlueproofTransfer", "BlueproofAsync", "BlueproofRadio", "BlueproofCheck", "BlueproofTransmitter", "BlueproofConformance",
@@ -85,6 +88,7 @@ let package = Package(
         .target(name: "BlueproofTestSupport", dependencies: ["BlueproofBackend", "BlueproofAsync", "CBlueproofSystem"], path: "Tests/BlueproofTestSupport"),
         .testTarget(name: "BlueproofWireTests", dependencies: ["BlueproofWire"]),
         .testTarget(name: "BlueproofAsyncTests", dependencies: ["BlueproofAsync"]),
+        .testTarget(name: "BlueproofFuzzingTests", dependencies: ["BlueproofFuzzing"]),
         .testTarget(name: "BlueproofCaptureTests", dependencies: ["BlueproofCapture", "BlueproofWire", "BlueproofTestSupport"]),
         .testTarget(name: "BlueproofTransportTests", dependencies: ["BlueproofTransport", "BlueproofWire", "CBlueproofSystem"]),
         .testTarget(name: "BlueproofHostTests", dependencies: [
