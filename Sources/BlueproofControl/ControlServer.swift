@@ -6,7 +6,9 @@ import Synchronization
 
 /// Serves a transmitter over the control protocol (docs/control-protocol.md): every accepted
 /// connection gets a `hello` event, then the transmitter's events as they happen, and an
-/// answer per command line, commands taken in the order they arrive.
+/// answer per command line, commands taken in the order they arrive. A line longer than
+/// `LineSplitter.maxLineBytes` is answered with an error and its connection closed; the other
+/// connections are served on.
 public final class ControlServer: Sendable {
     private let transmitter: any TransmitterControl
     private let listener: StreamListener
@@ -46,7 +48,7 @@ public final class ControlServer: Sendable {
         let events = await transmitter.events()
         let pump = Task {
             for await event in events {
-                do { try socket.send(ControlCoding.line(ControlEvent(event))) } catch { break }
+                do { try socket.send(Self.line(for: event)) } catch { break }
             }
         }
         defer {
@@ -57,12 +59,36 @@ public final class ControlServer: Sendable {
         var splitter = LineSplitter()
         do {
             for try await bytes in socket.incoming {
-                for line in try splitter.feed(bytes) where !line.isEmpty {
+                let lines: [[UInt8]]
+                do throws(TransmitterError) {
+                    lines = try splitter.feed(bytes)
+                } catch {
+                    // Refused and closed: the rest of the line cannot be told from a next command.
+                    logger.info("control client refused", metadata: ["reason": "\(error)"])
+                    var refusal = ControlResponse(id: -1, ok: false)
+                    refusal.error = ControlError(error)
+                    try? socket.send(ControlCoding.line(refusal))
+                    return
+                }
+                for line in lines where !line.isEmpty {
                     try socket.send(ControlCoding.line(await answer(line)))
                 }
             }
         } catch {
             logger.info("control client gone", metadata: ["reason": "\(error)"])
+        }
+    }
+
+    /// The line for `event`. An event the protocol cannot hold (see `ControlCoding.line`)
+    /// becomes an `error` event naming it, so the client learns that an event was lost.
+    static func line(for event: TransmitterEvent) throws(TransmitterError) -> [UInt8] {
+        let message = ControlEvent(event)
+        do throws(TransmitterError) {
+            return try ControlCoding.line(message)
+        } catch {
+            var report = ControlEvent(event: "error")
+            report.error = ControlError(.controlChannel("cannot write the \(message.event) event: \(error.detail ?? "")"))
+            return try ControlCoding.line(report)
         }
     }
 
