@@ -40,8 +40,9 @@ let package = Package(
             "BlueproofWire", "BlueproofTransport", "BlueproofAsync",
             .product(name: "Logging", package: "swift-log"),
         ]),
+        .target(name: "BlueproofYAML", dependencies: [.product(name: "Yams", package: "Yams")]),
         .target(name: "BlueproofRadio", dependencies: [
-            "BlueproofWire", "BlueproofTransport", "BlueproofAsync",
+            "BlueproofWire", "BlueproofTransport", "BlueproofAsync", "BlueproofYAML",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Yams", package: "Yams"),
         ]),
@@ -67,7 +68,7 @@ let package = Package(
         .target(name: "BlueproofConformance", dependencies: [
             "BlueproofWire", "BlueproofCapture", "BlueproofCheck", "BlueproofHost", "BlueproofBackend", "BlueproofRadio",
             "BlueproofTransfer", "BlueproofTransmitter", "BlueproofTransmitterLinks", "BlueproofControl", "BlueproofAsync",
-            .product(name: "Yams", package: "Yams"),
+            "BlueproofYAML", .product(name: "Yams", package: "Yams"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "BlueproofCLI", dependencies: [
