@@ -119,7 +119,7 @@ public enum SafeYAML {
     static func refusal(_ error: YamlError) -> SafeYAMLError {
         switch error {
         case let .scanner(_, problem, mark, _), let .parser(_, problem, mark, _), let .composer(_, problem, mark, _):
-            return SafeYAMLError(line: mark.line, column: mark.column, reason: problem)
+            return SafeYAMLError(line: mark.line, column: mark.column, reason: "not YAML: \(problem)")
         case let .duplicatedKeysInMapping(duplicates, context):
             return SafeYAMLError(line: context.mark.line, column: context.mark.column,
                                  reason: "duplicate keys: \(duplicates.joined(separator: ", "))")
