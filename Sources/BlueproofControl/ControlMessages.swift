@@ -48,6 +48,13 @@ struct ControlResponse: Codable, Sendable, Equatable {
         self.id = id
         self.ok = ok
     }
+
+    /// The refusal of command `id` (-1: a line that is not a command) with `error`.
+    static func refusal(id: Int, _ error: TransmitterError) -> ControlResponse {
+        var response = ControlResponse(id: id, ok: false)
+        response.error = ControlError(error)
+        return response
+    }
 }
 
 /// One event line, server to client: the name of a `TransmitterEvent` case and its fields.

@@ -65,9 +65,7 @@ public final class ControlServer: Sendable {
                 } catch {
                     // Refused and closed: the rest of the line cannot be told from a next command.
                     logger.info("control client refused", metadata: ["reason": "\(error)"])
-                    var refusal = ControlResponse(id: -1, ok: false)
-                    refusal.error = ControlError(error)
-                    try? socket.send(ControlCoding.line(refusal))
+                    try? socket.send(ControlCoding.line(ControlResponse.refusal(id: -1, error)))
                     return
                 }
                 for line in lines where !line.isEmpty {
@@ -98,16 +96,12 @@ public final class ControlServer: Sendable {
         do {
             request = try ControlCoding.decode(ControlRequest.self, from: line)
         } catch {
-            var response = ControlResponse(id: -1, ok: false)
-            response.error = ControlError(error)
-            return response
+            return .refusal(id: -1, error)
         }
         do {
             return try await perform(request)
         } catch {
-            var response = ControlResponse(id: request.id, ok: false)
-            response.error = ControlError(error)
-            return response
+            return .refusal(id: request.id, error)
         }
     }
 

@@ -37,11 +37,11 @@ public enum SafeYAML {
         } catch {
             throw SafeYAMLError(reason: "cannot be read: \(error.localizedDescription)")
         }
-        guard data.count <= maxFileBytes else {
-            throw SafeYAMLError(reason: "is larger than the limit of \(maxFileBytes) bytes (maxFileBytes)")
-        }
+        guard data.count <= maxFileBytes else { throw tooLarge }
         return try text(of: Array(data))
     }
+
+    static let tooLarge = SafeYAMLError(reason: "is larger than the limit of \(maxFileBytes) bytes (maxFileBytes)")
 
     /// `bytes` as text; refuses a NUL byte or invalid UTF-8, naming the offset of the first.
     static func text(of bytes: [UInt8]) throws(SafeYAMLError) -> String {
@@ -58,9 +58,7 @@ public enum SafeYAML {
 
     /// The document's tree, after the checks above; nil for an empty document.
     public static func compose(_ yaml: String) throws(SafeYAMLError) -> Node? {
-        guard yaml.utf8.count <= maxFileBytes else {
-            throw SafeYAMLError(reason: "is larger than the limit of \(maxFileBytes) bytes (maxFileBytes)")
-        }
+        guard yaml.utf8.count <= maxFileBytes else { throw tooLarge }
         if let refusal = screen(Array(yaml.utf8)) { throw refusal }
         do {
             return try Yams.compose(yaml: yaml)

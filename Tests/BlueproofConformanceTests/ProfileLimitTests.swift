@@ -6,22 +6,14 @@ import Testing
 /// binary files are refused at load with file:line and the allowed range or the reason.
 @Suite("Profile limits")
 struct ProfileLimitTests {
-    let schema: ProfileSchema
+    /// The helpers of the profile tests: a one-line variant of the default profile, its error.
+    let profiles: ProfileTests
 
-    init() throws { schema = ProfileSchema(defaultProfile: try Fixtures.defaultProfile()) }
+    init() throws { profiles = try ProfileTests() }
 
-    /// The default profile with one line replaced, written to a temporary file.
-    func variant(_ old: String, _ new: String) throws -> (path: String, line: Int) {
-        var lines = Fixtures.defaultProfileText.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        let index = try #require(lines.firstIndex(of: old), "no line '\(old)' in the default profile")
-        lines[index] = new
-        let path = try Fixtures.write(lines.joined(separator: "\n"), named: "profile.yaml", in: try Fixtures.folder("limits"))
-        return (path, index + 1)
-    }
+    func variant(_ old: String, _ new: String) throws -> (path: String, line: Int) { try profiles.variant(old, new) }
 
-    func loadError(_ path: String) -> ConformanceFileError? {
-        #expect(throws: ConformanceFileError.self) { try Profile.load(path: path, schema: schema) }
-    }
+    func loadError(_ path: String) -> ConformanceFileError? { profiles.loadError(path) }
 
     @Test("impossible values are refused at their line with the allowed range", arguments: [
         ("      binary_bytes: 122880", "      binary_bytes: -5", "1...524288"),
