@@ -43,8 +43,9 @@ let package = Package(
             "BlueproofWire", "BlueproofTransport", "BlueproofAsync",
             .product(name: "Logging", package: "swift-log"),
         ]),
+        .target(name: "BlueproofYAML", dependencies: [.product(name: "Yams", package: "Yams")]),
         .target(name: "BlueproofRadio", dependencies: [
-            "BlueproofWire", "BlueproofTransport", "BlueproofAsync",
+            "BlueproofWire", "BlueproofTransport", "BlueproofAsync", "BlueproofYAML",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Yams", package: "Yams"),
         ]),
@@ -71,11 +72,12 @@ let package = Package(
         .target(name: "BlueproofConformance", dependencies: [
             "BlueproofWire", "BlueproofCapture", "BlueproofCheck", "BlueproofHost", "BlueproofBackend", "BlueproofRadio",
             "BlueproofTransfer", "BlueproofTransmitter", "BlueproofTransmitterLinks", "BlueproofControl", "BlueproofAsync",
-            "BlueproofFiles",
-            .product(name: "Yams", package: "Yams"),
+            "BlueproofFiles", "BlueproofYAML", .product(name: "Yams", package: "Yams"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        .target(name: "BlueproofFuzzing", dependencies: ["BlueproofWire", "BlueproofCapture", "BlueproofTransmitter"]),
+        .target(name: "BlueproofFuzzing", dependencies: [
+            "BlueproofWire", "BlueproofCapture", "BlueproofTransmitter", "BlueproofControl", "BlueproofConformance", "BlueproofRadio",
+        ]),
         .executableTarget(name: "BlueproofCLI", dependencies: [
             "BlueproofWire", "BlueproofCapture", "BlueproofTransport", "BlueproofBackend", "BlueproofHost",
             "BlueproofTransfer", "BlueproofAsync", "BlueproofRadio", "BlueproofCheck", "BlueproofTransmitter", "BlueproofConformance",

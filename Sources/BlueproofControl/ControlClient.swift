@@ -117,7 +117,10 @@ public actor ControlClient: TransmitterControl {
         nextID += 1
         build(&request)
         let id = request.id
-        let line = ControlCoding.line(request)
+        let line = try ControlCoding.line(request)
+        guard line.count - 1 <= LineSplitter.maxLineBytes else {
+            throw .controlChannel("the \(command.rawValue) line is \(line.count - 1) bytes, more than the limit of \(LineSplitter.maxLineBytes) bytes (maxLineBytes)")
+        }
         let response: ControlResponse
         do {
             response = try await withTimeout(timeout, what: "the answer to \(command.rawValue)") {

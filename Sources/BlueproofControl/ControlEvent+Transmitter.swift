@@ -36,7 +36,8 @@ extension ControlEvent {
     }
 
     /// The transmitter event this line stands for; nil for `hello` and for names this version
-    /// does not know (a newer implementation may send more).
+    /// does not know (a newer implementation may send more). An `error` event (the server
+    /// could not write an event) is thrown: the client cannot trust what it saw after it.
     func transmitterEvent() throws(TransmitterError) -> TransmitterEvent? {
         func user() throws(TransmitterError) -> UserID { try ControlCoding.userID(self.user, field: "user") }
         func packet() throws(TransmitterError) -> PacketID {
@@ -70,6 +71,7 @@ extension ControlEvent {
                 packetID: try packet(), sender: try ControlCoding.userID(sender, field: "sender"),
                 dictionary: ControlJSON.unwrap(dictionary), data: try ControlCoding.binary(data),
                 broadcast: broadcast ?? false, mesh: mesh ?? false, encrypted: encrypted ?? false))
+        case "error": throw failure()
         default: return nil
         }
     }

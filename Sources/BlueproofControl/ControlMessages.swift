@@ -48,6 +48,13 @@ struct ControlResponse: Codable, Sendable, Equatable {
         self.id = id
         self.ok = ok
     }
+
+    /// The refusal of command `id` (-1: a line that is not a command) with `error`.
+    static func refusal(id: Int, _ error: TransmitterError) -> ControlResponse {
+        var response = ControlResponse(id: id, ok: false)
+        response.error = ControlError(error)
+        return response
+    }
 }
 
 /// One event line, server to client: the name of a `TransmitterEvent` case and its fields.
@@ -74,12 +81,17 @@ struct ControlEvent: Codable, Sendable, Equatable {
 
 /// Lines in and out: one JSON object per line, UTF-8, ending in a newline.
 enum ControlCoding {
-    static func line<T: Encodable>(_ value: T) -> [UInt8] {
+    /// The value's line. Fails only for values JSON cannot hold (a non-finite number in a
+    /// dictionary an implementation reports, nesting beyond Foundation's 512 levels); the
+    /// failure is returned, never hidden behind a placeholder line.
+    static func line<T: Encodable>(_ value: T) throws(TransmitterError) -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // The message types hold only strings, numbers, booleans and finite values.
-        let bytes = (try? encoder.encode(value)) ?? Data("{}".utf8)
-        return Array(bytes) + [0x0A]
+        do {
+            return Array(try encoder.encode(value)) + [0x0A]
+        } catch {
+            throw .controlChannel("cannot write a \(T.self) line: \(error)")
+        }
     }
 
     static func decode<T: Decodable>(_ type: T.Type, from line: [UInt8]) throws(TransmitterError) -> T {
@@ -104,21 +116,47 @@ enum ControlCoding {
     }
 }
 
-/// Cuts a byte stream into lines (without their newline); a line longer than `limit` is an error.
+/// Cuts a byte stream into lines (without their newline), examining each byte once: a read
+/// scans only its own bytes, never the part of a long line already held.
 struct LineSplitter: Sendable {
-    static let limit = 16 * 1024 * 1024
-    private var pending: [UInt8] = []
+    /// The longest line either side accepts, without its newline: 1 MiB. The largest
+    /// legitimate line is a `send` of binary data at a profile's largest size (512 KiB,
+    /// `ProfileRanges`), about 700 KB once base64'd; the documented 120 KB limit needs 160 KB.
+    /// A longer line is refused before more of it is held.
+    static let maxLineBytes = 1 << 20
 
+    let limit: Int
+    private var pending: [UInt8] = []
+    /// Bytes of `pending` already searched for a newline.
+    private var searched = 0
+    /// Bytes examined so far, for tests: the work grows with the input, not its square.
+    private(set) var examined = 0
+
+    init(limit: Int = maxLineBytes) { self.limit = limit }
+
+    /// The lines `bytes` completes. Throws when a line, complete or not, exceeds `limit`.
     mutating func feed(_ bytes: [UInt8]) throws(TransmitterError) -> [[UInt8]] {
         pending.append(contentsOf: bytes)
         var lines: [[UInt8]] = []
         var start = 0
-        while let end = pending[start...].firstIndex(of: 0x0A) {
+        while let end = pending[searched...].firstIndex(of: 0x0A) {
+            examined += end + 1 - searched
+            guard end - start <= limit else { throw tooLong() }
             lines.append(Array(pending[start..<end]))
             start = end + 1
+            searched = start
         }
+        examined += pending.count - searched
+        guard pending.count - start <= limit else { throw tooLong() }
+        // What stays is the tail of this read: moved once, then only appended to.
         pending.removeFirst(start)
-        if pending.count > Self.limit { throw .controlChannel("a line is longer than \(Self.limit) bytes") }
+        searched = pending.count
         return lines
+    }
+
+    private mutating func tooLong() -> TransmitterError {
+        pending = []
+        searched = 0
+        return .controlChannel("a line is longer than the limit of \(limit) bytes (maxLineBytes)")
     }
 }

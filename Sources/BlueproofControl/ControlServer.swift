@@ -6,7 +6,9 @@ import Synchronization
 
 /// Serves a transmitter over the control protocol (docs/control-protocol.md): every accepted
 /// connection gets a `hello` event, then the transmitter's events as they happen, and an
-/// answer per command line, commands taken in the order they arrive.
+/// answer per command line, commands taken in the order they arrive. A line longer than
+/// `LineSplitter.maxLineBytes` is answered with an error and its connection closed; the other
+/// connections are served on.
 public final class ControlServer: Sendable {
     private let transmitter: any TransmitterControl
     private let listener: StreamListener
@@ -46,7 +48,7 @@ public final class ControlServer: Sendable {
         let events = await transmitter.events()
         let pump = Task {
             for await event in events {
-                do { try socket.send(ControlCoding.line(ControlEvent(event))) } catch { break }
+                do { try socket.send(Self.line(for: event)) } catch { break }
             }
         }
         defer {
@@ -57,12 +59,34 @@ public final class ControlServer: Sendable {
         var splitter = LineSplitter()
         do {
             for try await bytes in socket.incoming {
-                for line in try splitter.feed(bytes) where !line.isEmpty {
+                let lines: [[UInt8]]
+                do throws(TransmitterError) {
+                    lines = try splitter.feed(bytes)
+                } catch {
+                    // Refused and closed: the rest of the line cannot be told from a next command.
+                    logger.info("control client refused", metadata: ["reason": "\(error)"])
+                    try? socket.send(ControlCoding.line(ControlResponse.refusal(id: -1, error)))
+                    return
+                }
+                for line in lines where !line.isEmpty {
                     try socket.send(ControlCoding.line(await answer(line)))
                 }
             }
         } catch {
             logger.info("control client gone", metadata: ["reason": "\(error)"])
+        }
+    }
+
+    /// The line for `event`. An event the protocol cannot hold (see `ControlCoding.line`)
+    /// becomes an `error` event naming it, so the client learns that an event was lost.
+    static func line(for event: TransmitterEvent) throws(TransmitterError) -> [UInt8] {
+        let message = ControlEvent(event)
+        do throws(TransmitterError) {
+            return try ControlCoding.line(message)
+        } catch {
+            var report = ControlEvent(event: "error")
+            report.error = ControlError(.controlChannel("cannot write the \(message.event) event: \(error.detail ?? "")"))
+            return try ControlCoding.line(report)
         }
     }
 
@@ -72,16 +96,12 @@ public final class ControlServer: Sendable {
         do {
             request = try ControlCoding.decode(ControlRequest.self, from: line)
         } catch {
-            var response = ControlResponse(id: -1, ok: false)
-            response.error = ControlError(error)
-            return response
+            return .refusal(id: -1, error)
         }
         do {
             return try await perform(request)
         } catch {
-            var response = ControlResponse(id: request.id, ok: false)
-            response.error = ControlError(error)
-            return response
+            return .refusal(id: request.id, error)
         }
     }
 

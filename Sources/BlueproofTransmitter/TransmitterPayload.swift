@@ -4,7 +4,8 @@ import Foundation
 ///
 /// Source: bridgefy-ios-sdk-readme.md, "4. Send data", "Dictionaries", "Binary data (files)".
 /// Construction refuses, before anything is sent, any dictionary value that is neither
-/// JSON-encodable nor binary, and non-finite numbers. Zero-length binary data counts as no
+/// JSON-encodable nor binary, non-finite numbers, and nesting deeper than
+/// `TransmitterValue.maxNestingDepth`. Zero-length binary data counts as no
 /// binary data (choice C8). The encoding is described in docs/transmitter.md, "Payload encoding".
 public struct TransmitterPayload: Hashable, Sendable {
     /// The dictionary, nil if absent. An empty dictionary is present (it encodes as `{}`).
@@ -14,10 +15,11 @@ public struct TransmitterPayload: Hashable, Sendable {
     /// The deterministic JSON of the dictionary, nil if absent.
     public let dictionaryJSON: [UInt8]?
 
-    /// Builds a payload from typed values; refuses non-finite numbers anywhere in the dictionary.
+    /// Builds a payload from typed values; refuses non-finite numbers anywhere in the dictionary
+    /// and nesting deeper than `TransmitterValue.maxNestingDepth`, before encoding it.
     public init(dictionary: [String: TransmitterValue]?, data: Data? = nil) throws(TransmitterError) {
         if let dictionary {
-            for key in dictionary.keys.sorted() { try Self.checkFinite(dictionary[key]!, at: key) }
+            for key in dictionary.keys.sorted() { try Self.check(dictionary[key]!, at: key, depth: 1) }
         }
         let binary = (data?.isEmpty ?? true) ? nil : data
         let json = dictionary.map { TransmitterJSON.encode(object: $0) }
@@ -112,14 +114,19 @@ public struct TransmitterPayload: Hashable, Sendable {
         out.append(contentsOf: [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)])
     }
 
-    private static func checkFinite(_ value: TransmitterValue, at path: String) throws(TransmitterError) {
+    /// Refuses a non-finite number or a container beyond the nesting limit; `depth` is the level
+    /// of the container holding `value`, so the walk never goes deeper than the limit.
+    private static func check(_ value: TransmitterValue, at path: String, depth: Int) throws(TransmitterError) {
         switch value {
         case .number(let number) where !number.isFinite:
             throw TransmitterError.nonFiniteNumber.with(detail: "\(path): \(number)")
-        case .array(let array):
-            for (index, element) in array.enumerated() { try checkFinite(element, at: path + "[\(index)]") }
-        case .object(let object):
-            for key in object.keys.sorted() { try checkFinite(object[key]!, at: path + "." + key) }
+        case .array, .object, .binary:
+            guard depth < TransmitterValue.maxNestingDepth else { throw TransmitterValue.tooDeep(at: path) }
+            if case .array(let array) = value {
+                for (index, element) in array.enumerated() { try check(element, at: path + "[\(index)]", depth: depth + 1) }
+            } else if case .object(let object) = value {
+                for key in object.keys.sorted() { try check(object[key]!, at: path + "." + key, depth: depth + 1) }
+            }
         default:
             break
         }

@@ -14,7 +14,7 @@ struct ControlCodingTests {
         ]
         var request = ControlRequest(id: 7, command: .send)
         request.dictionary = ControlJSON.wrap(dictionary)
-        let line = ControlCoding.line(request)
+        let line = try ControlCoding.line(request)
         #expect(line.last == 0x0A)
         #expect(!line.dropLast().contains(0x0A))
         let text = String(decoding: line, as: UTF8.self)
@@ -37,7 +37,7 @@ struct ControlCodingTests {
                                      broadcast: true, mesh: true, encrypted: false)),
         ]
         for event in events {
-            let line = ControlCoding.line(ControlEvent(event))
+            let line = try ControlCoding.line(ControlEvent(event))
             let back = try ControlCoding.decode(ControlEvent.self, from: Array(line.dropLast())).transmitterEvent()
             #expect(back == event, "\(event)")
         }
@@ -81,12 +81,45 @@ struct ControlCodingTests {
         #expect(try splitter.feed([]) == [])
     }
 
+    @Test("a value JSON cannot hold is an error, never a {} line")
+    func unencodable() {
+        let packet = ReceivedPacket(packetID: UUID(), sender: .random(), dictionary: ["x": .number(.infinity)], data: nil,
+                                    broadcast: false, mesh: false, encrypted: false)
+        #expect(throws: TransmitterError.self) { try ControlCoding.line(ControlEvent(.received(packet))) }
+    }
+
+    @Test("a 4 MiB line fed in 1 KiB reads is cut once, each byte examined once")
+    func longLineIsLinear() throws {
+        var splitter = LineSplitter(limit: 8 << 20)
+        let chunk = [UInt8](repeating: UInt8(ascii: "x"), count: 1024)
+        for _ in 0..<4096 { #expect(try splitter.feed(chunk).isEmpty) }
+        let lines = try splitter.feed([0x0A] + Array("{}".utf8))
+        #expect(lines.map(\.count) == [4 << 20])
+        #expect(splitter.examined == (4 << 20) + 3)
+        #expect(try splitter.feed([0x0A]) == [Array("{}".utf8)])
+    }
+
+    @Test("a line over the limit is refused naming it, whether its newline has come or not")
+    func overLongLine() throws {
+        let limit = LineSplitter.maxLineBytes
+        var complete = LineSplitter()
+        let error = #expect(throws: TransmitterError.self) {
+            try complete.feed(Array(repeating: 0x61, count: limit + 1) + [0x0A])
+        }
+        #expect(error?.detail?.contains("\(limit) bytes") == true)
+        var partial = LineSplitter()
+        #expect(try partial.feed(Array(repeating: 0x61, count: limit)).isEmpty)
+        #expect(throws: TransmitterError.self) { try partial.feed([0x61]) }
+        var exact = LineSplitter()
+        #expect(try exact.feed(Array(repeating: 0x61, count: limit) + [0x0A]).map(\.count) == [limit])
+    }
+
     @Test("a command line that is not JSON is answered with id -1 and the reason")
     func garbage() throws {
         #expect(throws: TransmitterError.self) { try ControlCoding.decode(ControlRequest.self, from: Array("start".utf8)) }
         var request = ControlRequest(id: 1, command: .start)
         request.mode = "sometimes"
-        let text = String(decoding: ControlCoding.line(request), as: UTF8.self)
+        let text = String(decoding: try ControlCoding.line(request), as: UTF8.self)
         #expect(text.contains("\"command\":\"start\""))
     }
 }

@@ -1,3 +1,4 @@
+import BlueproofYAML
 import Foundation
 import Yams
 
@@ -53,5 +54,8 @@ public struct ConformanceFileError: Error, Hashable, Sendable, CustomStringConve
         self.reason = reason
     }
 
-    public var description: String { line.map { "\(file):\($0): \(reason)" } ?? "\(file): \(reason)" }
+    /// `file:line: reason`; characters quoted from the file that could drive a terminal are escaped.
+    public var description: String {
+        PrintableText.escape(line.map { "\(file):\($0): \(reason)" } ?? "\(file): \(reason)")
+    }
 }

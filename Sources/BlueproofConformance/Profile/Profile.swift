@@ -1,3 +1,4 @@
+import BlueproofYAML
 import Foundation
 import Yams
 
@@ -22,16 +23,15 @@ public struct Profile: Sendable {
     /// The line of each nested mapping's key, for errors about what it lacks.
     var mappingLines: [String: Int]
 
-    /// Parses `yaml` without a schema (the default profile is its own schema).
+    /// Parses `yaml` without a schema (the default profile is its own schema). Anchors, aliases,
+    /// deep nesting and oversize text are refused before anything is expanded (`SafeYAML`).
     public init(yaml: String, path: String) throws(ConformanceFileError) {
         self.path = path
         let node: Node?
-        do {
-            node = try Yams.compose(yaml: yaml)
-        } catch let error as YamlError {
-            throw ConformanceFileError(file: path, line: Self.line(of: error), reason: "not YAML: \(error)")
+        do throws(SafeYAMLError) {
+            node = try SafeYAML.compose(yaml)
         } catch {
-            throw ConformanceFileError(file: path, line: nil, reason: "not YAML: \(error)")
+            throw ConformanceFileError(file: path, line: error.line, reason: error.reason)
         }
         guard let node, case let .mapping(root) = node else {
             throw ConformanceFileError(file: path, line: 1, reason: "wrong type: a profile is a mapping of keys")
@@ -46,14 +46,28 @@ public struct Profile: Sendable {
         if case let .string(name)? = values["name"]?.value { self.name = name } else { self.name = URL(fileURLWithPath: path).lastPathComponent }
     }
 
-    /// Loads `path` and checks it against `schema`: unknown keys, wrong types, missing values.
+    /// Loads `path` (as `SafeYAML.read` allows) and checks it against `schema`: unknown keys,
+    /// wrong types, missing values; then every integer against its `ProfileRanges` range.
     public static func load(path: String, schema: ProfileSchema?) throws(ConformanceFileError) -> Profile {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw ConformanceFileError(file: path, line: nil, reason: "cannot read the profile")
+        let text: String
+        do throws(SafeYAMLError) {
+            text = try SafeYAML.read(path: path)
+        } catch {
+            throw ConformanceFileError(file: path, line: nil, reason: "cannot read the profile: \(error.reason)")
         }
         let profile = try Profile(yaml: text, path: path)
         if let schema { try profile.validate(against: schema) }
+        try profile.checkRanges()
         return profile
+    }
+
+    /// Refuses, at its line, the first integer outside its range (`ProfileRanges`).
+    func checkRanges() throws(ConformanceFileError) {
+        for (key, entry) in values.sorted(by: { $0.value.line < $1.value.line }) {
+            if let problem = ProfileRanges.problem(key, entry.value) {
+                throw ConformanceFileError(file: path, line: entry.line, reason: problem)
+            }
+        }
     }
 
     /// Loads the default profile, which is also the schema of every other one.
@@ -159,12 +173,6 @@ public struct Profile: Sendable {
             }
             return .string(scalar.string)
         }
-    }
-
-    private static func line(of error: YamlError) -> Int? {
-        if case let .scanner(_, _, mark, _) = error { return mark.line }
-        if case let .parser(_, _, mark, _) = error { return mark.line }
-        return nil
     }
 }
 

@@ -1,41 +1,32 @@
 import BlueproofWire
+import BlueproofYAML
 import Foundation
 import Yams
 
 extension RadioScenario {
-    /// Reads a scenario file (docs/radio-proxy.md).
+    /// Reads a scenario file (docs/radio-proxy.md); the file is checked as `SafeYAML.read` says.
     public static func load(path: String) throws(RadioScenarioError) -> RadioScenario {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw RadioScenarioError(file: path, line: nil, column: nil, reason: "cannot read the file")
+        let text: String
+        do throws(SafeYAMLError) {
+            text = try SafeYAML.read(path: path)
+        } catch {
+            throw RadioScenarioError(file: path, line: nil, column: nil, reason: "cannot read the scenario: \(error.reason)")
         }
-        return try load(yaml: String(decoding: data, as: UTF8.self), file: path)
+        return try load(yaml: text, file: path)
     }
 
-    /// Parses a scenario; anything unknown, mistyped or missing is refused with its place.
+    /// Parses a scenario; anything unknown, mistyped, out of range or missing is refused with its
+    /// place, and so are anchors, aliases and deep nesting (`SafeYAML.compose`).
     public static func load(yaml: String, file: String = "<scenario>") throws(RadioScenarioError) -> RadioScenario {
         let root: Node?
-        do {
-            root = try Yams.compose(yaml: yaml)
-        } catch let error as YamlError {
-            throw Self.refusal(error, file: file)
+        do throws(SafeYAMLError) {
+            root = try SafeYAML.compose(yaml)
         } catch {
-            throw RadioScenarioError(file: file, line: nil, column: nil, reason: "\(error)")
+            throw RadioScenarioError(file: file, line: error.line, column: error.column, reason: error.reason)
         }
         guard let root else { throw RadioScenarioError(file: file, line: 1, column: 1, reason: "the file is empty") }
         var reader = ScenarioReader(fields: YAMLFields(file: file))
         return try reader.scenario(root)
-    }
-
-    private static func refusal(_ error: YamlError, file: String) -> RadioScenarioError {
-        switch error {
-        case let .scanner(_, problem, mark, _), let .parser(_, problem, mark, _), let .composer(_, problem, mark, _):
-            return RadioScenarioError(file: file, line: mark.line, column: mark.column, reason: problem)
-        case let .duplicatedKeysInMapping(duplicates, context):
-            return RadioScenarioError(file: file, line: context.mark.line, column: context.mark.column,
-                                      reason: "duplicate keys: \(duplicates.joined(separator: ", "))")
-        default:
-            return RadioScenarioError(file: file, line: nil, column: nil, reason: "\(error)")
-        }
     }
 }
 
@@ -68,11 +59,11 @@ struct ScenarioReader {
         scenario.nodeNames = names
         scenario.model.paths = paths
         if let seed = top["seed"] { scenario.model.seed = UInt64(try fields.integer(seed, "seed", in: 0...Int.max)) }
-        if let value = top["sensitivity"] { scenario.model.sensitivity = try fields.double(value, "sensitivity") }
+        if let value = top["sensitivity"] { scenario.model.sensitivity = try fields.rssi(value, "sensitivity") }
         if let value = top["advertising-interval"] {
             scenario.advertisingInterval = try fields.duration(value, "advertising-interval")
-            guard scenario.advertisingInterval > .zero else {
-                throw fields.error(value, "advertising-interval: must be more than 0")
+            guard scenario.advertisingInterval >= ScenarioLimits.minAdvertisingInterval else {
+                throw fields.error(value, "advertising-interval: must be at least 1 ms (minAdvertisingInterval)")
             }
         }
         if let value = top["rssi"] { scenario.model.defaultLink = try link(value, "rssi", extra: []).model }
@@ -102,7 +93,8 @@ struct ScenarioReader {
     func position(_ value: Node, _ what: String) throws(RadioScenarioError) -> RadioPosition {
         let items = try fields.sequence(value, what)
         guard items.count == 2 else { throw fields.error(value, "\(what): expected [x, y] in metres") }
-        return RadioPosition(x: try fields.double(items[0], "\(what)[0]"), y: try fields.double(items[1], "\(what)[1]"))
+        return RadioPosition(x: try fields.double(items[0], "\(what)[0]", in: ScenarioLimits.coordinate, unit: " m"),
+                             y: try fields.double(items[1], "\(what)[1]", in: ScenarioLimits.coordinate, unit: " m"))
     }
 
     func path(_ value: Node, _ what: String) throws(RadioScenarioError) -> RadioPath {
@@ -131,7 +123,7 @@ struct ScenarioReader {
         }
         switch try fields.oneOf(["fixed", "schedule", "path-loss"], in: entry, at: value, what) {
         case "fixed":
-            return (.fixed(try fields.double(entry["fixed"]!, "\(what).fixed")), pair)
+            return (.fixed(try fields.rssi(entry["fixed"]!, "\(what).fixed")), pair)
         case "schedule":
             var steps: [RadioLinkModel.Step] = []
             let list = entry["schedule"]!
@@ -141,7 +133,7 @@ struct ScenarioReader {
                 if let last = steps.last, at <= last.at {
                     throw fields.error(step["at"], "\(what).schedule[\(index)].at: times must increase")
                 }
-                steps.append(.init(at: at, rssi: try fields.double(step["rssi"]!, "\(what).schedule[\(index)].rssi")))
+                steps.append(.init(at: at, rssi: try fields.rssi(step["rssi"]!, "\(what).schedule[\(index)].rssi")))
             }
             guard !steps.isEmpty else { throw fields.error(list, "\(what).schedule: the list is empty") }
             return (.schedule(steps), pair)
@@ -153,16 +145,15 @@ struct ScenarioReader {
     func pathLoss(_ value: Node, _ what: String) throws(RadioScenarioError) -> RadioLinkModel.PathLoss {
         let entry = try fields.mapping(value, what, optional: ["tx-power", "exponent", "noise"])
         var model = RadioLinkModel.PathLoss()
-        if let power = entry["tx-power"] { model.txPower = try fields.double(power, "\(what).tx-power") }
+        if let power = entry["tx-power"] { model.txPower = try fields.rssi(power, "\(what).tx-power") }
         if let exponent = entry["exponent"] {
-            model.exponent = try fields.double(exponent, "\(what).exponent")
+            model.exponent = try fields.double(exponent, "\(what).exponent", in: ScenarioLimits.exponent)
             guard model.exponent > 0 else { throw fields.error(exponent, "\(what).exponent: must be more than 0") }
         }
         if let noise = entry["noise"] {
             let kinds = try fields.mapping(noise, "\(what).noise", optional: ["gaussian", "uniform"])
             let kind = try fields.oneOf(["gaussian", "uniform"], in: kinds, at: noise, "\(what).noise")
-            let amount = try fields.double(kinds[kind]!, "\(what).noise.\(kind)")
-            guard amount >= 0 else { throw fields.error(kinds[kind], "\(what).noise.\(kind): must not be negative") }
+            let amount = try fields.double(kinds[kind]!, "\(what).noise.\(kind)", in: ScenarioLimits.noise, unit: " dB")
             model.noise = kind == "gaussian" ? .gaussian(sigma: amount) : .uniform(amplitude: amount)
         }
         return model
@@ -190,7 +181,7 @@ struct ScenarioReader {
             let match = try event(spec["event"]!, "\(place).event")
             let window = RadioWindow(from: try spec["from"].map { node throws(RadioScenarioError) in try fields.duration(node, "\(place).from") },
                                      until: try spec["until"].map { node throws(RadioScenarioError) in try fields.duration(node, "\(place).until") })
-            let count = try spec["count"].map { node throws(RadioScenarioError) in try fields.integer(node, "\(place).count", in: 1...Int.max) }
+            let count = try spec["count"].map { node throws(RadioScenarioError) in try fields.integer(node, "\(place).count", in: ScenarioLimits.count) }
             if kind == "drop" { return RadioFault(node: target, action: .drop(match, window: window, count: count)) }
             let delay = try fields.duration(spec["by"]!, "\(place).by")
             return RadioFault(node: target, action: .delay(match, by: delay, window: window, count: count))

@@ -1,3 +1,5 @@
+import BlueproofYAML
+
 /// Why a scenario file was refused: where (file, line and column, 1-based, when known) and why.
 public struct RadioScenarioError: Error, Hashable, Sendable, CustomStringConvertible {
     public var file: String
@@ -12,11 +14,12 @@ public struct RadioScenarioError: Error, Hashable, Sendable, CustomStringConvert
         self.reason = reason
     }
 
-    /// `file:line:column: reason`, as compilers print it.
+    /// `file:line:column: reason`, as compilers print it; characters quoted from the file that
+    /// could drive a terminal are escaped.
     public var description: String {
         var place = file
         if let line { place += ":\(line)" }
         if let column { place += ":\(column)" }
-        return "\(place): \(reason)"
+        return PrintableText.escape("\(place): \(reason)")
     }
 }

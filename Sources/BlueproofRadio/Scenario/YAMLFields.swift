@@ -56,6 +56,24 @@ struct YAMLFields {
         return value
     }
 
+    /// A number within `range`; `unit` follows the bounds in the refusal (` dBm`, ` m`).
+    func double(_ node: Node, _ what: String, in range: ClosedRange<Double>, unit: String = "") throws(RadioScenarioError) -> Double {
+        let value = try double(node, what)
+        guard range.contains(value) else {
+            throw error(node, "\(what): \(value) is outside \(Self.bound(range.lowerBound))...\(Self.bound(range.upperBound))\(unit)")
+        }
+        return value
+    }
+
+    /// An RSSI in dBm, within `ScenarioLimits.rssi`.
+    func rssi(_ node: Node, _ what: String) throws(RadioScenarioError) -> Double {
+        try double(node, what, in: ScenarioLimits.rssi, unit: " dBm")
+    }
+
+    private static func bound(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
+    }
+
     /// A decimal integer, or hexadecimal with `0x`, within `range`.
     func integer(_ node: Node, _ what: String, in range: ClosedRange<Int>) throws(RadioScenarioError) -> Int {
         let text = try string(node, what)
@@ -67,12 +85,17 @@ struct YAMLFields {
         return value
     }
 
-    /// A duration with its unit: `250us`, `100ms`, `1.5s`, `2min`.
+    /// A duration with its unit: `250us`, `100ms`, `1.5s`, `2min`; at most
+    /// `ScenarioLimits.maxDuration`, checked before converting to nanoseconds.
     func duration(_ node: Node, _ what: String) throws(RadioScenarioError) -> Duration {
         let text = try string(node, what).trimmingCharacters(in: .whitespaces)
         let units: [(String, Double)] = [("min", 60), ("ms", 1e-3), ("us", 1e-6), ("ns", 1e-9), ("s", 1)]
+        let limit = ScenarioLimits.maxDuration.components.seconds
         for (unit, scale) in units where text.hasSuffix(unit) {
             guard let number = Double(text.dropLast(unit.count)), number.isFinite, number >= 0 else { break }
+            guard number * scale <= Double(limit) else {
+                throw error(node, "\(what): \(text) is more than a day (the limit is \(limit) s)")
+            }
             return .nanoseconds(Int64((number * scale * 1e9).rounded()))
         }
         throw error(node, "\(what): expected a duration such as 100ms or 1.5s, found \"\(text)\"")

@@ -81,7 +81,7 @@ extension Transmitter {
             payload = try TransmitterPayload.decode(plain)
         } catch {
             statistics.rejected += 1
-            TransmitterLog.log(.error, "packet \(frame.packetID) payload undecodable at offset \(error.offset)", user: me)
+            TransmitterLog.log(.error, "packet \(frame.packetID) payload undecodable: \(error)", user: me)
             return
         }
         let limits = configuration.limits

@@ -3,12 +3,15 @@ import Foundation
 /// Reads the dictionary JSON `TransmitterJSON` writes back into values: integers (no fraction or
 /// exponent) as `.integer`, other numbers as `.number`, `{"$binary":"…"}` as `.binary`, and a
 /// key's doubled leading `$` undone (docs/transmitter.md, "Payload encoding"). Strict: trailing
-/// bytes, bad escapes and unpaired surrogates are refused.
+/// bytes, bad escapes, unpaired surrogates and nesting deeper than
+/// `TransmitterValue.maxNestingDepth` are refused, the last before recursing any further.
 struct TransmitterJSONReader {
     struct Failure: Error { var offset: Int; var reason: String }
 
     private let bytes: [UInt8]
     private var index = 0
+    /// Objects and arrays open at `index`.
+    private var depth = 0
 
     static func readObject(_ bytes: [UInt8]) throws(Failure) -> [String: TransmitterValue] {
         var reader = TransmitterJSONReader(bytes: bytes)
@@ -26,6 +29,14 @@ struct TransmitterJSONReader {
     }
 
     private func fail(_ reason: String) -> Failure { Failure(offset: index, reason: reason) }
+
+    /// Enters an object or array, refusing one level beyond the limit.
+    private mutating func descend() throws(Failure) {
+        guard depth < TransmitterValue.maxNestingDepth else {
+            throw fail("nested deeper than maxNestingDepth (\(TransmitterValue.maxNestingDepth) levels)")
+        }
+        depth += 1
+    }
 
     private mutating func expect(_ literal: String) throws(Failure) {
         let utf8 = Array(literal.utf8)
@@ -48,6 +59,8 @@ struct TransmitterJSONReader {
     }
 
     private mutating func object() throws(Failure) -> TransmitterValue {
+        try descend()
+        defer { depth -= 1 }
         index += 1
         var object: [String: TransmitterValue] = [:]
         skipSpace()
@@ -77,6 +90,8 @@ struct TransmitterJSONReader {
     }
 
     private mutating func array() throws(Failure) -> TransmitterValue {
+        try descend()
+        defer { depth -= 1 }
         index += 1
         var array: [TransmitterValue] = []
         skipSpace()
