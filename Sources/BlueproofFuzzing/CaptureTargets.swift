@@ -1,5 +1,4 @@
 import BlueproofCapture
-import Foundation
 
 extension FuzzTargets {
     /// The capture reader, one target per format: the input follows the format's magic, so
@@ -10,15 +9,9 @@ extension FuzzTargets {
         captureTarget("capture-btsnoop", magic: Array("btsnoop".utf8) + [0], "a btsnoop file, every record read"),
     ]
 
-    /// One file per process, rewritten for every input: the reader takes paths.
-    private static let scratch = FileManager.default.temporaryDirectory
-        .appendingPathComponent("bp-fuzz-capture-\(ProcessInfo.processInfo.processIdentifier)").path
-
     private static func captureTarget(_ name: String, magic: [UInt8], _ summary: String) -> FuzzTarget {
         FuzzTarget(name, summary) { bytes in
-            let path = "\(scratch)-\(name)"
-            guard FileManager.default.createFile(atPath: path, contents: Data(magic + bytes)) else { return }
-            _ = try? CaptureReader.read(path: path)
+            _ = try? CaptureReader.read(path: scratchFile(name, magic + bytes))
         }
     }
 }
