@@ -50,8 +50,9 @@ public struct CaptureFile: Hashable, Sendable {
     /// added/removed/opened/closed, vendor diagnostics, empty records.
     public var skipped: Int
     /// Why reading stopped before the end of the file, when it did: a cut
-    /// (``CaptureError/truncated(path:record:byteOffset:reason:)``) or a corrupt record
-    /// (``CaptureError/malformed(path:record:byteOffset:reason:)``). Every complete record
+    /// (``CaptureError/truncated(path:record:byteOffset:reason:)``), a corrupt record
+    /// (``CaptureError/malformed(path:record:byteOffset:reason:)``) or one longer than any
+    /// record may be (``CaptureError/recordTooLong(path:record:byteOffset:length:limit:)``). Every complete record
     /// before that point is in ``records``.
     public var truncated: CaptureError?
 
