@@ -33,8 +33,9 @@ final class LibpcapDumper {
         pcap_dump_flush(dumper)
     }
 
-    /// Appends one record and flushes it to the kernel. Returns false when the flush failed.
-    func write(timestampMicros: Int64, bytes: [UInt8]) -> Bool {
+    /// Appends one record and, when `flush` is set, flushes it to the kernel. Returns false
+    /// when the flush failed.
+    func write(timestampMicros: Int64, bytes: [UInt8], flush: Bool) -> Bool {
         guard let dumper else { return false }
         let (seconds, micros) = timestampMicros.quotientAndRemainder(dividingBy: 1_000_000)
         // Floor division, so times before 1970 still get 0 <= tv_usec < 1_000_000.
@@ -48,14 +49,18 @@ final class LibpcapDumper {
         bytes.withUnsafeBufferPointer { buffer in
             pcap_dump(UnsafeMutablePointer<UInt8>(dumper), &header, buffer.baseAddress)
         }
-        return pcap_dump_flush(dumper) == 0
+        return !flush || pcap_dump_flush(dumper) == 0
     }
 
-    func close() {
+    /// Flushes what is buffered and closes the file. Returns false when the flush failed.
+    @discardableResult
+    func close() -> Bool {
+        let flushed = dumper.map { pcap_dump_flush($0) == 0 } ?? true
         if let dumper { pcap_dump_close(dumper) }
         if let pcap { pcap_close(pcap) }
         dumper = nil
         pcap = nil
+        return flushed
     }
 
     deinit { close() }
@@ -98,12 +103,6 @@ final class LibpcapReader {
         }
         pcap = opened
         linkType = pcap_datalink(opened)
-    }
-
-    /// The byte of the file libpcap reads next; nil when the file cannot tell.
-    var position: Int? {
-        let position = ftell(pcap_file(pcap))
-        return position < 0 ? nil : position
     }
 
     /// The next frame; nil at the end of the file. Throws libpcap's message when reading fails

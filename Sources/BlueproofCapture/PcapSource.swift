@@ -3,16 +3,18 @@
 final class PcapSource: CaptureRecordSource {
     let linkType: UInt32
     private let path: String
-    private let format: CaptureFormat
     private let reader: LibpcapReader
     /// Records read so far, HCI packets or not.
     private var number = 0
+    /// Classic pcap: where the next record starts, after the 24-byte file header and the
+    /// 16-byte header and captured bytes of each record so far (counted here: asking the file
+    /// would cost a system call per record). pcapng: nil, as its blocks vary.
+    private var nextOffset: Int?
 
     /// Opens `file` (read from its first byte) with libpcap. Throws when libpcap refuses it,
     /// when its file header is cut, or when its link type is not one we decode.
     init(path: String, format: CaptureFormat, file: CaptureDescriptor) throws(CaptureError) {
         self.path = path
-        self.format = format
         do {
             reader = try LibpcapReader(descriptor: file.release())
         } catch {
@@ -21,6 +23,7 @@ final class PcapSource: CaptureRecordSource {
             }
             throw .cannotOpen(path: path, reason: error.message)
         }
+        nextOffset = format == .pcap ? 24 : nil
         linkType = UInt32(bitPattern: reader.linkType)
         guard CaptureReader.pcapLinkTypes.contains(linkType) else {
             throw .unsupported(path: path, reason: "pcap link type \(linkType) is not a Bluetooth HCI link type "
@@ -29,9 +32,7 @@ final class PcapSource: CaptureRecordSource {
     }
 
     func next() throws(CaptureError) -> RawCaptureRecord? {
-        // Classic pcap: a record starts where libpcap stands. pcapng: libpcap may pass other
-        // blocks first, so the place is not named.
-        let start = format == .pcap ? reader.position : nil
+        let start = nextOffset
         let frame: LibpcapReader.Frame?
         do {
             frame = try reader.next(maximumLength: CaptureReader.maximumRecordLength)
@@ -42,6 +43,7 @@ final class PcapSource: CaptureRecordSource {
         }
         guard let frame else { return nil }
         number += 1
+        nextOffset = nextOffset.map { $0 + 16 + frame.length }  // both bounded by the file's size
         guard frame.length <= CaptureReader.maximumRecordLength else {
             throw .recordTooLong(path: path, record: number, byteOffset: start, length: frame.length,
                                  limit: CaptureReader.maximumRecordLength)
