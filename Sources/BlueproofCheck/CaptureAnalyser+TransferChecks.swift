@@ -89,10 +89,11 @@ extension CaptureAnalyser {
         untrackedValues == 0 ? "" : "; \(untrackedValues) value(s) on streams past the first \(Self.maximumStreams) not judged"
     }
 
-    /// The entries kept in `lists`, in order, comma-separated; "…" when some were not kept.
+    /// The first ``CaptureCheck/maximumFrames`` entries of `lists`, in order, comma-separated,
+    /// and how many there are in all when that is more.
     static func listed(_ lists: [BoundedList]) -> String {
-        let kept = lists.flatMap(\.kept).map(String.init)
+        let shown = lists.flatMap(\.kept).prefix(CaptureCheck.maximumFrames).map(String.init)
         let all = lists.reduce(0) { $0 + $1.count }
-        return (kept + (all > kept.count ? ["… (\(all) in all)"] : [])).joined(separator: ", ")
+        return (shown + (all > shown.count ? ["… (\(all) in all)"] : [])).joined(separator: ", ")
     }
 }
