@@ -67,4 +67,12 @@ public struct CaptureFile: Hashable, Sendable {
         self.skipped = skipped
         self.truncated = truncated
     }
+
+    /// What `stream`, read to its end, holds: its `records` (all it handed out, or none when
+    /// the caller kept none) and its counts.
+    public init(_ stream: CaptureStream, records: [CaptureRecord]) {
+        self.init(path: stream.path, format: stream.format, linkType: stream.linkType,
+                  directionSource: stream.directionSource, records: records,
+                  skipped: stream.skipped, truncated: stream.truncated)
+    }
 }

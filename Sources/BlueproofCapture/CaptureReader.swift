@@ -57,9 +57,7 @@ public enum CaptureReader {
     public static func read(path: String) throws(CaptureError) -> CaptureFile {
         let stream = try open(path: path)
         let records = Array(stream)
-        return CaptureFile(path: path, format: stream.format, linkType: stream.linkType,
-                           directionSource: stream.directionSource, records: records,
-                           skipped: stream.skipped, truncated: stream.truncated)
+        return CaptureFile(stream, records: records)
     }
 
     // MARK: - Format detection
@@ -92,6 +90,7 @@ public enum CaptureReader {
     static let btsnoopDatalinks: [UInt32] = [
         CaptureLinkType.btsnoopHCI, CaptureLinkType.btsnoopUART, CaptureLinkType.btsnoopMonitor,
     ]
+
     /// The HCI packet one record holds, or nil when it holds none (the caller counts it as
     /// skipped). `flags` is the btsnoop record's flags word; pcap records have none (0).
     static func decodeRecord(linkType: UInt32, data: ArraySlice<UInt8>, flags: UInt32,
@@ -167,6 +166,7 @@ public enum CaptureReader {
         return -Int64(offset - stamp)  // below the offset, itself far below Int64.max
     }
 
+    /// The big-endian 32-bit word at `offset`.
     static func bigEndian32<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, at offset: Int) -> UInt32
     where Bytes.Index == Int {
         UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16

@@ -94,11 +94,7 @@ struct CheckCommand: AsyncParsableCommand {
                 analyser.consume(record)
                 if keepsRecords { records.append(record) }
             }
-            if keepsRecords {
-                files.append(CaptureFile(path: path, format: stream.format, linkType: stream.linkType,
-                                         directionSource: stream.directionSource, records: records,
-                                         skipped: stream.skipped, truncated: stream.truncated))
-            }
+            if keepsRecords { files.append(CaptureFile(stream, records: records)) }
             let report = CheckReport(stream: stream, checks: analyser.checks())
             if !json { report.printLines() }
             reports.append(report)
