@@ -15,6 +15,9 @@ public enum CaptureError: Error, Hashable, Sendable, CustomStringConvertible {
     case truncated(path: String, record: Int, byteOffset: Int?, reason: String)
     /// A header or record holds values that cannot be right (e.g. a length beyond any packet).
     case malformed(path: String, record: Int, byteOffset: Int?, reason: String)
+    /// A record declares `length` bytes, more than any record may hold (`limit`,
+    /// ``CaptureReader/maximumRecordLength``): refused before anything is allocated for it.
+    case recordTooLong(path: String, record: Int, byteOffset: Int?, length: Int, limit: Int)
     /// Writing a packet to the file failed (disk full, file removed, ...).
     case writeFailed(path: String, reason: String)
 
@@ -23,7 +26,8 @@ public enum CaptureError: Error, Hashable, Sendable, CustomStringConvertible {
         switch self {
         case let .cannotCreate(path, _), let .cannotOpen(path, _), let .empty(path),
              let .notACapture(path, _), let .unsupported(path, _),
-             let .truncated(path, _, _, _), let .malformed(path, _, _, _), let .writeFailed(path, _):
+             let .truncated(path, _, _, _), let .malformed(path, _, _, _), let .recordTooLong(path, _, _, _, _),
+             let .writeFailed(path, _):
             path
         }
     }
@@ -44,6 +48,9 @@ public enum CaptureError: Error, Hashable, Sendable, CustomStringConvertible {
             return "\(path): capture truncated \(Self.place(record, byteOffset)): \(reason)"
         case let .malformed(path, record, byteOffset, reason):
             return "\(path): malformed capture \(Self.place(record, byteOffset)): \(reason)"
+        case let .recordTooLong(path, record, byteOffset, length, limit):
+            return "\(path): malformed capture \(Self.place(record, byteOffset)): the record declares \(length) bytes, "
+                + "more than the \(limit) a record may hold"
         case let .writeFailed(path, reason):
             return "\(path): writing the capture failed: \(reason)"
         }

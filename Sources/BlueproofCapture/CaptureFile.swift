@@ -50,8 +50,9 @@ public struct CaptureFile: Hashable, Sendable {
     /// added/removed/opened/closed, vendor diagnostics, empty records.
     public var skipped: Int
     /// Why reading stopped before the end of the file, when it did: a cut
-    /// (``CaptureError/truncated(path:record:byteOffset:reason:)``) or a corrupt record
-    /// (``CaptureError/malformed(path:record:byteOffset:reason:)``). Every complete record
+    /// (``CaptureError/truncated(path:record:byteOffset:reason:)``), a corrupt record
+    /// (``CaptureError/malformed(path:record:byteOffset:reason:)``) or one longer than any
+    /// record may be (``CaptureError/recordTooLong(path:record:byteOffset:length:limit:)``). Every complete record
     /// before that point is in ``records``.
     public var truncated: CaptureError?
 
@@ -65,5 +66,13 @@ public struct CaptureFile: Hashable, Sendable {
         self.records = records
         self.skipped = skipped
         self.truncated = truncated
+    }
+
+    /// What `stream`, read to its end, holds: its `records` (all it handed out, or none when
+    /// the caller kept none) and its counts.
+    public init(_ stream: CaptureStream, records: [CaptureRecord]) {
+        self.init(path: stream.path, format: stream.format, linkType: stream.linkType,
+                  directionSource: stream.directionSource, records: records,
+                  skipped: stream.skipped, truncated: stream.truncated)
     }
 }

@@ -1,5 +1,4 @@
 import BlueproofWire
-import Foundation
 
 /// Reads captures recorded by blueproof or elsewhere: pcap and pcapng (through libpcap) with
 /// link types 201, 187 and 254, and btsnoop (parsed here) with datalinks 1001, 1002 and 2001.
@@ -9,20 +8,56 @@ public enum CaptureReader {
     /// 2000-01-01 mark is 0x00E03AB44A676000; Wireshark subtracts the same 0x00DCDDB30F2F8000.
     public static let btsnoopUnixEpochOffsetMicros: Int64 = 0x00DC_DDB3_0F2F_8000
 
-    /// Reads the whole file at `path`, finding its format from its first bytes.
+    /// The most bytes one record may hold: libpcap's own bound (its `MAXIMUM_SNAPLEN`), far
+    /// above the largest HCI packet. A record declaring more is refused
+    /// (``CaptureError/recordTooLong(path:record:byteOffset:length:limit:)``), never allocated.
+    public static let maximumRecordLength = 262_144
+
+    /// Opens the file at `path` for reading one record at a time, finding its format from its
+    /// first bytes.
     ///
-    /// A file cut inside a record keeps every record before the cut and reports the cut in
-    /// ``CaptureFile/truncated``. Throws when the file cannot be read, is empty, is not a
-    /// capture, uses a link type we do not decode, or is cut inside its file header.
-    public static func read(path: String) throws(CaptureError) -> CaptureFile {
-        let magic = try readPrefix(path: path, count: 8)
+    /// Throws when the file cannot be opened (no such file, a directory, permission denied, a
+    /// symbolic link loop), is empty, is not a capture, uses a link type we do not decode, or is
+    /// cut inside its file header. A cut or corrupt record later ends the stream and is reported
+    /// in ``CaptureStream/truncated``.
+    public static func open(path: String) throws(CaptureError) -> CaptureStream {
+        let file = try CaptureDescriptor(path: path)
+        let magic: [UInt8]
+        do {
+            magic = try file.read(upTo: 8)
+        } catch {
+            throw .cannotOpen(path: path, reason: error.reason)
+        }
         if magic.isEmpty { throw .empty(path: path) }
         guard let format = detect(magic) else {
             throw .notACapture(
                 path: path,
                 reason: "first bytes \(magic.map { hex($0) }.joined(separator: " ")) match neither pcap, pcapng nor btsnoop")
         }
-        return format == .btsnoop ? try readBtsnoop(path: path) : try readPcap(path: path, format: format)
+        guard file.rewind() else { throw .cannotOpen(path: path, reason: "cannot go back to the first byte") }
+        switch format {
+        case .btsnoop:
+            let source = try BtsnoopSource(path: path, file: file)
+            return CaptureStream(path: path, format: format, linkType: source.datalink, directionSource: .recorded,
+                                 source: source)
+        case .pcap, .pcapng:
+            let source = try PcapSource(path: path, format: format, file: file)
+            // Link type 187 has no direction: it is inferred from the packet type.
+            return CaptureStream(path: path, format: format, linkType: source.linkType,
+                                 directionSource: source.linkType == CaptureLinkType.pcapH4 ? .inferredFromPacketType : .recorded,
+                                 source: source)
+        }
+    }
+
+    /// Reads the whole file at `path` into memory: ``open(path:)``, every record collected.
+    ///
+    /// A file cut inside a record keeps every record before the cut and reports the cut in
+    /// ``CaptureFile/truncated``. Throws as ``open(path:)`` does. For files of any size, walk
+    /// ``open(path:)`` instead.
+    public static func read(path: String) throws(CaptureError) -> CaptureFile {
+        let stream = try open(path: path)
+        let records = Array(stream)
+        return CaptureFile(stream, records: records)
     }
 
     // MARK: - Format detection
@@ -43,114 +78,6 @@ public enum CaptureReader {
         default:
             return nil
         }
-    }
-
-    private static func readPrefix(path: String, count: Int) throws(CaptureError) -> [UInt8] {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw .cannotOpen(path: path, reason: fileProblem(path))
-        }
-        defer { try? handle.close() }
-        do {
-            return [UInt8](try handle.read(upToCount: count) ?? Data())
-        } catch {
-            throw .cannotOpen(path: path, reason: error.localizedDescription)
-        }
-    }
-
-    private static func fileProblem(_ path: String) -> String {
-        var isDirectory: ObjCBool = false
-        if !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) { return "no such file" }
-        if isDirectory.boolValue { return "is a folder" }
-        return "not readable"
-    }
-
-    // MARK: - pcap / pcapng
-
-    private static func readPcap(path: String, format: CaptureFormat) throws(CaptureError) -> CaptureFile {
-        let contents: LibpcapContents
-        do {
-            contents = try LibpcapReader.readAll(path: path)
-        } catch {
-            if error.message.contains("truncated") {
-                throw .truncated(path: path, record: 0, byteOffset: 0, reason: error.message)
-            }
-            throw .cannotOpen(path: path, reason: error.message)
-        }
-
-        let linkType = UInt32(bitPattern: contents.linkType)
-        guard pcapLinkTypes.contains(linkType) else {
-            throw .unsupported(path: path, reason: "pcap link type \(linkType) is not a Bluetooth HCI link type "
-                + "we decode (201 H4 with direction, 187 H4, 254 Linux monitor)")
-        }
-        var file = CaptureFile(path: path, format: format, linkType: linkType)
-        if linkType == CaptureLinkType.pcapH4 { file.directionSource = .inferredFromPacketType }
-        for frame in contents.frames {
-            file.add(decodeRecord(linkType: linkType, data: frame.bytes[...], flags: 0,
-                                  timestampMicros: frame.timestampMicros))
-        }
-
-        if let message = contents.stopMessage {
-            let record = contents.frames.count + 1
-            // Classic pcap: 24-byte file header, then 16-byte record headers. pcapng blocks vary.
-            let offset: Int? = format == .pcap
-                ? contents.frames.reduce(24) { $0 + 16 + $1.bytes.count } : nil
-            file.truncated = message.contains("truncated")
-                ? .truncated(path: path, record: record, byteOffset: offset, reason: message)
-                : .malformed(path: path, record: record, byteOffset: offset, reason: message)
-        }
-        return file
-    }
-
-    // MARK: - btsnoop
-
-    /// btsnoop: 16-byte header ("btsnoop\0", version 1, datalink, big-endian), then records of
-    /// a 24-byte header (original length, included length, flags, cumulative drops, 64-bit
-    /// timestamp in µs since btsnoop's epoch; all big-endian) followed by the included bytes.
-    private static func readBtsnoop(path: String) throws(CaptureError) -> CaptureFile {
-        let bytes: ArraySlice<UInt8>
-        do {
-            bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))[...]
-        } catch {
-            throw .cannotOpen(path: path, reason: error.localizedDescription)
-        }
-        guard bytes.count >= 16 else {
-            throw .truncated(path: path, record: 0, byteOffset: 0,
-                             reason: "btsnoop header needs 16 bytes, the file has \(bytes.count)")
-        }
-        let version = bigEndian32(bytes, at: 8)
-        guard version == 1 else {
-            throw .unsupported(path: path, reason: "btsnoop version \(version), only version 1 exists")
-        }
-        let datalink = bigEndian32(bytes, at: 12)
-        guard btsnoopDatalinks.contains(datalink) else {
-            throw .unsupported(path: path, reason: "btsnoop datalink \(datalink) (we decode 1001 HCI, 1002 H4, 2001 BlueZ monitor)")
-        }
-
-        var file = CaptureFile(path: path, format: .btsnoop, linkType: datalink)
-        var offset = 16
-        var number = 0
-        while offset < bytes.count {
-            number += 1
-            guard bytes.count - offset >= 24 else {
-                file.truncated = .truncated(path: path, record: number, byteOffset: offset,
-                    reason: "record header needs 24 bytes, \(bytes.count - offset) left")
-                break
-            }
-            let included = Int(bigEndian32(bytes, at: offset + 4))
-            let flags = bigEndian32(bytes, at: offset + 8)
-            let stamp = Int64(bitPattern: UInt64(bigEndian32(bytes, at: offset + 16)) << 32
-                                          | UInt64(bigEndian32(bytes, at: offset + 20)))
-            let dataStart = offset + 24
-            guard bytes.count - dataStart >= included else {
-                file.truncated = .truncated(path: path, record: number, byteOffset: offset,
-                    reason: "record holds \(included) bytes, \(bytes.count - dataStart) left")
-                break
-            }
-            offset = dataStart + included
-            file.add(decodeRecord(linkType: datalink, data: bytes[dataStart..<offset], flags: flags,
-                                  timestampMicros: stamp &- btsnoopUnixEpochOffsetMicros))
-        }
-        return file
     }
 
     // MARK: - Records, whatever the container
@@ -231,15 +158,18 @@ public enum CaptureReader {
 
     // MARK: - Helpers
 
-    private static func bigEndian32(_ bytes: ArraySlice<UInt8>, at offset: Int) -> UInt32 {
+    /// µs since the Unix epoch for a btsnoop timestamp, clamped at `Int64.max` for stamps past
+    /// what it holds (``CaptureRecord/isTimestampInRange``); no 64-bit stamp falls below `Int64.min`.
+    static func btsnoopUnixMicros(_ stamp: UInt64) -> Int64 {
+        let offset = UInt64(btsnoopUnixEpochOffsetMicros)
+        guard stamp < offset else { return Int64(exactly: stamp - offset) ?? .max }
+        return -Int64(offset - stamp)  // below the offset, itself far below Int64.max
+    }
+
+    /// The big-endian 32-bit word at `offset`.
+    static func bigEndian32<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, at offset: Int) -> UInt32
+    where Bytes.Index == Int {
         UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16
             | UInt32(bytes[offset + 2]) << 8 | UInt32(bytes[offset + 3])
-    }
-}
-
-private extension CaptureFile {
-    /// Appends a decoded record, or counts a record that held no HCI packet.
-    mutating func add(_ record: CaptureRecord?) {
-        if let record { records.append(record) } else { skipped += 1 }
     }
 }

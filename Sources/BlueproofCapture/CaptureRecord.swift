@@ -25,6 +25,23 @@ public struct CaptureRecord: Hashable, Sendable {
     }
 }
 
+extension CaptureRecord {
+    /// Whether ``timestampMicros`` holds the recorded time. A file may record a time beyond
+    /// what 64-bit microseconds hold (about ±292,000 years from 1970; only a corrupt or
+    /// hostile file does): the reader clamps it to `Int64.max` or `Int64.min`, and this is false.
+    public var isTimestampInRange: Bool { timestampMicros != .max && timestampMicros != .min }
+
+    /// `seconds` and `microseconds` since the Unix epoch as microseconds, clamped to
+    /// `Int64.max` or `Int64.min` when they do not fit.
+    static func clampedMicros(seconds: Int64, microseconds: Int64) -> Int64 {
+        let (scaled, overflowed) = seconds.multipliedReportingOverflow(by: 1_000_000)
+        if overflowed { return seconds < 0 ? .min : .max }
+        let (sum, carried) = scaled.addingReportingOverflow(microseconds)
+        if carried { return microseconds < 0 ? .min : .max }
+        return sum
+    }
+}
+
 /// Where a transport reports every packet it sends and receives. Implementations must be
 /// safe to call from any thread and must not block for long: transports call it inline.
 public protocol CaptureSink: Sendable {

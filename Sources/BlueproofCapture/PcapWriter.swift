@@ -9,7 +9,8 @@ import Synchronization
 /// the layout Wireshark's libpcap reader expects for this link type (`struct libpcap_bt_phdr`).
 ///
 /// Timestamps are microseconds. Every record is flushed to the kernel before ``record(_:)``
-/// returns, so a process killed with SIGKILL leaves a file readable up to its last packet.
+/// returns, so a process killed with SIGKILL leaves a file readable up to its last packet
+/// (unless made with `flushesEveryRecord: false`, for bulk writing: then at ``close()``).
 /// Safe to call from any thread; records are written in the order the calls take the lock.
 public final class PcapWriter: CaptureSink {
     /// `DLT_BLUETOOTH_HCI_H4_WITH_PHDR` (``CaptureLinkType/pcapH4WithPseudoHeader``), as libpcap takes it.
@@ -17,6 +18,8 @@ public final class PcapWriter: CaptureSink {
 
     /// The file being written.
     public let path: String
+    /// Whether each record is flushed to the kernel as it is written.
+    public let flushesEveryRecord: Bool
 
     private struct State {
         var dumper: LibpcapDumper?
@@ -28,8 +31,9 @@ public final class PcapWriter: CaptureSink {
 
     /// Creates (or replaces) the file at `path`, creating its parent folders, and writes the
     /// pcap file header.
-    public init(path: String) throws(CaptureError) {
+    public init(path: String, flushesEveryRecord: Bool = true) throws(CaptureError) {
         self.path = path
+        self.flushesEveryRecord = flushesEveryRecord
         let parent = URL(fileURLWithPath: path).deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
@@ -51,7 +55,7 @@ public final class PcapWriter: CaptureSink {
 
         state.withLock { state in
             guard let dumper = state.dumper else { return }
-            if dumper.write(timestampMicros: record.timestampMicros, bytes: bytes) {
+            if dumper.write(timestampMicros: record.timestampMicros, bytes: bytes, flush: flushesEveryRecord) {
                 state.packetCount += 1
             } else if state.writeError == nil {
                 state.writeError = .writeFailed(path: path, reason: "flushing packet \(state.packetCount + 1) failed")
@@ -74,13 +78,17 @@ public final class PcapWriter: CaptureSink {
         state.withLock { $0.dumper == nil }
     }
 
-    /// Closes the file. Safe to call more than once; later records are ignored.
+    /// Closes the file, flushing what is buffered (a failure lands in ``writeError``). Safe to
+    /// call more than once; later records are ignored.
     public func close() {
         let dumper = state.withLock { state -> LibpcapDumper? in
             defer { state.dumper = nil }
             return state.dumper
         }
-        dumper?.close()
+        guard let dumper, !dumper.close() else { return }
+        state.withLock { state in
+            if state.writeError == nil { state.writeError = .writeFailed(path: path, reason: "flushing the file at close failed") }
+        }
     }
 
     deinit {

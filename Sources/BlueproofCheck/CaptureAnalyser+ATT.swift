@@ -1,24 +1,5 @@
 import BlueproofCapture
 
-/// A notification or Write Command stream: one connection, one direction, one attribute,
-/// one opcode.
-struct StreamKey: Hashable, Sendable {
-    var handle: UInt16
-    var direction: CaptureDirection
-    var attribute: UInt16
-    var opcode: UInt8
-}
-
-/// The values of one stream in capture order, with their frames and the ATT_MTU in force.
-struct ValueStream: Hashable, Sendable {
-    struct Value: Hashable, Sendable {
-        var bytes: [UInt8]
-        var frame: Int
-        var mtu: Int
-    }
-    var values: [Value] = []
-}
-
 /// ATT opcodes the checks read (Core Vol 3, Part F §3.4.8).
 enum ATTCode {
     static let exchangeMTURequest: UInt8 = 0x02
@@ -52,14 +33,22 @@ extension CaptureAnalyser {
             negotiatedMTUs.insert(settled)
         case ATTCode.handleValueNotification, ATTCode.writeCommand:
             guard pdu.count >= 3 else { return }
-            let value = Array(pdu[3...])
+            let value = pdu[3...]
             valueCount += 1
             if value.count > mtu - 3 { valueOversize.append(frame) }
             let key = StreamKey(handle: way.handle, direction: way.direction,
                                 attribute: UInt16(pdu[1]) | UInt16(pdu[2]) << 8, opcode: opcode)
-            streams[key, default: ValueStream()].values.append(.init(bytes: value, frame: frame, mtu: mtu))
+            if streams[key] == nil {
+                guard streams.count < Self.maximumStreams else {
+                    untrackedValues += 1
+                    return
+                }
+                streams[key] = ValueStream(firstFrame: frame, subscribedFirst: subscribed(before: key))
+            }
+            streams[key]?.take(value, frame: frame, mtu: mtu, payload: options.payload)
         case ATTCode.writeRequest where pdu.count >= 5 && pdu[3] & 0x01 != 0:
-            subscriptions[way, default: []].append((UInt16(pdu[1]) | UInt16(pdu[2]) << 8, frame))
+            guard subscriptions.count < Self.maximumStreams else { return }
+            subscriptions.insert(Subscription(way: way, attribute: UInt16(pdu[1]) | UInt16(pdu[2]) << 8))
         default:
             return
         }

@@ -45,7 +45,9 @@ extension CaptureAnalyser {
         open[handle] = frame
         everConnected.insert(handle)
         // Data seen on this handle before it connected was data before connection complete.
-        outsideConnection += unknownHandleFrames.removeValue(forKey: handle) ?? []
+        if let early = unknownHandleFrames.removeValue(forKey: handle) {
+            outsideConnection = BoundedList.merged([outsideConnection, early])
+        }
     }
 
     private mutating func readBuffers(_ complete: HCICommandCompleteEvent) {
@@ -79,7 +81,7 @@ extension CaptureAnalyser {
             if everConnected.contains(handle) {
                 outsideConnection.append(frame)
             } else {
-                unknownHandleFrames[handle, default: []].append(frame)
+                unknownHandleFrames[handle, default: BoundedList()].append(frame)
             }
         }
         if direction == .sent {
@@ -91,7 +93,7 @@ extension CaptureAnalyser {
                 mostInFlight = max(mostInFlight, total)
                 if total > buffers.count { creditViolations.append(frame) }
             } else {
-                aclSentWithoutBuffers.append(frame)
+                aclSentWithoutBuffers += 1
             }
         } else {
             aclReceived += 1
@@ -107,7 +109,7 @@ extension CaptureAnalyser {
         do throws(L2CAPRecombinationError) {
             pdu = try recombiners[direction, default: L2CAPRecombiner()].receive(packet)
         } catch {
-            recombinationErrors.append(frame)
+            recombinationErrors += 1
             if case let .startWhileIncomplete(_, _, _, newStart) = error, case let .complete(bytes) = newStart {
                 pdu = bytes
             } else {
@@ -116,7 +118,7 @@ extension CaptureAnalyser {
         }
         guard let pdu else { return }
         let first = pduStart.removeValue(forKey: way) ?? frame
-        if let plaintext = options.plaintext, pdu.containsRun(plaintext), !plaintextFrames.contains(frame) {
+        if let plaintext = options.plaintext, pdu.containsRun(plaintext), plaintextFrames.last != frame {
             plaintextFrames.append(frame)
         }
         guard let frameL2CAP = try? L2CAPBasicFrame(bytes: pdu), frameL2CAP.channelID == .att else { return }

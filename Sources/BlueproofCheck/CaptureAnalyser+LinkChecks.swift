@@ -12,11 +12,11 @@ extension CaptureAnalyser {
         if !creditViolations.isEmpty {
             return CaptureCheck(id: id, title: title, verdict: .fail,
                                 reason: "\(creditViolations.count) ACL packet(s) sent with all \(buffers.count) buffer(s) in use",
-                                frames: creditViolations)
+                                frames: creditViolations.kept)
         }
         var reason = "at most \(mostInFlight) of \(buffers.count) buffer(s) in use (buffers read in frame \(buffers.frame))"
-        if !aclSentWithoutBuffers.isEmpty {
-            reason += "; \(aclSentWithoutBuffers.count) packet(s) sent before that are not counted"
+        if aclSentWithoutBuffers > 0 {
+            reason += "; \(aclSentWithoutBuffers) packet(s) sent before that are not counted"
         }
         return CaptureCheck(id: id, title: title, verdict: .pass, reason: reason)
     }
@@ -28,16 +28,17 @@ extension CaptureAnalyser {
         if !outsideConnection.isEmpty {
             return CaptureCheck(id: id, title: title, verdict: .fail,
                                 reason: "\(outsideConnection.count) ACL packet(s) on a handle not connected",
-                                frames: outsideConnection.sorted())
+                                frames: outsideConnection.kept)
         }
         guard total > 0 else {
             return CaptureCheck(id: id, title: title, verdict: .inconclusive, reason: "no ACL data in the capture")
         }
-        let unknown = unknownHandleFrames.values.reduce(0) { $0 + $1.count }
+        let unknownFrames = BoundedList.merged(unknownHandleFrames.values)
+        let unknown = unknownFrames.count
         if unknown == total {
             return CaptureCheck(id: id, title: title, verdict: .inconclusive,
                                 reason: "no ACL data on a handle whose connection the capture shows (started mid-connection?)",
-                                frames: unknownHandleFrames.values.flatMap { $0 }.sorted())
+                                frames: unknownFrames.kept)
         }
         let note = unknown > 0 ? "; \(unknown) on handle(s) never seen connecting, not judged" : ""
         return CaptureCheck(id: id, title: title, verdict: .pass,
@@ -57,10 +58,10 @@ extension CaptureAnalyser {
         if !oversizeFragments.isEmpty {
             return CaptureCheck(id: id, title: title, verdict: .fail,
                                 reason: "\(oversizeFragments.count) fragment(s) longer than \(buffers.packetLength) bytes",
-                                frames: oversizeFragments)
+                                frames: oversizeFragments.kept)
         }
         return CaptureCheck(id: id, title: title, verdict: .pass,
-                            reason: "\(aclSent - aclSentWithoutBuffers.count) fragment(s) of at most \(buffers.packetLength) bytes")
+                            reason: "\(aclSent - aclSentWithoutBuffers) fragment(s) of at most \(buffers.packetLength) bytes")
     }
 
     /// BFT/SEC/BV-04: the given plaintext never appears in ACL data.
@@ -70,13 +71,13 @@ extension CaptureAnalyser {
         if !plaintextFrames.isEmpty {
             return CaptureCheck(id: id, title: title, verdict: .fail,
                                 reason: "the plaintext appears in \(plaintextFrames.count) ACL packet(s) or PDU(s)",
-                                frames: plaintextFrames.sorted())
+                                frames: plaintextFrames.kept)
         }
         guard total > 0 else {
             return CaptureCheck(id: id, title: title, verdict: .inconclusive, reason: "no ACL data in the capture")
         }
         var reason = "not found in \(total) ACL packet(s) nor in the L2CAP PDUs rebuilt from them"
-        if !recombinationErrors.isEmpty { reason += " (\(recombinationErrors.count) fragment(s) could not be rebuilt)" }
+        if recombinationErrors > 0 { reason += " (\(recombinationErrors) fragment(s) could not be rebuilt)" }
         return CaptureCheck(id: id, title: title, verdict: .pass, reason: reason)
     }
 }

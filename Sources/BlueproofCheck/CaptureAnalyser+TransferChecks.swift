@@ -1,17 +1,22 @@
 import BlueproofCapture
 
 extension CaptureAnalyser {
+    /// The streams carrying chunked messages (at least one EOM), first value first, each with
+    /// its open message judged as the capture leaves it.
+    var chunkedStreams: [(key: StreamKey, stream: ValueStream)] {
+        streams.filter(\.value.isChunked).map { ($0.key, $0.value.closed) }.sorted { $0.stream.firstFrame < $1.stream.firstFrame }
+    }
+
     /// ATT PDUs fit the ATT_MTU; notification and Write Command values fit ATT_MTU - 3.
     func attSizes() -> CaptureCheck {
         let id = "CAP/ATT/BV-01", title = "ATT PDUs fit ATT_MTU; notification and Write Command values fit ATT_MTU - 3"
         guard attPDUs > 0 else {
             return CaptureCheck(id: id, title: title, verdict: .inconclusive, reason: "no ATT PDU in the capture")
         }
-        let offending = Set(attOversize + valueOversize).sorted()
-        if !offending.isEmpty {
+        if !attOversize.isEmpty || !valueOversize.isEmpty {
             return CaptureCheck(id: id, title: title, verdict: .fail,
                                 reason: "\(attOversize.count) PDU(s) over ATT_MTU, \(valueOversize.count) value(s) over ATT_MTU - 3",
-                                frames: offending)
+                                frames: Set(attOversize.kept + valueOversize.kept).sorted())
         }
         let mtus = negotiatedMTUs.sorted().map(String.init).joined(separator: ", ")
         return CaptureCheck(id: id, title: title, verdict: .pass,
@@ -21,56 +26,74 @@ extension CaptureAnalyser {
     /// CBT/CHUNK/BV-01: every chunk but the last is exactly min(ATT_MTU - 3, 512).
     func chunkSizes() -> CaptureCheck {
         let id = "CBT/CHUNK/BV-01", title = "Chunks fill min(ATT_MTU - 3, 512) bytes, all but the last"
-        let messages = TransferMessage.messages(in: streams)
-        guard !messages.isEmpty else { return noTransfer(id: id, title: title) }
-        let frames = messages.flatMap(\.underfilledFrames)
-        if !frames.isEmpty {
+        let chunked = chunkedStreams.map(\.stream)
+        guard !chunked.isEmpty else { return noTransfer(id: id, title: title) }
+        let underfilled = chunked.reduce(0) { $0 + $1.underfilled.count }
+        if underfilled > 0 {
             return CaptureCheck(id: id, title: title, verdict: .fail,
-                                reason: "\(frames.count) chunk(s) not of the chunk size in force", frames: frames)
+                                reason: "\(underfilled) chunk(s) not of the chunk size in force",
+                                frames: chunked.flatMap(\.underfilled.kept))
         }
-        let chunks = messages.reduce(0) { $0 + $1.chunks.count }
-        let sizes = Set(messages.flatMap { $0.chunks.map { TransferMessage.chunkSize(mtu: $0.mtu) } })
+        let chunks = chunked.reduce(0) { $0 + $1.chunks }
+        let messages = chunked.reduce(0) { $0 + $1.messageCount }
+        let sizes = chunked.reduce(into: Set<Int>()) { $0.formUnion($1.chunkSizes) }
         return CaptureCheck(id: id, title: title, verdict: .pass,
-                            reason: "\(chunks) chunk(s) in \(messages.count) message(s), chunk size \(sizes.sorted().map(String.init).joined(separator: ", "))")
+                            reason: "\(chunks) chunk(s) in \(messages) message(s), chunk size \(sizes.sorted().map(String.init).joined(separator: ", "))"
+                                + untrackedNote)
     }
 
     /// CBT/CHUNK/BV-02: every chunked stream ends with the "EOM" marker.
     func endOfMessage() -> CaptureCheck {
         let id = "CBT/CHUNK/BV-02", title = "A chunked stream ends with the EOM marker"
-        let messages = TransferMessage.messages(in: streams)
-        guard !messages.isEmpty else { return noTransfer(id: id, title: title) }
-        let unended = messages.filter { $0.marker == nil }
+        let chunked = chunkedStreams.map(\.stream)
+        guard !chunked.isEmpty else { return noTransfer(id: id, title: title) }
+        let unended = chunked.filter { !$0.openFrames.isEmpty }
         if !unended.isEmpty {
             return CaptureCheck(id: id, title: title, verdict: .fail,
-                                reason: "\(unended.count) stream(s) end with \(unended.reduce(0) { $0 + $1.chunks.count }) value(s) after the last EOM",
-                                frames: unended.flatMap { $0.chunks.map(\.frame) })
+                                reason: "\(unended.count) stream(s) end with \(unended.reduce(0) { $0 + $1.openFrames.count }) value(s) after the last EOM",
+                                frames: unended.flatMap(\.openFrames.kept))
         }
+        let markers = chunked.reduce(0) { $0 + $1.markers.count }
         return CaptureCheck(id: id, title: title, verdict: .pass,
-                            reason: "\(messages.count) message(s), each ended by EOM (frames \(messages.compactMap { $0.marker?.frame }.map(String.init).joined(separator: ", ")))")
+                            reason: "\(markers) message(s), each ended by EOM (frames \(Self.listed(chunked.map(\.markers))))"
+                                + untrackedNote)
     }
 
     /// CAP/XFER/BV-01: a message reassembled from the capture equals the given payload.
     func payloadMatch() -> CaptureCheck {
         let id = "CAP/XFER/BV-01", title = "A chunked message reassembles to the payload, byte-exact"
-        let messages = TransferMessage.messages(in: streams).filter { $0.marker != nil }
         guard let payload = options.payload else {
             return CaptureCheck(id: id, title: title, verdict: .inconclusive, reason: "no payload given")
         }
-        guard !messages.isEmpty else { return noTransfer(id: id, title: title) }
-        if let match = messages.first(where: { $0.bytes == payload }) {
+        let chunked = chunkedStreams.map(\.stream)
+        guard !chunked.isEmpty else { return noTransfer(id: id, title: title) }
+        if let match = chunked.lazy.compactMap(\.match).first {
             return CaptureCheck(id: id, title: title, verdict: .pass,
-                                reason: "\(payload.count) byte(s) in \(match.chunks.count) chunk(s), EOM in frame \(match.marker?.frame ?? 0)")
+                                reason: "\(payload.count) byte(s) in \(match.chunks) chunk(s), EOM in frame \(match.marker)")
         }
-        let lengths = messages.map { String($0.bytes.count) }.joined(separator: ", ")
         return CaptureCheck(id: id, title: title, verdict: .fail,
-                            reason: "no message equals the \(payload.count)-byte payload (message length(s): \(lengths))",
-                            frames: messages.compactMap { $0.marker?.frame })
+                            reason: "no message equals the \(payload.count)-byte payload (message length(s): \(Self.listed(chunked.map(\.lengths))))"
+                                + untrackedNote,
+                            frames: chunked.flatMap(\.markers.kept))
     }
 
     private func noTransfer(id: String, title: String) -> CaptureCheck {
         let reason = valueCount == 0
             ? "no notification or Write Command in the capture"
             : "\(valueCount) notification/Write Command value(s) on \(streams.count) stream(s), none exactly EOM"
-        return CaptureCheck(id: id, title: title, verdict: .inconclusive, reason: reason)
+        return CaptureCheck(id: id, title: title, verdict: .inconclusive, reason: reason + untrackedNote)
+    }
+
+    /// What the stream checks leave out, when they do: values on streams past the limit.
+    var untrackedNote: String {
+        untrackedValues == 0 ? "" : "; \(untrackedValues) value(s) on streams past the first \(Self.maximumStreams) not judged"
+    }
+
+    /// The first ``CaptureCheck/maximumFrames`` entries of `lists`, in order, comma-separated,
+    /// and how many there are in all when that is more.
+    static func listed(_ lists: [BoundedList]) -> String {
+        let shown = lists.flatMap(\.kept).prefix(CaptureCheck.maximumFrames).map(String.init)
+        let all = lists.reduce(0) { $0 + $1.count }
+        return (shown + (all > shown.count ? ["… (\(all) in all)"] : [])).joined(separator: ", ")
     }
 }

@@ -4,12 +4,19 @@ import BlueproofWire
 
 /// Walks the records of one capture (one node's view of its host/controller boundary), sans
 /// I/O, and keeps what the capture-level checks need: connections, the controller's ACL
-/// buffers, ACL packets in flight, the ATT_MTU of each connection and the notification and
-/// Write Command streams. Feed records in order with ``consume(_:)``, then read
-/// ``checks()``.
+/// buffers, ACL packets in flight, the ATT_MTU of each connection and a summary of each
+/// notification and Write Command stream. Feed records in order with ``consume(_:)``, then
+/// read ``checks()``.
+///
+/// Its memory is bounded whatever the capture's length: per connection handle and per stream
+/// a fixed set of counters, frame lists of at most ``BoundedList/limit`` frames each (every
+/// frame counted), at most ``maximumStreams`` streams.
 ///
 /// Frame numbers are 1-based positions in the record list, as Wireshark counts packets.
 public struct CaptureAnalyser: Sendable {
+    /// Streams followed per capture; values on further streams are counted, not judged.
+    static let maximumStreams = 256
+
     /// The controller's ACL data buffers, from Command Complete of (LE) Read Buffer Size.
     struct Buffers: Hashable, Sendable {
         var packetLength: Int
@@ -21,6 +28,13 @@ public struct CaptureAnalyser: Sendable {
     struct Way: Hashable, Sendable {
         var handle: UInt16
         var direction: CaptureDirection
+    }
+
+    /// A Write Request enabling notifications (a CCCD write with bit 0 set): the way it went
+    /// and the attribute written.
+    struct Subscription: Hashable, Sendable {
+        var way: Way
+        var attribute: UInt16
     }
 
     let options: CheckOptions
@@ -35,18 +49,18 @@ public struct CaptureAnalyser: Sendable {
     var inFlight: [UInt16: Int] = [:]
     var aclSent = 0
     var aclReceived = 0
-    var aclSentWithoutBuffers: [Int] = []
-    var creditViolations: [Int] = []
+    var aclSentWithoutBuffers = 0
+    var creditViolations = BoundedList()
     var mostInFlight = 0
-    var oversizeFragments: [Int] = []
-    var outsideConnection: [Int] = []
+    var oversizeFragments = BoundedList()
+    var outsideConnection = BoundedList()
     /// ACL frames on handles with no connection complete yet: a violation if one follows.
-    var unknownHandleFrames: [UInt16: [Int]] = [:]
+    var unknownHandleFrames: [UInt16: BoundedList] = [:]
     var recombiners: [CaptureDirection: L2CAPRecombiner] = [.sent: L2CAPRecombiner(), .received: L2CAPRecombiner()]
-    var recombinationErrors: [Int] = []
+    var recombinationErrors = 0
     /// The first frame of the PDU being rebuilt on each way.
     var pduStart: [Way: Int] = [:]
-    var plaintextFrames: [Int] = []
+    var plaintextFrames = BoundedList()
 
     // ATT state.
     var attMTU: [UInt16: Int] = [:]
@@ -54,13 +68,14 @@ public struct CaptureAnalyser: Sendable {
     var negotiatedMTUs: Set<Int> = []
     var mtuRequest: [Way: Int] = [:]
     var attPDUs = 0
-    var attOversize: [Int] = []
+    var attOversize = BoundedList()
     var valueCount = 0
-    var valueOversize: [Int] = []
+    var valueOversize = BoundedList()
     var streams: [StreamKey: ValueStream] = [:]
-    /// Write Requests enabling notifications (a CCCD write with bit 0 set): the written handle
-    /// and frame, per way.
-    var subscriptions: [Way: [(attribute: UInt16, frame: Int)]] = [:]
+    /// Values on streams past ``maximumStreams``.
+    var untrackedValues = 0
+    /// Notification-enabling CCCD writes seen (at most ``maximumStreams``).
+    var subscriptions: Set<Subscription> = []
 
     public init(options: CheckOptions = CheckOptions()) {
         self.options = options
@@ -93,8 +108,9 @@ public struct CaptureAnalyser: Sendable {
         return all
     }
 
-    /// Runs every check on a whole record list.
-    public static func check(_ records: [CaptureRecord], options: CheckOptions = CheckOptions()) -> [CaptureCheck] {
+    /// Runs every check on a capture's records, taken one at a time: a record list, or a
+    /// ``CaptureStream`` read from disk.
+    public static func check(_ records: some Sequence<CaptureRecord>, options: CheckOptions = CheckOptions()) -> [CaptureCheck] {
         var analyser = CaptureAnalyser(options: options)
         for record in records { analyser.consume(record) }
         return analyser.checks()

@@ -132,3 +132,30 @@ struct PcapBuilder {
         bytes += data
     }
 }
+
+/// Builds little-endian pcapng files by hand (pcapng spec, draft-ietf-opsawg-pcapng): a Section
+/// Header Block, one Interface Description Block (µs resolution, no options), then Enhanced
+/// Packet Blocks whose 64-bit timestamp is given as its two 32-bit words.
+struct PcapngBuilder {
+    private(set) var bytes: [UInt8] = []
+
+    init(linkType: UInt16, snapLength: UInt32 = 65_535) {
+        block(type: 0x0A0D_0D0A, body: Self.words([0x1A2B_3C4D, 0x0000_0001, 0xFFFF_FFFF, 0xFFFF_FFFF]))
+        block(type: 1, body: Self.words([UInt32(linkType), snapLength]))
+    }
+
+    mutating func add(timestampHigh: UInt32, timestampLow: UInt32, data: [UInt8]) {
+        let padding = [UInt8](repeating: 0, count: (4 - data.count % 4) % 4)
+        block(type: 6, body: Self.words([0, timestampHigh, timestampLow, UInt32(data.count), UInt32(data.count)])
+            + data + padding)
+    }
+
+    private mutating func block(type: UInt32, body: [UInt8]) {
+        let length = UInt32(12 + body.count)
+        bytes += Self.words([type, length]) + body + Self.words([length])
+    }
+
+    private static func words(_ values: [UInt32]) -> [UInt8] {
+        values.flatMap { value in withUnsafeBytes(of: value.littleEndian, Array.init) }
+    }
+}

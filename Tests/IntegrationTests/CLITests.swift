@@ -32,8 +32,9 @@ struct CLITests {
 
             let text = try run(cli, ["inspect", capture])
             #expect(text.status == 0)
-            // A header line, then one line per packet.
-            #expect(text.stdout.split(separator: "\n").count == file.records.count + 1)
+            // A header line, one line per packet, then the count.
+            #expect(text.stdout.split(separator: "\n").count == file.records.count + 2)
+            #expect(text.stdout.hasSuffix("\(file.records.count) packet(s)\n"))
         }
     }
 

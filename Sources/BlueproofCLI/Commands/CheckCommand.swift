@@ -73,20 +73,29 @@ struct CheckCommand: AsyncParsableCommand {
     func run() async throws {
         let options = CheckOptions(payload: try payload.map { try Self.readFile($0, option: "--payload") },
                                    plaintext: try plaintext.map(Self.plaintextBytes))
+        // The run reports judge the records again, so only they keep the records in memory;
+        // the checks themselves take one record at a time.
+        let keepsRecords = output != nil || profile != nil
         var reports: [CheckReport] = []
         var files: [CaptureFile] = []
         var unreadable = false
         for path in captures {
-            let capture: CaptureFile
+            let stream: CaptureStream
             do {
-                capture = try CaptureReader.read(path: path)
+                stream = try CaptureReader.open(path: path)
             } catch {
                 Console.error("\(error)")
                 unreadable = true
                 continue
             }
-            files.append(capture)
-            let report = CheckReport(capture: capture, checks: CaptureAnalyser.check(capture.records, options: options))
+            var analyser = CaptureAnalyser(options: options)
+            var records: [CaptureRecord] = []
+            for record in stream {
+                analyser.consume(record)
+                if keepsRecords { records.append(record) }
+            }
+            if keepsRecords { files.append(CaptureFile(stream, records: records)) }
+            let report = CheckReport(stream: stream, checks: analyser.checks())
             if !json { report.printLines() }
             reports.append(report)
         }
@@ -134,12 +143,13 @@ struct CheckReport: Encodable {
     var truncated: String?
     var checks: [CaptureCheck]
 
-    init(capture: CaptureFile, checks: [CaptureCheck]) {
-        file = capture.path
-        format = capture.format.rawValue
-        packetCount = capture.records.count
-        skipped = capture.skipped
-        truncated = capture.truncated?.description
+    /// The report on `stream`, read to its end.
+    init(stream: CaptureStream, checks: [CaptureCheck]) {
+        file = stream.path
+        format = stream.format.rawValue
+        packetCount = stream.packetCount
+        skipped = stream.skipped
+        truncated = stream.truncated?.description
         self.checks = checks
     }
 

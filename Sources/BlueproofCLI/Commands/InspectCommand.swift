@@ -35,27 +35,33 @@ struct InspectCommand: AsyncParsableCommand {
     var hex = false
 
     func run() async throws {
-        let capture: CaptureFile
+        let stream: CaptureStream
         do {
-            capture = try CaptureReader.read(path: file)
+            stream = try CaptureReader.open(path: file)
         } catch {
             Console.error("\(error)")
             throw ExitCode(2)
         }
-        let records = limit.map { Array(capture.records.prefix($0)) } ?? capture.records
-        let first = capture.records.first?.timestampMicros ?? 0
-        let packets = records.enumerated().map { InspectedPacket(number: $0.offset + 1, record: $0.element, start: first, hex: hex) }
-
-        if json {
-            try Console.json(InspectOutput(file: file, format: capture.format.rawValue, linkType: capture.linkType,
-                                           packetCount: capture.records.count, skipped: capture.skipped,
-                                           truncated: capture.truncated?.description, packets: packets))
+        // Each packet is printed as it is decoded; the counts come after the packets.
+        var writer = json ? InspectJSONWriter() : nil
+        if let writer {
+            try writer.begin(file: file, format: stream.format.rawValue, linkType: stream.linkType)
         } else {
-            print("\(file): \(capture.format), link type \(capture.linkType), \(capture.records.count) packet(s)"
-                  + (capture.skipped > 0 ? ", \(capture.skipped) non-packet record(s) skipped" : ""))
-            for packet in packets { print(packet.line) }
+            print("\(file): \(stream.format), link type \(stream.linkType)")
         }
-        if let truncated = capture.truncated {
+        var start: Int64?
+        for record in stream where stream.packetCount <= limit ?? .max {
+            if start == nil, record.isTimestampInRange { start = record.timestampMicros }
+            let packet = InspectedPacket(number: stream.packetCount, record: record, start: start, hex: hex)
+            if writer != nil { try writer?.add(packet) } else { print(packet.line) }
+        }
+        if let writer {
+            try writer.end(packetCount: stream.packetCount, skipped: stream.skipped, truncated: stream.truncated?.description)
+        } else {
+            print("\(stream.packetCount) packet(s)"
+                  + (stream.skipped > 0 ? ", \(stream.skipped) non-packet record(s) skipped" : ""))
+        }
+        if let truncated = stream.truncated {
             Console.error("the capture ends early: \(truncated)")
             throw ExitCode(1)
         }
@@ -66,7 +72,8 @@ struct InspectCommand: AsyncParsableCommand {
 struct InspectedPacket: Encodable {
     var number: Int
     var timestampMicros: Int64
-    var seconds: Double
+    /// Since the first packet; nil when out of range.
+    var seconds: Double?
     var direction: String
     var controllerIndex: UInt16?
     var type: String
@@ -77,11 +84,13 @@ struct InspectedPacket: Encodable {
     var malformed: String?
     var bytes: String?
 
-    init(number: Int, record: CaptureRecord, start: Int64, hex showHex: Bool) {
+    /// `start` is the time of the capture's first packet with a time in range, nil when none
+    /// has one yet.
+    init(number: Int, record: CaptureRecord, start: Int64?, hex showHex: Bool) {
         let description = record.packet.describe()
         self.number = number
         timestampMicros = record.timestampMicros
-        seconds = Double(record.timestampMicros - start) / 1e6
+        seconds = Self.seconds(from: start, to: record)
         direction = record.direction.rawValue
         controllerIndex = record.controllerIndex
         type = record.packet.type.description
@@ -92,9 +101,17 @@ struct InspectedPacket: Encodable {
         bytes = showHex ? BlueproofWire.hex(record.packet.h4Bytes) : nil
     }
 
+    /// Seconds from `start` to the record, nil when the record's time is out of range or the
+    /// span does not fit in 64-bit microseconds.
+    static func seconds(from start: Int64?, to record: CaptureRecord) -> Double? {
+        guard let start, record.isTimestampInRange else { return nil }
+        let (span, overflowed) = record.timestampMicros.subtractingReportingOverflow(start)
+        return overflowed ? nil : Double(span) / 1e6
+    }
+
     /// `   0.000140 > [0] event  Command Complete ncmd=1 ...`
     var line: String {
-        let time = String(format: "%11.6f", seconds)
+        let time = seconds.map { String(format: "%11.6f", $0) } ?? "out of range"
         let arrow = direction == "sent" ? "<" : ">"
         let index = controllerIndex.map { " [\($0)]" } ?? ""
         let body = ([name] + orderedFields.map { "\($0.name)=\($0.value)" }).joined(separator: " ")
@@ -109,13 +126,46 @@ struct InspectedPacket: Encodable {
     }
 }
 
-/// `blueproof inspect --json`.
-struct InspectOutput: Encodable {
-    var file: String
-    var format: String
-    var linkType: UInt32
-    var packetCount: Int
-    var skipped: Int
-    var truncated: String?
-    var packets: [InspectedPacket]
+/// `blueproof inspect --json`, written as the packets are decoded: one object whose `packets`
+/// array is printed one compact packet per line, with the counts after it.
+struct InspectJSONWriter {
+    private struct Header: Encodable {
+        var file: String
+        var format: String
+        var linkType: UInt32
+    }
+
+    private struct Footer: Encodable {
+        var packetCount: Int
+        var skipped: Int
+        var truncated: String?
+    }
+
+    private let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+    private var first = true
+
+    /// `{"file":...,"format":...,"linkType":...,"packets":[`
+    func begin(file: String, format: String, linkType: UInt32) throws {
+        let header = try encoded(Header(file: file, format: format, linkType: linkType))
+        print(header.dropLast() + ",\"packets\":[")
+    }
+
+    mutating func add(_ packet: InspectedPacket) throws {
+        print((first ? "" : ",") + (try encoded(packet)))
+        first = false
+    }
+
+    /// `],"packetCount":...,"skipped":...,"truncated":...}`
+    func end(packetCount: Int, skipped: Int, truncated: String?) throws {
+        let footer = try encoded(Footer(packetCount: packetCount, skipped: skipped, truncated: truncated))
+        print("]," + footer.dropFirst())
+    }
+
+    private func encoded(_ value: some Encodable) throws -> String {
+        String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
 }
