@@ -157,11 +157,11 @@ struct CheckReport: Encodable {
         var header = "\(file): \(format), \(packetCount) packet(s)"
         if skipped > 0 { header += ", \(skipped) non-packet record(s) skipped (frame numbers count packets only)" }
         if let truncated { header += "; truncated, checked up to its last complete packet: \(truncated)" }
-        print(header)
+        Console.line(header)
         for check in checks {
             let frames = check.frames.isEmpty ? "" : " [frames \(check.frames.map(String.init).joined(separator: ", "))]"
             let verdict = check.verdict.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0)
-            print("  \(verdict) \(check.id.padding(toLength: 15, withPad: " ", startingAt: 0)) \(check.title): \(check.reason)\(frames)")
+            Console.line("  \(verdict) \(check.id.padding(toLength: 15, withPad: " ", startingAt: 0)) \(check.title): \(check.reason)\(frames)")
         }
     }
 }

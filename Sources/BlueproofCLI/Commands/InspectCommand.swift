@@ -42,23 +42,24 @@ struct InspectCommand: AsyncParsableCommand {
             Console.error("\(error)")
             throw ExitCode(2)
         }
-        // Each packet is printed as it is decoded; the counts come after the packets.
+        // Each packet is printed as it is decoded (64 KiB at a time); the counts come after the packets.
+        defer { Console.flush() }
         var writer = json ? InspectJSONWriter() : nil
         if let writer {
             try writer.begin(file: file, format: stream.format.rawValue, linkType: stream.linkType)
         } else {
-            print("\(file): \(stream.format), link type \(stream.linkType)")
+            Console.line("\(file): \(stream.format), link type \(stream.linkType)")
         }
         var start: Int64?
         for record in stream where stream.packetCount <= limit ?? .max {
             if start == nil, record.isTimestampInRange { start = record.timestampMicros }
             let packet = InspectedPacket(number: stream.packetCount, record: record, start: start, hex: hex)
-            if writer != nil { try writer?.add(packet) } else { print(packet.line) }
+            if writer != nil { try writer?.add(packet) } else { Console.bufferedLine(packet.line) }
         }
         if let writer {
             try writer.end(packetCount: stream.packetCount, skipped: stream.skipped, truncated: stream.truncated?.description)
         } else {
-            print("\(stream.packetCount) packet(s)"
+            Console.line("\(stream.packetCount) packet(s)"
                   + (stream.skipped > 0 ? ", \(stream.skipped) non-packet record(s) skipped" : ""))
         }
         if let truncated = stream.truncated {
@@ -151,18 +152,18 @@ struct InspectJSONWriter {
     /// `{"file":...,"format":...,"linkType":...,"packets":[`
     func begin(file: String, format: String, linkType: UInt32) throws {
         let header = try encoded(Header(file: file, format: format, linkType: linkType))
-        print(header.dropLast() + ",\"packets\":[")
+        Console.line(header.dropLast() + ",\"packets\":[")
     }
 
     mutating func add(_ packet: InspectedPacket) throws {
-        print((first ? "" : ",") + (try encoded(packet)))
+        Console.bufferedLine((first ? "" : ",") + (try encoded(packet)))
         first = false
     }
 
     /// `],"packetCount":...,"skipped":...,"truncated":...}`
     func end(packetCount: Int, skipped: Int, truncated: String?) throws {
         let footer = try encoded(Footer(packetCount: packetCount, skipped: skipped, truncated: truncated))
-        print("]," + footer.dropFirst())
+        Console.line("]," + footer.dropFirst())
     }
 
     private func encoded(_ value: some Encodable) throws -> String {

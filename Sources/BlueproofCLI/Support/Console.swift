@@ -19,6 +19,10 @@ enum Console {
 
     private static let closedOutput = Mutex(ClosedOutput.exit)
     private static let outputGone = Atomic(false)
+    /// Lines of ``bufferedLine(_:)`` not yet written.
+    private static let pending = Mutex<[UInt8]>([])
+    /// How much ``bufferedLine(_:)`` holds before it writes: 64 KiB.
+    static let bufferBytes = 64 * 1024
 
     /// What a closed standard output does from now on.
     static var whenOutputCloses: ClosedOutput {
@@ -34,12 +38,43 @@ enum Console {
     static func error(_ text: String) { diagnostic("blueproof: \(text)\n") }
 
     /// Text on standard error as it is; a closed standard error is ignored.
-    static func diagnostic(_ text: String) { _ = write(text, to: STDERR_FILENO) }
+    static func diagnostic(_ text: String) { _ = write(Array(text.utf8), to: STDERR_FILENO) }
 
-    /// A line on standard output, written at once so a pipe sees it live.
+    /// A line on standard output, written at once (after any buffered lines) so a pipe sees
+    /// it live.
     static func line(_ text: String) {
+        let bytes = pending.withLock { pending in
+            defer { pending = [] }
+            return pending + Array((text + "\n").utf8)
+        }
+        output(bytes)
+    }
+
+    /// A line on standard output, written with others once ``bufferBytes`` have gathered or
+    /// at the next ``flush()`` or ``line(_:)``: for long listings (`inspect`), one write per
+    /// 64 KiB instead of one per line.
+    static func bufferedLine(_ text: String) {
+        let full: [UInt8]? = pending.withLock { pending in
+            pending.append(contentsOf: (text + "\n").utf8)
+            guard pending.count >= bufferBytes else { return nil }
+            defer { pending = [] }
+            return pending
+        }
+        if let full { output(full) }
+    }
+
+    /// Writes what ``bufferedLine(_:)`` holds.
+    static func flush() {
+        let bytes = pending.withLock { pending in
+            defer { pending = [] }
+            return pending
+        }
+        if !bytes.isEmpty { output(bytes) }
+    }
+
+    private static func output(_ bytes: [UInt8]) {
         guard !outputClosed else { return }
-        guard write(text + "\n", to: STDOUT_FILENO) else {
+        guard write(bytes, to: STDOUT_FILENO) else {
             outputGone.store(true, ordering: .relaxed)
             if whenOutputCloses == .exit { Glibc.exit(128 + SIGPIPE) }
             return
@@ -60,10 +95,9 @@ enum Console {
         line(String(decoding: data, as: UTF8.self))
     }
 
-    /// Writes all of `text` through EINTR and partial writes; false when the descriptor
+    /// Writes all of `bytes` through EINTR and partial writes; false when the descriptor
     /// refuses (EPIPE: the reader left).
-    private static func write(_ text: String, to descriptor: Int32) -> Bool {
-        let bytes = Array(text.utf8)
+    private static func write(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { buffer in

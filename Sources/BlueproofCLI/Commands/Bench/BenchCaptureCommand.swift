@@ -60,7 +60,7 @@ struct BenchCaptureCommand: AsyncParsableCommand {
             if !keepCaptures { try? FileManager.default.removeItem(atPath: path) }
         }
         let result = CaptureBenchResult(build: BenchMeshCommand.buildKind, runs: runs, peakRSSTarget: Self.peakRSSTarget)
-        if json { try Console.json(result) } else { print(result.text) }
+        if json { try Console.json(result) } else { Console.line(result.text) }
         if runs.contains(where: { $0.inspect.status != 0 || $0.check.status != 0 }) { throw ExitCode(1) }
     }
 }
