@@ -32,12 +32,20 @@ public actor DefectiveTransmitter: TransmitterControl {
     }
 
     private func observe(_ event: TransmitterEvent) async {
+        track(event)
+        if case .nearbyUser(let user) = event, has(.onDemandAutoConnects), mode == .onDemand {
+            try? await inner.connect(to: user)
+        }
+    }
+
+    /// The connection state the faults read. Idempotent: every relay to a caller also tracks
+    /// an event before passing it on, so a caller that saw `disconnected(user)` never meets a
+    /// fault still deciding on `user` connected.
+    private func track(_ event: TransmitterEvent) {
         switch event {
         case .connected(let user): connected.insert(user)
         case .disconnected(let user): connected.remove(user)
         case .secureConnection(let user): everSecure.insert(user)
-        case .nearbyUser(let user) where has(.onDemandAutoConnects) && mode == .onDemand:
-            try? await inner.connect(to: user)
         default: break
         }
     }
@@ -53,8 +61,9 @@ public actor DefectiveTransmitter: TransmitterControl {
         let key = UUID()
         injected[key] = continuation
         let hidden = defects
-        let relay = Task {
+        let relay = Task { [weak self] in
             for await event in upstream {
+                await self?.track(event)
                 switch event {
                 case .sentDirect where hidden.contains(.directNeverConfirmed): continue
                 case .secureConnection where hidden.contains(.secureConnectionNeverCompletes): continue
