@@ -76,6 +76,8 @@ struct CheckCommand: AsyncParsableCommand {
         // The run reports judge the records again, so only they keep the records in memory;
         // the checks themselves take one record at a time.
         let keepsRecords = output != nil || profile != nil
+        // With reports to write, a reader that leaves ends the output, not the reports.
+        if keepsRecords { Console.whenOutputCloses = .keepRunning }
         var reports: [CheckReport] = []
         var files: [CaptureFile] = []
         var unreadable = false
