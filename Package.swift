@@ -76,7 +76,8 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "BlueproofFuzzing", dependencies: [
-            "BlueproofWire", "BlueproofCapture", "BlueproofTransmitter", "BlueproofControl", "BlueproofConformance", "BlueproofRadio",
+            "BlueproofWire", "BlueproofCapture", "BlueproofTransmitter", "BlueproofTransmitterLinks", "BlueproofControl",
+            "BlueproofConformance", "BlueproofRadio",
         ]),
         .executableTarget(name: "BlueproofCLI", dependencies: [
             "BlueproofWire", "BlueproofCapture", "BlueproofTransport", "BlueproofBackend", "BlueproofHost",

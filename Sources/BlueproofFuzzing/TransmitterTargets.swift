@@ -1,4 +1,5 @@
 import BlueproofTransmitter
+import BlueproofTransmitterLinks
 
 extension FuzzTargets {
     /// What the reference transmitter takes from any peer: frames and data payloads
@@ -9,6 +10,17 @@ extension FuzzTargets {
         },
         FuzzTarget("transmitter-payload", "a data frame's payload: binary or a JSON dictionary") { bytes in
             _ = try? TransmitterPayload.decode(bytes)
+        },
+        FuzzTarget("ble-chunks", "the BLE link's chunks, cut at the first byte's size, reassembled into frames and decoded") { bytes in
+            let size = max(1, Int(bytes.first ?? 1))
+            let stream = Array(bytes.dropFirst())
+            var reassembler = BLEFrameReassembler()
+            var offset = 0
+            while offset < stream.count {
+                let end = min(stream.count, offset + size)
+                if let frame = try? reassembler.receive(Array(stream[offset..<end])) { _ = try? TransmitterFrame.decode(frame) }
+                offset = end
+            }
         },
     ]
 }
