@@ -60,6 +60,20 @@ struct RunnerTests {
         #expect(report.cases.first?.reason.contains("no transmitter provider") == true, "\(report.cases)")
     }
 
+    @Test("the run's work folder is gone when the run ends, and stays when kept")
+    func workFolder() async throws {
+        let folder = try Fixtures.folder("runner-work")
+        var config = try configuration(dut: nil, in: folder)
+        try FileManager.default.createDirectory(atPath: "\(config.workDirectory)/sessions", withIntermediateDirectories: true)
+        _ = try await Runner(config).run()
+        #expect(!FileManager.default.fileExists(atPath: config.workDirectory))
+
+        config.keepWorkDirectory = true
+        try FileManager.default.createDirectory(atPath: "\(config.workDirectory)/sessions", withIntermediateDirectories: true)
+        _ = try await Runner(config).run()
+        #expect(FileManager.default.fileExists(atPath: "\(config.workDirectory)/sessions"))
+    }
+
     @Test("the preflight's findings make a case not-applicable, with the reason")
     func preflightGaps() {
         let preflight = Preflight(backend: "hci0", controllerLimit: 1, features: [], facts: [])

@@ -114,14 +114,11 @@ struct RunCommand: AsyncParsableCommand {
         } else {
             configuration.transmitterProvider = ReferenceTransmitterProvider(link: .ble, sessionRoot: sessions)
         }
+        configuration.keepWorkDirectory = keepWork
         let workDirectory = configuration.workDirectory
-        defer {
-            if keepWork {
-                Console.progress("work folder kept: \(workDirectory)/")
-            } else {
-                try? FileManager.default.removeItem(atPath: workDirectory)
-            }
-        }
+        defer { if keepWork { Console.progress("work folder kept: \(workDirectory)/") } }
+        // Stopped by a signal, the run still leaves no work folder behind.
+        if !keepWork { teardown.removeOnSignal(workDirectory) }
         // A reader that leaves (`run | head`) ends the output, never the run: reports still come.
         Console.whenOutputCloses = .keepRunning
         let selected = configuration.selectedCases

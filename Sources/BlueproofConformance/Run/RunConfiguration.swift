@@ -17,8 +17,10 @@ public struct RunConfiguration: Sendable {
     public var reportsRoot: String
     /// Captures go to `<capturesRoot>/<runID>/<case>/node<N>.pcap`.
     public var capturesRoot: String
-    /// Controller logs and sockets.
+    /// Controller logs, sockets and transmitter sessions; removed when the run ends unless
+    /// `keepWorkDirectory`.
     public var workDirectory: String
+    public var keepWorkDirectory = false
     /// Longest a case may take, topology included (its verdict is then `error`).
     public var caseTimeout: Duration
     /// `--dut`: an implementation under test. Its control protocol is not implemented yet:

@@ -17,10 +17,12 @@ public struct Runner: Sendable {
         self.onResult = onResult
     }
 
-    /// Preflight, then every selected case `repeatCount` times. Throws
-    /// ``RunEnvironmentError`` when no controller starts (before any case ran).
+    /// Preflight, then every selected case `repeatCount` times; the work folder is removed at
+    /// the end unless kept. Throws ``RunEnvironmentError`` when no controller starts (before
+    /// any case ran).
     public func run() async throws -> RunReport {
         let config = configuration
+        defer { if !config.keepWorkDirectory { try? FileManager.default.removeItem(atPath: config.workDirectory) } }
         let uncatalogued = config.registry.uncatalogued(in: config.catalogue)
         guard uncatalogued.isEmpty else {
             throw RunEnvironmentError(reason: "cases missing from the catalogue: \(uncatalogued.map(\.rawValue).joined(separator: ", "))")
