@@ -116,7 +116,7 @@ let package = Package(
         .testTarget(name: "IntegrationTests", dependencies: [
             "BlueproofBackend", "BlueproofHost", "BlueproofCapture", "BlueproofTransport", "BlueproofWire",
             "BlueproofTestSupport", "BlueproofRadio", "BlueproofTransfer", "BlueproofConformance", "BlueproofTransmitter",
-            "BlueproofTransmitterLinks", .product(name: "Crypto", package: "swift-crypto"),
+            "BlueproofTransmitterLinks", "BlueproofAsync", .product(name: "Crypto", package: "swift-crypto"),
         ], exclude: ["Bumble"]),
     ],
     swiftLanguageModes: [.v6]

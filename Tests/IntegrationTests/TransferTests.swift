@@ -1,3 +1,4 @@
+import BlueproofAsync
 import BlueproofBackend
 import BlueproofHost
 import BlueproofTestSupport
@@ -179,8 +180,18 @@ extension Integration {
 }
 
 /// Whether no host has a connection open.
+/// Whether no connection stays open on any of `hosts`. Each side hears of a disconnection on
+/// its own (its Disconnection Complete), so every connection still open is given 10 s to end.
 func noConnections(_ hosts: LEHost...) async -> Bool {
-    for host in hosts where await !host.connections.isEmpty { return false }
+    for host in hosts {
+        for connection in await host.connections {
+            let ended = try? await withTimeout(.seconds(10), what: "the end of \(connection)") { () async -> Bool in
+                _ = await host.waitForDisconnection(connection)
+                return true
+            }
+            guard ended == true else { return false }
+        }
+    }
     return true
 }
 
