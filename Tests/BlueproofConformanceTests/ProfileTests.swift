@@ -82,6 +82,27 @@ struct ProfileTests {
         #expect(absentError.reason.hasPrefix("missing value transfer.eom_marker"), "\(absentError)")
     }
 
+    @Test("optional preconditions are known words; a flag adds to them")
+    func optionalPreconditions() throws {
+        let (path, line) = try variant("  optional_preconditions: []", "  optional_preconditions: [connection, radio]")
+        let error = try #require(loadError(path))
+        #expect(error.line == line)
+        #expect(error.reason.contains("'radio' is not one of"), "\(error.reason)")
+        let (good, _) = try variant("  optional_preconditions: []", "  optional_preconditions: [secure_connection]")
+        let profile = try Profile.load(path: good, schema: schema)
+        #expect(profile.optionalPreconditions == [.secureConnection])
+        #expect(profile.declaringOptional([.connection]).optionalPreconditions == [.secureConnection, .connection])
+        #expect(try Fixtures.defaultProfile().optionalPreconditions.isEmpty)
+    }
+
+    @Test("every refusal rule has its list of errors in the default profile")
+    func refusals() throws {
+        let profile = try Fixtures.defaultProfile()
+        for rule in RefusalRule.allCases {
+            #expect(try !profile.strings(rule.profileKey).isEmpty, "\(rule.profileKey)")
+        }
+    }
+
     @Test("a device may document an undocumented value and give a number for 'unlimited'")
     func relaxedTypes() throws {
         let documented = try variant("    expiration_limit_default: null", "    expiration_limit_default: 3600")

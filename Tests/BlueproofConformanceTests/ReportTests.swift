@@ -44,8 +44,32 @@ struct ReportTests {
         let findings = try #require(failed["findings"] as? [[String: Any]])
         #expect(findings.first?["frames"] as? [Int] == [17, 18])
         #expect((failed["citation"] as? [String: String])?["document"] == "corebluetooth-transfer-sample.md")
-        #expect(report.summaryLine == "5 cases: 1 pass, 1 fail, 1 inconclusive, 1 not-applicable, 1 error")
+        #expect(report.summaryLine == "5 cases: 1 pass, 1 fail, 1 inconclusive, 1 not-applicable, 1 error: FAILED")
         #expect(report.failed)
+    }
+
+    /// docs/runner.md, "Verdict policy": exit 0 only for a run that passed; an inconclusive
+    /// case, or a run that judged nothing, is exit 4 and says so on the summary line.
+    @Test("a run passes only when something passed and nothing failed, erred or stayed unjudged",
+          arguments: [
+              (["pass", "not-applicable"], RunResult.passed, "PASSED"),
+              (["pass", "error"], .failed, "FAILED"),
+              (["pass", "fail", "inconclusive"], .failed, "FAILED"),
+              (["pass", "inconclusive"], .unjudged, "NOT PASSED: 1 case unjudged (inconclusive)"),
+              (["not-applicable", "not-applicable"], .unjudged, "NOT PASSED: no case was judged"),
+              ([], .unjudged, "NOT PASSED: no case was judged"),
+          ])
+    func runResult(verdicts: [String], result: RunResult, ending: String) throws {
+        let catalogue = try Fixtures.catalogue()
+        var report = RunReport(runID: "r", startedAt: Date(), profile: .init(name: "p", path: "p"), controller: "btvirt")
+        for (index, name) in verdicts.enumerated() {
+            let verdict = try #require(Verdict(rawValue: name))
+            report.cases.append(CaseResult(entry: catalogue.entries[index], outcome: CaseOutcome(verdict, "why"), duration: .seconds(1),
+                                           captures: [], log: []))
+        }
+        #expect(report.result == result)
+        #expect(report.summaryLine.contains(": \(ending)"), "\(report.summaryLine)")
+        #expect(report.result.exitStatus == (result == .passed ? 0 : result == .failed ? 1 : 4))
     }
 
     @Test("junit.xml is well-formed: names, classes, failure with capture and frames, skipped, error")

@@ -45,9 +45,56 @@ struct TransmitterCaseTests {
         #expect(reference.verdict == .pass, "\(id) on the reference: \(reference.reason)")
         let broken = try await Self.run(item, defects: item.brokenBy)
         #expect(broken.verdict == .fail, "\(id) with \(item.brokenBy.map(\.rawValue).sorted()): \(broken.verdict) \(broken.reason)")
+        if item.judgesRefusals {
+            let misreported = try await Self.run(item, defects: [.refusesForWrongReason])
+            #expect(misreported.verdict == .fail, "\(id) refusing for the wrong reason: \(misreported.verdict) \(misreported.reason)")
+        }
     }
 
-    static func run(_ item: any TransmitterCase, defects: Set<Defect>) async throws -> CaseOutcome {
+    /// The subject runs with its own limits, never the profile's: under a profile applying the
+    /// Mesh section's 2048 bytes, the reference as it ships (1 KB) fails the mesh-section cases,
+    /// and a reference built to that reading passes them.
+    @Test("the SIZE cases judge the subject's own limits", arguments: ["BFT/SIZE/BV-06", "BFT/SIZE/BV-07"])
+    func ownLimits(id: String) async throws {
+        let item = try #require(Self.cases.first { $0.id.rawValue == id })
+        let shipped = try await Self.run(item, defects: [], limits: .documented)
+        #expect(shipped.verdict == .fail, "\(id) on the reference as it ships: \(shipped.verdict) \(shipped.reason)")
+    }
+
+    /// And the other way round: under the default profile (the size table's 1 KB), a reference
+    /// built to the Mesh section's 2048 bytes accepts 1025 bytes and fails.
+    @Test("a reference built to the other reading fails the size table's case")
+    func otherReading() async throws {
+        let item = try #require(Self.cases.first { $0.id.rawValue == "BFT/SIZE/BI-02" })
+        let rebuilt = try await Self.run(item, defects: [], limits: Self.meshSectionLimits)
+        #expect(rebuilt.verdict == .fail, "BFT/SIZE/BI-02 on a reference built to the Mesh section: \(rebuilt.verdict) \(rebuilt.reason)")
+    }
+
+    /// Every set-up failure is an error, never inconclusive: a subject that reports no event
+    /// at all (it never connects) errs in every case that needs a connection.
+    @Test("a subject that never reports a connection makes its cases errors",
+          arguments: ["BFT/OPT/BV-01", "BFT/SEC/BV-03", "BFT/SIZE/BI-01"])
+    func muteSubject(id: String) async throws {
+        let item = try #require(Self.cases.first { $0.id.rawValue == id })
+        let outcome = try await Self.run(item, defects: [.mute])
+        #expect(outcome.verdict == .error, "\(id) with a mute subject: \(outcome.verdict) \(outcome.reason)")
+        #expect(outcome.reason.contains("precondition connection not met"), "\(outcome.reason)")
+        let declared = try await Self.run(item, defects: [.mute], optional: [.connection])
+        #expect(declared.verdict == .notApplicable, "\(id) with connection declared optional: \(declared.verdict)")
+        #expect(declared.reason.contains("declared optional"), "\(declared.reason)")
+    }
+
+    static var meshSectionLimits: TransmitterLimits {
+        var limits = TransmitterLimits.documented
+        limits.meshLimitSource = .meshSection
+        return limits
+    }
+
+    /// Runs `item` on the reference with `defects`. The mesh-section SIZE cases run under a
+    /// profile applying the Mesh section's 2048 bytes, on a reference built to that reading
+    /// unless `limits` says otherwise.
+    static func run(_ item: any TransmitterCase, defects: Set<Defect>, limits: TransmitterLimits? = nil,
+                    optional: [Precondition] = []) async throws -> CaseOutcome {
         let folder = try Fixtures.folder("bft")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let catalogue = try Fixtures.catalogue()
@@ -55,13 +102,17 @@ struct TransmitterCaseTests {
         // The mesh-section SIZE cases apply the Mesh section's 2048 bytes: run them under a
         // profile that applies it (under the default one they are not applicable).
         var profile = try Fixtures.defaultProfile()
+        var subjectLimits = limits ?? .documented
         if let size = item as? SizeCase, size.limit == .meshSection {
             let text = Fixtures.defaultProfileText.replacingOccurrences(
                 of: "mesh_dictionary_ble_applied: size_table", with: "mesh_dictionary_ble_applied: mesh_section")
             profile = try Profile(yaml: text, path: Fixtures.defaultProfilePath)
+            subjectLimits = limits ?? Self.meshSectionLimits
         }
+        profile = profile.declaringOptional(optional)
         let range = try item.needs.radioScenario.map { try RadioScenario.load(yaml: $0).model }
-        let provider = ReferenceTransmitterProvider(link: .simulated(range: range), defects: defects, sessionRoot: URL(fileURLWithPath: folder))
+        let provider = ReferenceTransmitterProvider(link: .simulated(range: range), defects: defects, subjectLimits: subjectLimits,
+                                                    sessionRoot: URL(fileURLWithPath: folder))
         let context = CaseContext(entry: entry, profile: profile, hosts: [], captures: [], radio: nil,
                                   transmitterProvider: provider, transferFaults: .none, log: CaseLog())
         var outcome = try await item.run(context)

@@ -27,7 +27,7 @@ extension Integration {
         func usageAndProfile() throws {
             let cli = try RequiredComponent.require(.cli)[0]
             for arguments in [["--shard", "0/2"], ["--shard", "3/2"], ["--repeat", "0"], ["--dut", "bogus"],
-                              ["--controller", "nonsense"]] {
+                              ["--controller", "nonsense"], ["--optional-precondition", "radio"]] {
                 let result = try run(cli, ["run", "--list"] + arguments)
                 #expect(result.status == 2, "\(arguments): \(result.stderr)")
             }
@@ -58,6 +58,20 @@ extension Integration {
             #expect(result.status == 1, "\(result.stdout)\n\(result.stderr)")
             #expect(result.stdout.contains("fail") && result.stdout.contains("expected 181 at ATT_MTU 185"), "\(result.stdout)")
             #expect(result.stdout.contains("1 case: 0 pass, 1 fail"))
+        }
+
+        /// docs/runner.md, "Verdict policy": a run in which no case was judged is not a pass.
+        @Test("btvirt: a run that judged nothing (its one case not applicable) exits 4 and says NOT PASSED",
+              .requires(.cli, .btvirt, .preload), .timeLimit(.minutes(2)))
+        func nothingJudged() throws {
+            let cli = try RequiredComponent.require(.cli, .btvirt, .preload)[0]
+            let folder = try WorkFolder("run-unjudged")
+            defer { folder.cleanUp() }
+            // Under the default profile (the size table's 1 KB) the Mesh-section case does not apply.
+            let result = try run(cli, ["run", "--filter", "BFT/SIZE/BV-07",
+                                       "--output", folder.file("Reports"), "--captures", folder.file("Captures")])
+            #expect(result.status == 4, "\(result.stdout)\n\(result.stderr)")
+            #expect(result.stdout.contains("1 not-applicable, 0 error: NOT PASSED: no case was judged"), "\(result.stdout)")
         }
 
         @Test("no controller can start: exit 3", .requires(.cli))

@@ -20,9 +20,16 @@ struct RunCommand: AsyncParsableCommand {
         Verdicts: pass, fail, inconclusive, not-applicable (the controller lacks what the case \
         needs, or the case does not apply to the profile), error (the harness could not run it).
 
-        Exit status: 0 nothing failed (not-applicable and inconclusive do not fail a run), 1 a \
-        case failed or erred, 2 usage error or a bad profile (file:line: reason), 3 environment \
-        (no controller could start).
+        A case that could not set up what it needs (a connection, a secure connection, a \
+        tester's part) is an error, unless that precondition is declared optional \
+        (--optional-precondition, or runner.optional_preconditions in the profile): then it \
+        is not-applicable and says so. A refusal counts only for the documented reason \
+        (bridgefy.refusals.* in the profile lists the errors for each rule).
+
+        Exit status: 0 passed (every case passed or did not apply, and at least one passed), \
+        1 a case failed or erred, 2 usage error or a bad profile (file:line: reason), 3 \
+        environment (no controller could start), 4 not passed: nothing failed, but a case was \
+        inconclusive or no case was judged. The summary line ends PASSED, FAILED or NOT PASSED.
 
         Examples:
           blueproof run
@@ -66,6 +73,11 @@ struct RunCommand: AsyncParsableCommand {
         valueName: "address"))
     var dut: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "A precondition a case may fail to reach without failing the run (repeatable): \(Precondition.allCases.map(\.rawValue).joined(separator: ", ")). Such a case is not-applicable, and says why; any other set-up failure is an error.",
+        valueName: "name"))
+    var optionalPrecondition: [String] = []
+
     @Option(name: .long, help: "Log level on standard error: error, warning, info, debug, trace.")
     var logLevel: LogLevelOption = .warning
 
@@ -73,11 +85,22 @@ struct RunCommand: AsyncParsableCommand {
         "Keep the run's work folder (controller logs, btvirt sockets, transmitter sessions) for debugging; by default it is removed when the run ends."))
     var keepWork = false
 
+    /// `--optional-precondition`, each checked against the known names.
+    func optionalPreconditions() throws -> [Precondition] {
+        try optionalPrecondition.map { name in
+            guard let precondition = Precondition(rawValue: name) else {
+                throw ValidationError("--optional-precondition \(name): not one of \(Precondition.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            return precondition
+        }
+    }
+
     /// The longest case timeout taken: a day.
     static let caseTimeoutLimit: Double = 86_400
 
     func validate() throws {
         guard `repeat` >= 1 else { throw ValidationError("--repeat must be 1 or more") }
+        _ = try optionalPreconditions()
         guard caseTimeout > 0, caseTimeout <= Self.caseTimeoutLimit else {
             throw ValidationError("--case-timeout must be more than 0 and at most \(Int(Self.caseTimeoutLimit)) seconds (a day)")
         }
@@ -96,7 +119,8 @@ struct RunCommand: AsyncParsableCommand {
         logLevel.bootstrap()
         let teardown = Teardown()
         defer { withExtendedLifetime(teardown) {} }
-        let (loadedProfile, catalogue) = try ConformanceInputs.load(profile: profile)
+        let (profileAsLoaded, catalogue) = try ConformanceInputs.load(profile: profile)
+        let loadedProfile = profileAsLoaded.declaringOptional(try optionalPreconditions())
         let registry = CaseRegistry.standard(profile: loadedProfile)
         if list {
             Self.printList(catalogue: catalogue, registry: registry, filter: CaseFilter(filter),
@@ -134,7 +158,7 @@ struct RunCommand: AsyncParsableCommand {
         }
         Console.line(report.summaryLine)
         Console.progress("reports in \(configuration.reportFolder)/, captures in \(configuration.captureFolder)/")
-        if report.failed { throw ExitCode(1) }
+        if report.result != .passed { throw ExitCode(report.result.exitStatus) }
     }
 
     static func printList(catalogue: Catalogue, registry: CaseRegistry, filter: CaseFilter, shard: Shard?) {

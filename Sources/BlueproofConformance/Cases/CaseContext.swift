@@ -41,6 +41,10 @@ public final class CaseContext: Sendable {
         self.clock = clock
     }
 
+    /// Preconditions whose failure is `not-applicable` rather than `error` (the profile's
+    /// `runner.optional_preconditions`, with `--optional-precondition` added).
+    public var optionalPreconditions: Set<Precondition> { profile.optionalPreconditions }
+
     /// `count` transmitters from the provider; without one the run is misconfigured (the case
     /// is an error), and a provider that cannot give them throws ``TransmitterUnavailable``.
     public func transmitters(_ count: Int) async throws -> [any TransmitterControl] {

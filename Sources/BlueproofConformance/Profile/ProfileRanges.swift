@@ -67,8 +67,17 @@ public enum ProfileRanges {
         "bluenet.service_data_byte_max": byte,
     ]
 
-    /// Why `value` does not fit `key`'s range, or nil when it does (or `key` has none).
+    /// The words a list may hold, by dotted key.
+    public static let words: [String: Set<String>] = [
+        Profile.optionalPreconditionsKey: Set(Precondition.allCases.map(\.rawValue)),
+    ]
+
+    /// Why `value` does not fit `key`'s range or words, or nil when it does (or `key` has none).
     static func problem(_ key: String, _ value: ProfileValue) -> String? {
+        if let allowed = words[key], case let .list(items) = value,
+           let unknown = items.first(where: { !allowed.contains($0.text) }) {
+            return "\(key): '\(unknown.text)' is not one of \(allowed.sorted().joined(separator: ", "))"
+        }
         guard let range = ranges[key] else { return nil }
         let numbers: [Int]
         switch value {

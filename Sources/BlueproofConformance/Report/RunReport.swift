@@ -59,11 +59,28 @@ public struct RunReport: Hashable, Sendable, Codable {
     /// Whether a case failed or errored (exit 1).
     public var failed: Bool { cases.contains { $0.verdict.failsRun } }
 
-    /// `9 cases: 8 pass, 1 fail, 0 inconclusive, 0 not-applicable, 0 error`.
+    /// What the run as a whole says (docs/runner.md, "Verdict policy").
+    public var result: RunResult {
+        if failed { return .failed }
+        if cases.contains(where: { $0.verdict == .inconclusive }) { return .unjudged }
+        if !cases.contains(where: { $0.verdict == .pass }) { return .unjudged }
+        return .passed
+    }
+
+    /// `9 cases: 8 pass, 1 fail, 0 inconclusive, 0 not-applicable, 0 error: FAILED`, the
+    /// counts then the run's result, so a run with unjudged cases never reads as a pass.
     public var summaryLine: String {
         let counts = counts
-        return "\(cases.count) case\(cases.count == 1 ? "" : "s"): "
+        let tally = "\(cases.count) case\(cases.count == 1 ? "" : "s"): "
             + Verdict.allCases.map { "\(counts[$0] ?? 0) \($0.rawValue)" }.joined(separator: ", ")
+        let unjudged = counts[.inconclusive] ?? 0
+        let verdict = switch result {
+        case .passed: "PASSED"
+        case .failed: "FAILED"
+        case .unjudged where unjudged > 0: "NOT PASSED: \(unjudged) case\(unjudged == 1 ? "" : "s") unjudged (inconclusive)"
+        case .unjudged: "NOT PASSED: no case was judged (none passed or failed)"
+        }
+        return tally + ": " + verdict
     }
 
     public static func timestamp(_ date: Date) -> String {

@@ -7,9 +7,10 @@ struct ReportMergeCommand: AsyncParsableCommand {
         abstract: "Join the reports of several runs (the shards of one suite) into one.",
         discussion: """
         Each DIR is a report folder of `blueproof run` (holding report.json). Writes the four \
-        report files into --output. Refuses reports of another schema version. Exit status: 0 \
-        nothing failed in the merged run, 1 a case failed or erred, 2 a folder that cannot be \
-        read or merged.
+        report files into --output. Refuses reports of another schema version. Exit status, as \
+        for `blueproof run`: 0 the merged run passed, 1 a case failed or erred, 2 a folder that \
+        cannot be read or merged, 4 not passed (nothing failed, but a case was inconclusive or \
+        none was judged).
 
         Example:
           blueproof report merge shard-1/Reports/* shard-2/Reports/* --output Reports/all
@@ -38,6 +39,6 @@ struct ReportMergeCommand: AsyncParsableCommand {
         }
         try ReportWriter(folder: output).write(merged)
         Console.line("merged \(folders.count) report(s): \(merged.summaryLine)")
-        if merged.failed { throw ExitCode(1) }
+        if merged.result != .passed { throw ExitCode(merged.result.exitStatus) }
     }
 }

@@ -17,6 +17,11 @@ public enum Defect: String, CaseIterable, Sendable, Codable {
     case keyNotStored, keyAlwaysExists, keyNotValidated, expirationLimitIgnored, expiryImmediate, expiryNeverLapses
     case hasSessionAlwaysFalse, sessionNotDestroyed, publicKeyNotBase64, publicKeyRandomised
     case onDemandAutoConnects, onDemandNeverConnects, connectToAnyone
+    /// Every refusal (send, connect, disconnect, secure connection) still happens, but is
+    /// reported as `sessionError`: the reason is wrong, the refusal is not.
+    case refusesForWrongReason
+    /// Reports no event at all (never connected, never received): a device that never answers.
+    case mute
 
     /// The engine defect this is, if it lives in the engine.
     public var engine: TransmitterDefects? {

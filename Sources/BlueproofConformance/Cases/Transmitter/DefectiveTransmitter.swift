@@ -65,6 +65,7 @@ public actor DefectiveTransmitter: TransmitterControl {
             for await event in upstream {
                 await self?.track(event)
                 switch event {
+                case _ where hidden.contains(.mute): continue
                 case .sentDirect where hidden.contains(.directNeverConfirmed): continue
                 case .secureConnection where hidden.contains(.secureConnectionNeverCompletes): continue
                 case .failed where hidden.contains(.directNeverFails): continue
@@ -91,6 +92,20 @@ public actor DefectiveTransmitter: TransmitterControl {
     public func localUser() async -> UserID? { await inner.localUser() }
 
     public func send(dictionary: [String: TransmitterValue]?, data: Data?, to receiver: UserID?, options: SendingOptions) async throws(TransmitterError) -> PacketID {
+        do {
+            return try await faultySend(dictionary: dictionary, data: data, to: receiver, options: options)
+        } catch {
+            throw misreported(error)
+        }
+    }
+
+    /// ``Defect/refusesForWrongReason``: the refusal stands, its reason does not.
+    private func misreported(_ error: TransmitterError) -> TransmitterError {
+        guard has(.refusesForWrongReason) else { return error }
+        return TransmitterError.sessionError.with(detail: "defect: \(error.name) reported as sessionError")
+    }
+
+    private func faultySend(dictionary: [String: TransmitterValue]?, data: Data?, to receiver: UserID?, options: SendingOptions) async throws(TransmitterError) -> PacketID {
         let broadcast = options.contains(.broadcastReceiver)
         if has(.encryptionRefused), options.contains(.encrypted) { throw .noSecureConnection.with(detail: "defect: encryption refused") }
         if has(.unencryptedRefused), !options.contains(.encrypted), !broadcast { throw .noSecureConnection.with(detail: "defect: plain sends refused") }
@@ -130,11 +145,11 @@ public actor DefectiveTransmitter: TransmitterControl {
 
     public func connect(to user: UserID) async throws(TransmitterError) {
         if has(.onDemandNeverConnects) { return }
-        do { try await inner.connect(to: user) } catch { if !has(.connectToAnyone) { throw error } }
+        do { try await inner.connect(to: user) } catch { if !has(.connectToAnyone) { throw misreported(error) } }
     }
 
     public func disconnect(from user: UserID) async throws(TransmitterError) {
-        do { try await inner.disconnect(from: user) } catch { if !has(.connectToAnyone) { throw error } }
+        do { try await inner.disconnect(from: user) } catch { if !has(.connectToAnyone) { throw misreported(error) } }
     }
 
     public func establishSecureConnection(with user: UserID) async throws(TransmitterError) {
@@ -142,7 +157,7 @@ public actor DefectiveTransmitter: TransmitterControl {
         do {
             try await inner.establishSecureConnection(with: user)
         } catch {
-            guard has(.secureConnectionToAnyone) else { throw error }
+            guard has(.secureConnectionToAnyone) else { throw misreported(error) }
             inject(.secureConnection(user))
         }
     }

@@ -64,7 +64,8 @@ struct MeshLineCase: TransmitterCase {
             MeshLineCase(id: "BFT/DLV/BI-04", role: .relay, brokenBy: [.relayDeliversEverything]) { stage, sender, relay, receiver, users in
                 let id = try await stage.send(from: sender, dictionary: text, to: users[receiver], options: .meshTransmission)
                 guard await stage.logs[receiver].received(id, within: stage.airTimeout) != nil else {
-                    return .inconclusive("the packet never reached its receiver, so the relay's restraint was not shown")
+                    // The subject is the relay: not forwarding is its fault, not missing evidence.
+                    return .fail("the subject never relayed packet \(id) to its receiver out of the sender's range")
                 }
                 if stage.logs[relay].received.contains(where: { $0.packetID == id }) {
                     return .fail("the relay handed packet \(id), addressed to the receiver, to its own app")

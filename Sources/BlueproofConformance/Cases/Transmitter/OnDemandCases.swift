@@ -6,13 +6,14 @@ enum OnDemandCases {
     static func all() -> [ScriptCase] {
         [
             ScriptCase("BFT/OND/BV-01", nodes: 2, brokenBy: [.onDemandAutoConnects]) { stage in
-                let subject = try await stage.start(0, mode: .onDemand)
+                try await stage.start(0, mode: .onDemand)
                 let tester = try await stage.start(1, mode: .onDemand)
-                _ = try await stage.wait(0, for: "didDetectNearbyUser for the tester") { $0 == .nearbyUser(tester) }
+                guard await stage.logs[0].first(within: stage.airTimeout, where: { $0 == .nearbyUser(tester) }) != nil else {
+                    return .fail("the on-demand subject never reported the tester nearby (didDetectNearbyUser) within \(stage.airTimeout)")
+                }
                 if await stage.logs[0].first(within: .seconds(5), where: { if case .connected = $0 { true } else { false } }) != nil {
                     return .fail("the on-demand subject connected without being asked")
                 }
-                _ = subject
                 return .pass("the tester was reported nearby and no connection followed for 5 s")
             },
             ScriptCase("BFT/OND/BV-07", nodes: 2, brokenBy: [.onDemandNeverConnects]) { stage in
@@ -34,22 +35,22 @@ enum OnDemandCases {
                 }
                 return .pass("connected on request; a direct send was accepted and delivered")
             },
-            ScriptCase("BFT/OND/BI-01", nodes: 1, brokenBy: [.connectToAnyone]) { stage in
+            ScriptCase("BFT/OND/BI-01", nodes: 1, brokenBy: [.connectToAnyone], judgesRefusals: true) { stage in
                 try await stage.start(0, mode: .onDemand)
                 do {
                     try await stage.subject.connect(to: .random())
                     return .fail("connectToUser on a user never detected reported no error")
                 } catch {
-                    return .pass("connectToUser on a user never detected: \(error)")
+                    return try stage.judgeRefusal(error, of: "connectToUser on a user never detected", by: [.userNotNearby])
                 }
             },
-            ScriptCase("BFT/OND/BI-03", nodes: 1, brokenBy: [.connectToAnyone]) { stage in
+            ScriptCase("BFT/OND/BI-03", nodes: 1, brokenBy: [.connectToAnyone], judgesRefusals: true) { stage in
                 try await stage.start(0, mode: .onDemand)
                 do {
                     try await stage.subject.disconnect(from: .random())
                     return .fail("disconnectFromUser on a user not connected reported no error")
                 } catch {
-                    return .pass("disconnectFromUser on a user not connected: \(error)")
+                    return try stage.judgeRefusal(error, of: "disconnectFromUser on a user not connected", by: [.userNotConnected])
                 }
             },
         ]

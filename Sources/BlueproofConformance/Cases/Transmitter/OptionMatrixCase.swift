@@ -17,6 +17,8 @@ struct OptionMatrixCase: TransmitterCase {
     let payload: Payload
     let nodes = 2
 
+    var judgesRefusals: Bool { !accepted }
+
     /// The documented outcome.
     var accepted: Bool {
         if payload == .neither { return false }
@@ -26,6 +28,21 @@ struct OptionMatrixCase: TransmitterCase {
         case .mesh, .full: return !hasBinary
         case .broadcast: return encryption != .encrypted && !hasBinary
         }
+    }
+
+    /// The documented rules this cell breaks; a refusal must be for one of them.
+    var rules: Set<RefusalRule> {
+        var rules: Set<RefusalRule> = []
+        let hasBinary = payload == .binary || payload == .both
+        if payload == .neither { rules.insert(.emptyPayload) }
+        switch transmission {
+        case .direct: break
+        case .mesh, .full: if hasBinary { rules.insert(.binaryInMesh) }
+        case .broadcast:
+            if encryption == .encrypted { rules.insert(.encryptedBroadcast) }
+            if hasBinary { rules.insert(.binaryInBroadcast) }
+        }
+        return rules
     }
 
     var options: SendingOptions {
@@ -93,7 +110,7 @@ struct OptionMatrixCase: TransmitterCase {
         } catch {
             stage.context.log.note("refused: \(described): \(error)")
             return accepted ? .fail("refused \(described): \(error)")
-                            : .pass("refused \(described): \(error)")
+                            : try stage.judgeRefusal(error, of: described, by: rules)
         }
     }
 

@@ -7,8 +7,12 @@ struct SendRuleCase: TransmitterCase {
     let id: CaseID
     let nodes: Int
     let brokenBy: Set<Defect>
-    /// Sets the stage up and returns the sends to try and whether each must be accepted.
-    let plan: @Sendable (TransmitterStage) async throws -> [(label: String, send: Send, accepted: Bool)]
+    /// Sets the stage up and returns the sends to try and, for each, nil when it must be
+    /// accepted or the documented rules it must be refused by.
+    let plan: @Sendable (TransmitterStage) async throws -> [(label: String, send: Send, refusedBy: Set<RefusalRule>?)]
+
+    /// The BI cases expect refusals; the BV cases expect acceptance.
+    var judgesRefusals: Bool { id.rawValue.contains("/BI-") }
 
     struct Send: Sendable {
         var dictionary: [String: TransmitterValue]? = ["text": .string("blueproof")]
@@ -19,13 +23,15 @@ struct SendRuleCase: TransmitterCase {
 
     func check(_ stage: TransmitterStage) async throws -> CaseOutcome {
         var notes: [String] = []
-        for (label, send, accepted) in try await plan(stage) {
+        for (label, send, rules) in try await plan(stage) {
             do {
                 let id = try await stage.subject.send(dictionary: send.dictionary, data: send.data, to: send.to, options: send.options)
-                if !accepted { return .fail("\(label): accepted (packet \(id)), the document refuses it") }
+                if rules != nil { return .fail("\(label): accepted (packet \(id)), the document refuses it") }
                 notes.append("\(label): accepted")
             } catch {
-                if accepted { return .fail("\(label): refused: \(error)") }
+                guard let rules else { return .fail("\(label): refused: \(error)") }
+                let judged = try stage.judgeRefusal(error, of: label, by: rules)
+                guard judged.verdict == .pass else { return judged }
                 notes.append("\(label): refused (\(error.name))")
             }
         }
@@ -37,40 +43,40 @@ struct SendRuleCase: TransmitterCase {
             SendRuleCase(id: "BFT/OPT/BI-32", nodes: 2, brokenBy: [.missingReceiverAccepted]) { stage in
                 _ = try await stage.connectedPair()
                 return [SendingOptions.directTransmission, .meshTransmission, .fullTransmission].map {
-                    ("\($0.names[0]) without a receiver", Send(to: nil, options: $0), false)
+                    ("\($0.names[0]) without a receiver", Send(to: nil, options: $0), [.missingReceiver])
                 }
             },
             SendRuleCase(id: "BFT/OPT/BI-33", nodes: 2, brokenBy: [.unknownKeyAccepted]) { stage in
                 let (_, tester) = try await stage.connectedPair()
                 return [("Encrypted + DirectTransmission to a peer never securely connected",
-                         Send(to: tester, options: [.encrypted, .directTransmission]), false)]
+                         Send(to: tester, options: [.encrypted, .directTransmission]), [.noSecureConnection])]
             },
             SendRuleCase(id: "BFT/OPT/BV-18", nodes: 1, brokenBy: [.broadcastRefused]) { stage in
                 try await stage.start(0)
-                return [("BroadcastReceiver with no receiver", Send(to: nil, options: .broadcastReceiver), true)]
+                return [("BroadcastReceiver with no receiver", Send(to: nil, options: .broadcastReceiver), nil)]
             },
             SendRuleCase(id: "BFT/OPT/BV-21", nodes: 1, brokenBy: [.broadcastRefused]) { stage in
                 try await stage.start(0)
                 let options = SendingOptions(names: try stage.context.profile.strings("bridgefy.chat.broadcast_options")) ?? []
-                return [("the tutorial's broadcast (\(options.names.joined(separator: " + ")))", Send(to: nil, options: options), true)]
+                return [("the tutorial's broadcast (\(options.names.joined(separator: " + ")))", Send(to: nil, options: options), nil)]
             },
             SendRuleCase(id: "BFT/OPT/BV-22", nodes: 2, brokenBy: [.encryptionRefused]) { stage in
                 let (_, tester) = try await stage.connectedPair()
                 try await stage.secure(0, with: tester)
                 let options = SendingOptions(names: try stage.context.profile.strings("bridgefy.chat.direct_options")) ?? []
-                return [("the tutorial's direct message (\(options.names.joined(separator: " + ")))", Send(to: tester, options: options), true)]
+                return [("the tutorial's direct message (\(options.names.joined(separator: " + ")))", Send(to: tester, options: options), nil)]
             },
             SendRuleCase(id: "BFT/OND/BI-04", nodes: 1, brokenBy: [.onDemandAllowsMesh]) { stage in
                 try await stage.start(0, mode: .onDemand)
-                return [("MeshTransmission in on-demand mode", Send(to: .random(), options: .meshTransmission), false)]
+                return [("MeshTransmission in on-demand mode", Send(to: .random(), options: .meshTransmission), [.onDemandRoute])]
             },
             SendRuleCase(id: "BFT/OND/BI-05", nodes: 1, brokenBy: [.onDemandAllowsMesh]) { stage in
                 try await stage.start(0, mode: .onDemand)
-                return [("BroadcastReceiver in on-demand mode", Send(to: nil, options: .broadcastReceiver), false)]
+                return [("BroadcastReceiver in on-demand mode", Send(to: nil, options: .broadcastReceiver), [.onDemandRoute])]
             },
             SendRuleCase(id: "BFT/OND/BI-06", nodes: 1, brokenBy: [.onDemandAllowsMesh]) { stage in
                 try await stage.start(0, mode: .onDemand)
-                return [("FullTransmission in on-demand mode", Send(to: .random(), options: .fullTransmission), false)]
+                return [("FullTransmission in on-demand mode", Send(to: .random(), options: .fullTransmission), [.onDemandRoute])]
             },
         ]
     }

@@ -36,7 +36,7 @@ struct PlaintextCase: TransmitterCase {
                          findings: [Finding(plaintext.reason, capture: path, frames: plaintext.frames)])
         }
         guard delivered?.dictionary?["text"] == .string(marker) else {
-            return .inconclusive("the encrypted packet \(packet) never reached the tester, so the capture may not hold it")
+            return .fail("the encrypted packet \(packet) was accepted but never delivered intact to the tester")
         }
         return .pass("the encrypted packet was delivered and its content is nowhere in clear in \(records.count) captured packets")
     }

@@ -20,12 +20,17 @@ public final class ReferenceTransmitterProvider: TransmitterProvider {
 
     public let link: LinkChoice
     public let defects: Set<Defect>
+    /// The subject's limits: the reference's built-in ones (`TransmitterLimits.documented`,
+    /// the size table's 1 KB for mesh over BLE) unless a test builds the reference to the
+    /// Mesh section's reading instead.
+    public let subjectLimits: TransmitterLimits
     private let sessionRoot: URL
     private let made = Mutex<[ObjectIdentifier: [Transmitter]]>([:])
 
-    public init(link: LinkChoice = .ble, defects: Set<Defect> = [], sessionRoot: URL) {
+    public init(link: LinkChoice = .ble, defects: Set<Defect> = [], subjectLimits: TransmitterLimits = .documented, sessionRoot: URL) {
         self.link = link
         self.defects = defects
+        self.subjectLimits = subjectLimits
         self.sessionRoot = sessionRoot
     }
 
@@ -45,7 +50,10 @@ public final class ReferenceTransmitterProvider: TransmitterProvider {
     /// Transmitters for `nodes` (indexes into the case's hosts); node 0, when made, carries the
     /// defects. The DUT provider makes its testers with this, from node 1 on.
     func make(nodes: Range<Int>, for context: CaseContext) async throws -> [any TransmitterControl] {
-        var limits = try Self.limits(context.profile)
+        // The subject runs with its own built-in limits (as it ships); only the testers, the
+        // harness's instruments, take the profile's numbers, so they never refuse what the
+        // profile allows. A wrong built-in limit therefore fails the SIZE cases.
+        var limits = subjectLimits
         if defects.contains(.sizeLimitsOffByOne) { limits.adjust(by: 1) }
         if defects.contains(.limitsTooStrict) { limits.adjust(by: -2) }
         let licence = try Self.licence()
@@ -78,7 +86,7 @@ public final class ReferenceTransmitterProvider: TransmitterProvider {
             let broken = index == 0 ? defects : []
             let configuration = TransmitterConfiguration(
                 link: linkForNode, session: session,
-                apiKey: Self.apiKey, licence: licence, limits: index == 0 ? limits : try Self.limits(context.profile),
+                apiKey: Self.apiKey, licence: licence, limits: index == 0 ? limits : try Self.testerLimits(context.profile),
                 defects: broken.engine)
             let transmitter = Transmitter(configuration: configuration)
             transmitters.append(transmitter)
@@ -106,16 +114,8 @@ public final class ReferenceTransmitterProvider: TransmitterProvider {
         }
     }
 
-    /// The API key the conformance licence is issued for.
-    public static let apiKey = "blueproof-conformance"
-
-    /// A licence from blueproof's test issuer, valid for a day.
-    static func licence() throws -> String {
-        try LicenceIssuer.blueproofTest().issue(apiKey: apiKey, holder: "blueproof conformance runner", expires: Date().addingTimeInterval(86_400))
-    }
-
-    /// The profile's limits, with the mesh limit it applies.
-    static func limits(_ profile: Profile) throws -> TransmitterLimits {
+    /// The limits a tester runs with: the profile's, with the mesh limit it applies.
+    static func testerLimits(_ profile: Profile) throws -> TransmitterLimits {
         var limits = TransmitterLimits.documented
         limits.meshDictionaryBLESizeTable = try profile.int("bridgefy.limits.ble.mesh_dictionary_bytes")
         limits.meshDictionaryMeshSection = try profile.int("bridgefy.limits.mesh_dictionary_bytes")
@@ -123,6 +123,14 @@ public final class ReferenceTransmitterProvider: TransmitterProvider {
         limits.binaryBLE = try profile.int("bridgefy.limits.ble.binary_bytes")
         limits.meshLimitSource = try profile.string("bridgefy.limits.mesh_dictionary_ble_applied") == "mesh_section" ? .meshSection : .sizeTable
         return limits
+    }
+
+    /// The API key the conformance licence is issued for.
+    public static let apiKey = "blueproof-conformance"
+
+    /// A licence from blueproof's test issuer, valid for a day.
+    static func licence() throws -> String {
+        try LicenceIssuer.blueproofTest().issue(apiKey: apiKey, holder: "blueproof conformance runner", expires: Date().addingTimeInterval(86_400))
     }
 }
 

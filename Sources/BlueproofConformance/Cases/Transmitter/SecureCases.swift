@@ -28,18 +28,20 @@ enum SecureCases {
             },
             ScriptCase("BFT/SEC/BV-05", nodes: 2, brokenBy: [.keyNotStored]) { stage in
                 let (_, tester) = try await stage.connectedPair()
-                guard await !stage.subject.existsKey(forUser: tester) else { return .inconclusive("a key for the tester existed before the handshake") }
+                guard await !stage.subject.existsKey(forUser: tester) else {
+                    throw StageFailure(.freshSession, "a key for the tester existed before the handshake")
+                }
                 try await stage.secure(0, with: tester)
                 guard await stage.subject.existsKey(forUser: tester) else { return .fail("existsKeyForUser is false after the handshake") }
                 return .pass("existsKeyForUser turned true with the handshake")
             },
-            ScriptCase("BFT/SEC/BI-02", nodes: 2, brokenBy: [.secureConnectionToAnyone]) { stage in
+            ScriptCase("BFT/SEC/BI-02", nodes: 2, brokenBy: [.secureConnectionToAnyone], judgesRefusals: true) { stage in
                 try await stage.start(0)
                 let stranger = UserID.random()
                 do {
                     try await stage.subject.establishSecureConnection(with: stranger)
                 } catch {
-                    return .pass("establishSecureConnection on a user not connected: \(error)")
+                    return try stage.judgeRefusal(error, of: "establishSecureConnection on a user not connected", by: [.userNotConnected])
                 }
                 if await stage.logs[0].first(within: .seconds(3), where: { $0 == .secureConnection(stranger) }) != nil {
                     return .fail("a secure connection was reported with a user never connected")
@@ -60,13 +62,16 @@ enum SecureCases {
                 let id = try await stage.subject.send(dictionary: message, data: nil, to: tester, options: [.encrypted, .meshTransmission])
                 return .pass("encrypted mesh send to a user out of range accepted within the expiry (packet \(id))")
             },
-            ScriptCase("BFT/SEC/BI-03", nodes: 2, brokenBy: [.expiryNeverLapses]) { stage in
+            ScriptCase("BFT/SEC/BI-03", nodes: 2, brokenBy: [.expiryNeverLapses], judgesRefusals: true) { stage in
                 let tester = try await awayAfterSecure(stage, limit: shortLimit)
                 try await Task.sleep(for: .seconds(shortLimit + 1))
-                if let id = try? await stage.subject.send(dictionary: message, data: nil, to: tester, options: [.encrypted, .meshTransmission]) {
+                do {
+                    let id = try await stage.subject.send(dictionary: message, data: nil, to: tester, options: [.encrypted, .meshTransmission])
                     return .fail("encrypted send accepted \(shortLimit + 1) s after the peer left with a \(shortLimit) s limit (packet \(id))")
+                } catch {
+                    return try stage.judgeRefusal(error, of: "an encrypted send \(shortLimit + 1) s after the peer left with a \(shortLimit) s limit",
+                                                  by: [.noSecureConnection])
                 }
-                return .pass("encrypted send refused once the \(shortLimit) s limit passed without activity")
             },
             ScriptCase("BFT/SEC/BV-09", nodes: 2, brokenBy: [.expiryNotRefreshed]) { stage in
                 // Encrypted sends while away are activity: one every 2 s keeps a 5 s secure

@@ -24,6 +24,9 @@ struct SizeCase: TransmitterCase {
     let nodes = 2
 
     var brokenBy: Set<Defect> { offset > 0 ? [.sizeLimitsOffByOne] : [.limitsTooStrict] }
+    var judgesRefusals: Bool { offset > 0 }
+    /// The rule an oversize send of this part is refused by.
+    var rule: RefusalRule { part == .binary ? .binaryTooLarge : .meshDictionaryTooLarge }
 
     func check(_ stage: TransmitterStage) async throws -> CaseOutcome {
         let profile = stage.context.profile
@@ -60,7 +63,7 @@ struct SizeCase: TransmitterCase {
         do {
             id = try await stage.subject.send(dictionary: dictionary, data: data, to: receiver, options: options)
         } catch {
-            return offset > 0 ? .pass("\(what) refused at the call: \(error)") : .fail("\(what) refused: \(error)")
+            return offset > 0 ? try stage.judgeRefusal(error, of: what, by: [rule]) : .fail("\(what) refused: \(error)")
         }
         if offset > 0 {
             // Accepted at the call: it must still never reach the air ("will be discarded"):
@@ -87,10 +90,10 @@ struct SizeCase: TransmitterCase {
     /// `{"p":"xxx…"}` whose compact JSON is exactly `size` bytes.
     static func dictionary(ofJSONSize size: Int) throws -> [String: TransmitterValue] {
         let overhead = #"{"p":""}"#.utf8.count
-        guard size >= overhead else { throw StageFailure("no dictionary is \(size) bytes of JSON") }
+        guard size >= overhead else { throw PayloadBuildError(description: "no dictionary is \(size) bytes of JSON") }
         let dictionary: [String: TransmitterValue] = ["p": .string(String(repeating: "x", count: size - overhead))]
         guard (try TransmitterPayload(dictionary: dictionary).dictionarySize) == size else {
-            throw StageFailure("could not build a \(size)-byte dictionary")
+            throw PayloadBuildError(description: "could not build a \(size)-byte dictionary")
         }
         return dictionary
     }
@@ -112,17 +115,28 @@ struct SizeCase: TransmitterCase {
     }
 }
 
+/// The harness could not build the payload a case sends (its verdict is `error`).
+struct PayloadBuildError: Error, CustomStringConvertible {
+    let description: String
+}
+
 /// BFT/SIZE/BI-07: mesh binary data is refused at any size, one byte included.
 struct MeshBinaryCase: TransmitterCase {
     let id: CaseID = "BFT/SIZE/BI-07"
     let nodes = 2
     let brokenBy: Set<Defect> = [.binaryInMeshAllowed]
+    let judgesRefusals = true
 
     func check(_ stage: TransmitterStage) async throws -> CaseOutcome {
         let (_, tester) = try await stage.connectedPair()
         for options: SendingOptions in [.meshTransmission, .fullTransmission] {
-            if let id = try? await stage.subject.send(dictionary: nil, data: Data([0x42]), to: tester, options: options) {
-                return .fail("one byte of binary data with \(options.names.joined(separator: " + ")) was accepted (packet \(id))")
+            let what = "one byte of binary data with \(options.names.joined(separator: " + "))"
+            do {
+                let id = try await stage.subject.send(dictionary: nil, data: Data([0x42]), to: tester, options: options)
+                return .fail("\(what) was accepted (packet \(id))")
+            } catch {
+                let judged = try stage.judgeRefusal(error, of: what, by: [.binaryInMesh])
+                guard judged.verdict == .pass else { return judged }
             }
         }
         return .pass("one byte of binary data refused with MeshTransmission and FullTransmission")

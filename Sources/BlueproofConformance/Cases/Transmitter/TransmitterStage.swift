@@ -28,19 +28,20 @@ public struct TransmitterStage: Sendable {
         do {
             try await nodes[index].start(mode: mode)
         } catch {
-            throw StageFailure("node \(index) did not start: \(error)")
+            throw StageFailure(index == 0 ? .start : .tester, "node \(index) did not start: \(error)")
         }
-        guard let user = await nodes[index].localUser() else { throw StageFailure("node \(index) started without a user id") }
+        guard let user = await nodes[index].localUser() else { throw StageFailure(index == 0 ? .start : .tester, "node \(index) started without a user id") }
         context.log.note("node \(index) started \(mode.rawValue) as \(user)")
         return user
     }
 
     /// Waits until node `index` reports `event`.
-    public func wait(_ index: Int, for what: String, within timeout: Duration? = nil,
+    /// Not seeing it within the timeout means `precondition` was not met (a `StageFailure`).
+    public func wait(_ index: Int, for what: String, within timeout: Duration? = nil, precondition: Precondition = .connection,
                      _ matches: @escaping @Sendable (TransmitterEvent) -> Bool) async throws -> TransmitterEvent {
         let timeout = timeout ?? airTimeout
         guard let event = await logs[index].first(within: timeout, where: matches) else {
-            throw StageFailure("node \(index): no \(what) within \(timeout)")
+            throw StageFailure(precondition, "node \(index): no \(what) within \(timeout)")
         }
         context.log.note("node \(index): \(what)")
         return event
@@ -60,9 +61,9 @@ public struct TransmitterStage: Sendable {
         do {
             try await nodes[index].establishSecureConnection(with: user)
         } catch {
-            throw StageFailure("node \(index) could not start a secure connection: \(error)")
+            throw StageFailure(.secureConnection, "node \(index) could not start a secure connection: \(error)")
         }
-        _ = try await wait(index, for: "secure connection with \(user.shortName)") { $0 == .secureConnection(user) }
+        _ = try await wait(index, for: "secure connection with \(user.shortName)", precondition: .secureConnection) { $0 == .secureConnection(user) }
     }
 
     /// A send from node `index`. The subject's refusal is thrown as it is (the case judges it);
@@ -78,7 +79,7 @@ public struct TransmitterStage: Sendable {
         switch result {
         case .success(let id): return id
         case .failure(let error) where index == 0: throw error
-        case .failure(let error): throw StageFailure("tester node \(index) refused its send: \(error)")
+        case .failure(let error): throw StageFailure(.tester, "tester node \(index) refused its send: \(error)")
         }
     }
 
@@ -88,23 +89,20 @@ public struct TransmitterStage: Sendable {
     }
 }
 
-/// The stage could not be set up (no connection, no start): the case is inconclusive, since
-/// the behaviour it checks was never reached.
-public struct StageFailure: Error, CustomStringConvertible {
-    public let description: String
-    public init(_ description: String) { self.description = description }
-}
-
 /// A BFT case: a check on a stage of `nodes` transmitters, and the deliberate defects of the
 /// reference under which it must fail (the variant test runs it there).
 public protocol TransmitterCase: ConformanceCase {
     var nodes: Int { get }
     /// The defects that, together, make the reference misbehave in the way this case checks.
     var brokenBy: Set<Defect> { get }
+    /// Whether the case expects the subject to refuse for a documented reason (`judgeRefusal`):
+    /// the variant test then also runs it with ``Defect/refusesForWrongReason`` and expects `fail`.
+    var judgesRefusals: Bool { get }
     func check(_ stage: TransmitterStage) async throws -> CaseOutcome
 }
 
 extension TransmitterCase {
+    public var judgesRefusals: Bool { false }
     public var needs: CaseNeeds { CaseNeeds(controllers: nodes, transmitters: nodes) }
 
     public func run(_ context: CaseContext) async throws -> CaseOutcome {
@@ -120,7 +118,7 @@ extension TransmitterCase {
             return outcome
         } catch let failure as StageFailure {
             await stage.stopAll()
-            return .inconclusive(failure.description)
+            return failure.outcome(optional: context.optionalPreconditions)
         } catch let refusal as TransmitterError {
             // Only the subject's calls throw transmitter errors out of a check.
             await stage.stopAll()
