@@ -23,6 +23,8 @@ extension ControlEvent {
         case .discarded(let id, let reason): self.init(event: "discarded"); packetID = id.uuidString; self.reason = reason
         case .rejectedBySize(let id, let size, let limit):
             self.init(event: "rejectedBySize"); packetID = id.uuidString; self.size = size; self.limit = limit
+        case .log(let level, let line):
+            self.init(event: "log"); self.level = level.name; self.line = line
         case .received(let packet):
             self.init(event: "received")
             packetID = packet.packetID.uuidString
@@ -71,6 +73,9 @@ extension ControlEvent {
                 packetID: try packet(), sender: try ControlCoding.userID(sender, field: "sender"),
                 dictionary: ControlJSON.unwrap(dictionary), data: try ControlCoding.binary(data),
                 broadcast: broadcast ?? false, mesh: mesh ?? false, encrypted: encrypted ?? false))
+        case "log":
+            guard let level = TransmitterLogLevel.named(level), let line else { throw .controlChannel("log: needs a level name and a line") }
+            return .log(level, line)
         case "error": throw failure()
         default: return nil
         }

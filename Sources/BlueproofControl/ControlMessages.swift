@@ -75,6 +75,9 @@ struct ControlEvent: Codable, Sendable, Equatable {
     var encrypted: Bool?
     var `protocol`: Int?
     var implementation: String?
+    /// `log`: the level name and the line.
+    var level: String?
+    var line: String?
 
     init(event: String) { self.event = event }
 }

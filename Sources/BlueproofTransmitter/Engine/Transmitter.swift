@@ -32,6 +32,9 @@ public actor Transmitter: TransmitterControl {
     var subscribers: [UUID: AsyncStream<TransmitterEvent>.Continuation] = [:]
     var linkTask: Task<Void, Never>?
     var statistics = TransmitterStatistics()
+    /// The token of this transmitter's `log` events while it runs (`TransmitterLog.attach`).
+    var logSink: UUID?
+    var logLines: AsyncStream<(TransmitterLogLevel, String)>.Continuation?
 
     public init(configuration: TransmitterConfiguration) {
         self.configuration = configuration
@@ -76,6 +79,7 @@ public actor Transmitter: TransmitterControl {
             throw error
         }
         let user = identity!.userID
+        attachLog(user)
         var router = MeshRouter(localUser: user, duplicateCapacity: configuration.duplicateCacheCapacity, defects: defects)
         if let saved = try? session.readFile(named: MeshStateFile.name), let packets = try? MeshStateFile.decode(saved) {
             router.restore(packets, now: now)
@@ -88,6 +92,7 @@ public actor Transmitter: TransmitterControl {
             let failure = TransmitterError.notStarted.with(detail: "link unavailable: \(error)")
             TransmitterLog.log(.error, "link start failed: \(error.reason.rawValue)", user: user)
             await link.stop()  // whatever the link had started, so a later start begins afresh
+            detachLog()
             emit(.bluetoothUnavailable)
             emit(.startFailed(failure))
             throw failure
@@ -115,7 +120,29 @@ public actor Transmitter: TransmitterControl {
         pendingHandshakes = []
         liveSecure = []
         TransmitterLog.log(.info, "stopped", user: identity?.userID)
+        detachLog()
         emit(.stopped)
+    }
+
+    /// Reports this transmitter's own log lines as `log` events ("Log levels"), in the order
+    /// they were written.
+    private func attachLog(_ user: UserID) {
+        detachLog()
+        let (lines, continuation) = AsyncStream<(TransmitterLogLevel, String)>.makeStream()
+        logSink = TransmitterLog.attach(user: user, ignoringLevel: defects.contains(.logLevelIgnored)) { level, text in
+            continuation.yield((level, text))
+        }
+        Task { [weak self] in
+            for await (level, text) in lines { await self?.emit(.log(level, text)) }
+        }
+        logLines = continuation
+    }
+
+    private func detachLog() {
+        if let logSink { TransmitterLog.detach(logSink) }
+        logSink = nil
+        logLines?.finish()
+        logLines = nil
     }
 
     public func localUser() -> UserID? { identity?.userID ?? (try? session.load())?.identity.userID }

@@ -46,6 +46,9 @@ public struct TransmitterDefects: OptionSet, Hashable, Sendable {
     /// Encrypted packets leave unsealed (still flagged encrypted): the plaintext is on the air.
     public static let encryptionSkipped = TransmitterDefects(rawValue: 1 << 18)
 
+    /// The log level is ignored for the transmitter's `log` events: every line is reported.
+    public static let logLevelIgnored = TransmitterDefects(rawValue: 1 << 19)
+
     /// Every defect with its name, for reports and tests.
     public static let named: [(String, TransmitterDefects)] = [
         ("meshLimitOffByOne", .meshLimitOffByOne), ("encryptedBroadcastAllowed", .encryptedBroadcastAllowed),
@@ -57,6 +60,6 @@ public struct TransmitterDefects: OptionSet, Hashable, Sendable {
         ("meshFlagDropped", .meshFlagDropped), ("directFlaggedAsMesh", .directFlaggedAsMesh),
         ("senderMisreported", .senderMisreported), ("encryptedPayloadCorrupted", .encryptedPayloadCorrupted),
         ("meshNeverRelays", .meshNeverRelays), ("relayDeliversEverything", .relayDeliversEverything),
-        ("encryptionSkipped", .encryptionSkipped),
+        ("encryptionSkipped", .encryptionSkipped), ("logLevelIgnored", .logLevelIgnored),
     ]
 }

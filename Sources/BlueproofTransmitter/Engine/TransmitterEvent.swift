@@ -51,6 +51,11 @@ public enum TransmitterEvent: Sendable, Equatable {
 
     // Reception ("5. Receive Data").
     case received(ReceivedPacket)
+
+    // Logging ("Log levels").
+    /// A line this transmitter wrote to its log, at `level`: only lines the process-wide
+    /// level lets through (each level includes the ones below it).
+    case log(TransmitterLogLevel, String)
 }
 
 /// A packet delivered to this user (didReceiveDictionary).

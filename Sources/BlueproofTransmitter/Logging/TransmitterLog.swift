@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import Synchronization
 
@@ -11,6 +12,28 @@ public enum TransmitterLog {
     private struct State: Sendable {
         var level: TransmitterLogLevel = .error
         var logger = Logger(label: TransmitterLog.label)
+        var sinks: [UUID: Sink] = [:]
+    }
+
+    /// Where one transmitter's own lines also go (its `log` events).
+    private struct Sink: Sendable {
+        var user: UserID
+        /// ``TransmitterDefects/logLevelIgnored``: every line, whatever the level.
+        var ignoringLevel: Bool
+        var deliver: @Sendable (TransmitterLogLevel, String) -> Void
+    }
+
+    /// Also sends the lines written for `user` that the level lets through to `deliver`, until
+    /// `detach` with the returned token.
+    public static func attach(user: UserID, ignoringLevel: Bool = false,
+                              _ deliver: @escaping @Sendable (TransmitterLogLevel, String) -> Void) -> UUID {
+        let token = UUID()
+        state.withLock { $0.sinks[token] = Sink(user: user, ignoringLevel: ignoringLevel, deliver: deliver) }
+        return token
+    }
+
+    public static func detach(_ token: UUID) {
+        _ = state.withLock { $0.sinks.removeValue(forKey: token) }
     }
 
     private static let state = Mutex(State())
@@ -29,12 +52,18 @@ public enum TransmitterLog {
 
     /// Writes `message` if `level` is enabled.
     public static func log(_ level: TransmitterLogLevel, _ message: @autoclosure () -> String, user: UserID? = nil) {
-        let (enabled, logger) = state.withLock { ($0.level >= level, $0.logger) }
+        let (enabled, logger, sinks) = state.withLock { state in
+            (state.level >= level, state.logger, state.sinks.values.filter { $0.user == user })
+        }
+        let receivers = sinks.filter { enabled || $0.ignoringLevel }
+        guard enabled || !receivers.isEmpty else { return }
+        let text = message()
+        for sink in receivers { sink.deliver(level, text) }
         guard enabled else { return }
         var line = logger
         line.logLevel = .trace
         let metadata: Logger.Metadata = user.map { ["user": "\($0)"] } ?? [:]
-        line.log(level: level.swiftLogLevel, "\(message())", metadata: metadata)
+        line.log(level: level.swiftLogLevel, "\(text)", metadata: metadata)
     }
 
     /// The per-packet mesh trace line: packet id, hops remaining, the neighbour it came from or

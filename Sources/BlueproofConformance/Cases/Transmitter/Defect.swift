@@ -7,7 +7,7 @@ public enum Defect: String, CaseIterable, Sendable, Codable {
     // Engine (TransmitterDefects).
     case encryptedBroadcastAllowed, expiryNotRefreshed, binaryInMeshAllowed, fullNeverFallsBack, broadcastFlagDropped
     case meshFlagDropped, directFlaggedAsMesh, senderMisreported, encryptedPayloadCorrupted, meshNeverRelays, relayDeliversEverything
-    case encryptionSkipped
+    case encryptionSkipped, logLevelIgnored
     // Limits given to the engine.
     case sizeLimitsOffByOne, limitsTooStrict
     // API boundary (DefectiveTransmitter).
@@ -22,6 +22,8 @@ public enum Defect: String, CaseIterable, Sendable, Codable {
     case refusesForWrongReason
     /// Reports no event at all (never connected, never received): a device that never answers.
     case mute
+    /// Reports no `log` event: its log shows nothing at any level.
+    case logSilent
 
     /// The engine defect this is, if it lives in the engine.
     public var engine: TransmitterDefects? {
@@ -38,6 +40,7 @@ public enum Defect: String, CaseIterable, Sendable, Codable {
         case .meshNeverRelays: .meshNeverRelays
         case .relayDeliversEverything: .relayDeliversEverything
         case .encryptionSkipped: .encryptionSkipped
+        case .logLevelIgnored: .logLevelIgnored
         default: nil
         }
     }

@@ -66,6 +66,7 @@ public actor DefectiveTransmitter: TransmitterControl {
                 await self?.track(event)
                 switch event {
                 case _ where hidden.contains(.mute): continue
+                case .log where hidden.contains(.logSilent): continue
                 case .sentDirect where hidden.contains(.directNeverConfirmed): continue
                 case .secureConnection where hidden.contains(.secureConnectionNeverCompletes): continue
                 case .failed where hidden.contains(.directNeverFails): continue

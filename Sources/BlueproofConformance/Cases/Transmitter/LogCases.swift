@@ -1,0 +1,73 @@
+import BlueproofTransmitter
+
+/// Log levels (bridgefy-ios-sdk-readme.md, "Log levels"): error, info, debug and trace, each
+/// level writing the lines of the levels below it as well. The subject's lines are its `log`
+/// events. Each case sets a level, runs the same script (start, connect, secure connection, a
+/// direct and a mesh send, stop) and judges which levels' lines appeared.
+enum LogCases {
+    static func all() -> [ScriptCase] {
+        [
+            ScriptCase("BFT/LOG/BV-03", nodes: 2, brokenBy: [.logLevelIgnored]) { stage in
+                let (lines, _) = try await script(stage, level: .error)
+                if let shown = lines.first(where: { $0.level != .error }) {
+                    return .fail("at error a \(shown.level.name) line was written: \(shown.text)")
+                }
+                // The channel must work, or "only errors" cannot be told from "nothing at all".
+                try await stage.start(0)
+                await stage.subject.setLogLevel(.info)
+                await stage.subject.stop()
+                let info = await stage.logs[0].first(within: stage.airTimeout) { if case .log(.info, _) = $0 { true } else { false } }
+                guard info != nil else {
+                    return .inconclusive("no line of any level came from the subject, even at info: its log is not observable")
+                }
+                return .pass("at error no other level's line was written (\(lines.count) error lines); at info lines appear")
+            },
+            levelCase("BFT/LOG/BV-04", level: .info, brokenBy: [.logLevelIgnored]),
+            levelCase("BFT/LOG/BV-05", level: .debug, brokenBy: [.logLevelIgnored]),
+            levelCase("BFT/LOG/BV-06", level: .trace, brokenBy: [.logSilent]),
+        ]
+    }
+
+    /// At `level`: lines of that level appear, and none of a level above it.
+    static func levelCase(_ id: CaseID, level: TransmitterLogLevel, brokenBy: Set<Defect>) -> ScriptCase {
+        ScriptCase(id, nodes: 2, brokenBy: brokenBy) { stage in
+            let (lines, mesh) = try await script(stage, level: level)
+            if let above = lines.first(where: { $0.level > level }) {
+                return .fail("at \(level.name) a \(above.level.name) line was written: \(above.text)")
+            }
+            let own = lines.filter { $0.level == level }
+            guard let example = own.first else {
+                return .fail("at \(level.name) no \(level.name) line was written (start, connection, secure connection, a direct and a mesh send, stop)")
+            }
+            // "Full traces of mesh packets": the mesh packet is named in a trace line.
+            if level == .trace, !own.contains(where: { $0.text.lowercased().contains(mesh.uuidString.lowercased()) }) {
+                return .fail("at trace no trace line names the mesh packet \(mesh)")
+            }
+            return .pass("at \(level.name): \(own.count) \(level.name) lines (e.g. \(example.text)), none above")
+        }
+    }
+
+    struct Line { var level: TransmitterLogLevel; var text: String }
+
+    /// Sets `level`, runs the script and returns the subject's lines once it has stopped, and
+    /// the id of its mesh packet.
+    static func script(_ stage: TransmitterStage, level: TransmitterLogLevel) async throws -> (lines: [Line], mesh: PacketID) {
+        await stage.subject.setLogLevel(level)
+        let (_, tester) = try await stage.connectedPair()
+        try await stage.secure(0, with: tester)
+        let text: [String: TransmitterValue] = ["text": .string("blueproof log levels")]
+        let direct = try await stage.subject.send(dictionary: text, data: nil, to: tester, options: .directTransmission)
+        let mesh = try await stage.subject.send(dictionary: text, data: nil, to: tester, options: [.meshTransmission, .encrypted])
+        for id in [direct, mesh] {
+            guard await stage.logs[1].received(id, within: stage.airTimeout) != nil else {
+                throw StageFailure(.tester, "packet \(id) never reached the tester, so the log of a delivery cannot be judged")
+            }
+        }
+        await stage.subject.stop()
+        _ = try await stage.wait(0, for: "stopped", precondition: .start) { $0 == .stopped }
+        let lines = stage.logs[0].events.compactMap { event in
+            if case let .log(level, text) = event { Line(level: level, text: text) } else { nil }
+        }
+        return (lines, mesh)
+    }
+}
