@@ -34,7 +34,8 @@ struct CheckCommand: AsyncParsableCommand {
 
         A capture cut short (a killed run) is checked up to its last complete packet and says \
         so. Exit status: 0 nothing failed, 1 a check failed, 2 usage error or a file that is \
-        not a capture.
+        not a capture; with --output or --profile, as for `blueproof run`: 4 when nothing \
+        failed but a catalogue case stayed inconclusive or none was judged.
 
         Examples:
           blueproof check Captures/demo-node0.pcap Captures/demo-node1.pcap
@@ -109,6 +110,9 @@ struct CheckCommand: AsyncParsableCommand {
             try ReportWriter(folder: folder).write(run)
             Console.progress("\(run.summaryLine); reports in \(folder)/")
             if run.failed { throw ExitCode(unreadable ? 2 : 1) }
+            if unreadable { throw ExitCode(2) }
+            // As for `blueproof run`: cases the captures could not judge are not a pass.
+            if run.result == .unjudged { throw ExitCode(run.result.exitStatus) }
         }
         if unreadable { throw ExitCode(2) }
         if reports.contains(where: { $0.checks.contains { $0.verdict == .fail } }) { throw ExitCode(1) }

@@ -7,7 +7,10 @@ public enum Defect: String, CaseIterable, Sendable, Codable {
     // Engine (TransmitterDefects).
     case encryptedBroadcastAllowed, expiryNotRefreshed, binaryInMeshAllowed, fullNeverFallsBack, broadcastFlagDropped
     case meshFlagDropped, directFlaggedAsMesh, senderMisreported, encryptedPayloadCorrupted, meshNeverRelays, relayDeliversEverything
-    case encryptionSkipped, logLevelIgnored
+    case encryptionSkipped, logLevelIgnored, onDemandUncapped
+    // The subject's configuration.
+    /// On-demand mode allows one connection fewer than documented.
+    case onDemandCapTooLow
     // Limits given to the engine.
     case sizeLimitsOffByOne, limitsTooStrict
     // API boundary (DefectiveTransmitter).
@@ -41,6 +44,7 @@ public enum Defect: String, CaseIterable, Sendable, Codable {
         case .relayDeliversEverything: .relayDeliversEverything
         case .encryptionSkipped: .encryptionSkipped
         case .logLevelIgnored: .logLevelIgnored
+        case .onDemandUncapped: .onDemandUncapped
         default: nil
         }
     }

@@ -84,10 +84,11 @@ public final class ReferenceTransmitterProvider: TransmitterProvider {
                 session = SessionStore(directory: directory)
             }
             let broken = index == 0 ? defects : []
-            let configuration = TransmitterConfiguration(
+            var configuration = TransmitterConfiguration(
                 link: linkForNode, session: session,
                 apiKey: Self.apiKey, licence: licence, limits: index == 0 ? limits : try Self.testerLimits(context.profile),
                 defects: broken.engine)
+            if broken.contains(.onDemandCapTooLow) { configuration.maxOnDemandConnections -= 1 }
             let transmitter = Transmitter(configuration: configuration)
             transmitters.append(transmitter)
             controls.append(broken.isEmpty ? transmitter : DefectiveTransmitter(wrapping: transmitter, defects: broken))

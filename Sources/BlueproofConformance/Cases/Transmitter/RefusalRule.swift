@@ -28,6 +28,8 @@ public enum RefusalRule: String, Sendable, Hashable, CaseIterable, Comparable {
     case userNotNearby = "user_not_nearby"
     /// Disconnecting from, or securing a connection with, a user not connected.
     case userNotConnected = "user_not_connected"
+    /// One on-demand connection over the maximum ("2. On-demand").
+    case connectionLimit = "connection_limit"
     /// Direct transmission to a receiver out of range ("Sending options").
     case receiverNotInRange = "receiver_not_in_range"
 

@@ -11,6 +11,7 @@ public enum TransmitterCases {
         cases += SecureCases.all() as [any TransmitterCase]
         cases += SessionKeyCases.all() as [any TransmitterCase]
         cases += OnDemandCases.all() as [any TransmitterCase]
+        cases += OnDemandCapCases.all() as [any TransmitterCase]
         cases += LogCases.all() as [any TransmitterCase]
         cases += MeshLineCase.all() as [any TransmitterCase]
         cases.append(PlaintextCase())
