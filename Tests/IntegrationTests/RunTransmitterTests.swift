@@ -11,6 +11,8 @@ extension Integration {
     struct RunTransmitterTests {
         static let sample = ["BFT/OPT/BV-0*", "BFT/OPT/BI-2*", "BFT/SIZE/BV-02", "BFT/SIZE/BI-01", "BFT/DLV/BV-0[1-3]",
                              "BFT/DLV/BV-12", "BFT/SEC/BV-0[2345]", "BFT/SES/BV-08", "BFT/KEY/BV-05", "BFT/OND/BV-07",
+                             // log events through the control protocol; the on-demand cap on seven nodes
+                             "BFT/LOG/BV-0[36]", "BFT/OND/BI-02",
                              // Three nodes in a line behind the radio proxy: A and C out of range of each other.
                              "BFT/DLV/BV-04", "BFT/DLV/BI-04", "BFT/DLV/BV-10"]
 
@@ -115,6 +117,22 @@ extension Integration {
             #expect(result.status == 1, "\(result.stdout)\n\(result.stderr)")
             let verdicts = Dictionary(uniqueKeysWithValues: (result.report?.cases ?? []).map { ($0.id.rawValue, $0.verdict) })
             #expect(verdicts == ["BFT/OPT/BV-01": .pass, "BFT/OPT/BV-04": .fail, "BFT/OPT/BV-05": .fail])
+        }
+
+        /// docs/runner.md, "Verdict policy": an implementation that never answers (no event,
+        /// so never a connection) fails the run: its cases are errors naming the precondition.
+        @Test("an implementation that reports nothing makes its cases errors; exit 1, FAILED",
+              .requires(.btvirt, .preload, .cli), .timeLimit(.minutes(3)))
+        func dutMute() async throws {
+            try RequiredComponent.require(.btvirt, .preload, .cli)
+            let folder = try WorkFolder("run-dut-mute")
+            defer { folder.cleanUp() }
+            let result = try await Self.againstDUT(["BFT/SEC/BV-03"], defects: ["mute"], in: folder)
+            #expect(result.status == 1, "\(result.stdout)\n\(result.stderr)")
+            #expect(result.stdout.contains("1 case: 0 pass, 0 fail, 0 inconclusive, 0 not-applicable, 1 error: FAILED"), "\(result.stdout)")
+            for item in result.report?.cases ?? [] {
+                #expect(item.verdict == .error && item.reason.contains("precondition connection not met"), "\(item.id): \(item.reason)")
+            }
         }
     }
 }
