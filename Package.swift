@@ -101,7 +101,7 @@ let package = Package(
         .testTarget(name: "BlueproofRadioTests", dependencies: ["BlueproofRadio", "BlueproofTransport", "BlueproofWire", "BlueproofTestSupport"]),
         .testTarget(name: "BlueproofTransferTests", dependencies: ["BlueproofTransfer", "BlueproofHost", "BlueproofWire"]),
         .testTarget(name: "BlueproofTransmitterTests", dependencies: [
-            "BlueproofTransmitter", .product(name: "Logging", package: "swift-log"),
+            "BlueproofTransmitter", "BlueproofTestSupport", .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "BlueproofControlTests", dependencies: ["BlueproofControl", "BlueproofTransmitter", "BlueproofTransport"]),
         .testTarget(name: "BlueproofTransmitterLinksTests", dependencies: [
@@ -110,7 +110,7 @@ let package = Package(
         .testTarget(name: "BlueproofCheckTests", dependencies: ["BlueproofCheck", "BlueproofCapture", "BlueproofWire"]),
         .testTarget(name: "BlueproofConformanceTests", dependencies: [
             "BlueproofConformance", "BlueproofCapture", "BlueproofCheck", "BlueproofWire", "BlueproofTransfer",
-            "BlueproofTransmitter", "BlueproofRadio", "BlueproofAsync",
+            "BlueproofTransmitter", "BlueproofRadio", "BlueproofAsync", "BlueproofTestSupport",
         ]),
         .testTarget(name: "BlueproofBackendTests", dependencies: ["BlueproofBackend", "BlueproofTransport", "BlueproofTestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: [

@@ -1,5 +1,6 @@
 @testable import BlueproofConformance
 import BlueproofRadio
+import BlueproofTestSupport
 import BlueproofTransmitter
 import Foundation
 import Testing
@@ -95,10 +96,6 @@ struct TransmitterCaseTests {
     /// unless `limits` says otherwise.
     static func run(_ item: any TransmitterCase, defects: Set<Defect>, limits: TransmitterLimits? = nil,
                     optional: [Precondition] = []) async throws -> CaseOutcome {
-        let folder = try Fixtures.folder("bft")
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let catalogue = try Fixtures.catalogue()
-        let entry = try #require(catalogue.entries.first { $0.id == item.id })
         // The mesh-section SIZE cases apply the Mesh section's 2048 bytes: run them under a
         // profile that applies it (under the default one they are not applicable).
         var profile = try Fixtures.defaultProfile()
@@ -110,6 +107,22 @@ struct TransmitterCaseTests {
             subjectLimits = limits ?? Self.meshSectionLimits
         }
         profile = profile.declaringOptional(optional)
+        let (chosenProfile, chosenLimits) = (profile, subjectLimits)
+        // The log level is process-wide: the LOG cases hold the gate LoggingLevelTests holds.
+        if item.id.rawValue.hasPrefix("BFT/LOG/") {
+            return try await ExclusiveGate.transmitterLogLevel.exclusive {
+                try await runAlone(item, defects: defects, profile: chosenProfile, subjectLimits: chosenLimits)
+            }
+        }
+        return try await runAlone(item, defects: defects, profile: profile, subjectLimits: subjectLimits)
+    }
+
+    static func runAlone(_ item: any TransmitterCase, defects: Set<Defect>, profile: Profile,
+                         subjectLimits: TransmitterLimits) async throws -> CaseOutcome {
+        let folder = try Fixtures.folder("bft")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let catalogue = try Fixtures.catalogue()
+        let entry = try #require(catalogue.entries.first { $0.id == item.id })
         let range = try item.needs.radioScenario.map { try RadioScenario.load(yaml: $0).model }
         let provider = ReferenceTransmitterProvider(link: .simulated(range: range), defects: defects, subjectLimits: subjectLimits,
                                                     sessionRoot: URL(fileURLWithPath: folder))

@@ -17,6 +17,7 @@ enum LogCases {
                 await stage.subject.setLogLevel(.info)
                 await stage.subject.stop()
                 let info = await stage.logs[0].first(within: stage.airTimeout) { if case .log(.info, _) = $0 { true } else { false } }
+                await stage.subject.setLogLevel(.error)
                 guard info != nil else {
                     return .inconclusive("no line of any level came from the subject, even at info: its log is not observable")
                 }
@@ -65,6 +66,8 @@ enum LogCases {
         }
         await stage.subject.stop()
         _ = try await stage.wait(0, for: "stopped", precondition: .start) { $0 == .stopped }
+        // The level is process-wide: leave the default for whatever runs next.
+        await stage.subject.setLogLevel(.error)
         let lines = stage.logs[0].events.compactMap { event in
             if case let .log(level, text) = event { Line(level: level, text: text) } else { nil }
         }

@@ -100,8 +100,6 @@ public final class ReferenceTransmitterProvider: TransmitterProvider {
     public func release(for context: CaseContext) async {
         let transmitters = made.withLock { $0.removeValue(forKey: ObjectIdentifier(context)) } ?? []
         for transmitter in transmitters { await transmitter.stop() }
-        // The level is process-wide: the next case starts at the default, as a new process would.
-        TransmitterLog.level = .error
     }
 
     /// Identities for simulated nodes: unique user ids over one shared RSA key, made once
