@@ -7,6 +7,11 @@ import Foundation
 /// run's own folder so concurrent runs never meet. When the kernel lacks AF_ALG, the preload
 /// library also fakes the crypto socket btvirt insists on, and the facts say so.
 enum BTVirtBackend {
+    /// Measured (docs/transmitter-links.md, "Known limits"): with three or more links on one
+    /// controller, a peer's LE Create Connection towards it sometimes completes on the peer
+    /// only, under the preload's handle translation, and the connection never comes up.
+    static let linkLimit = (links: 2, reason: "btvirt's handle translation loses connections to a controller that already has 2 links (docs/transmitter-links.md, Known limits); run it on Rootcanal")
+
     static func start(workDirectory: String) async throws -> ProcessBackend {
         let executable = try ComponentLocator.btvirt()
         let socketDirectory = "\(workDirectory)/btvirt"
@@ -24,7 +29,8 @@ enum BTVirtBackend {
             logPath: "\(workDirectory)/btvirt.log", announcement: "unix \(socketPath)")
 
         let workaround = afALGMissing.map { "used (kernel: \($0))" } ?? "not needed (kernel has AF_ALG)"
-        return ProcessBackend(name: "btvirt", controllerLimit: 16, endpoint: .unix(path: socketPath), process: process, facts: [
+        return ProcessBackend(name: "btvirt", controllerLimit: 16, linkLimit: linkLimit,
+                              endpoint: .unix(path: socketPath), process: process, facts: [
             BackendFact("backend", "btvirt (\(executable)), pid \(process.pid)"),
             BackendFact("socket", socketPath),
             BackendFact("log", process.logPath),

@@ -10,6 +10,9 @@ public protocol ControllerBackend: Sendable {
     var facts: [BackendFact] { get }
     /// How many controllers ``openController(capture:)`` can give at once, nil when unbounded.
     var controllerLimit: Int? { get }
+    /// How many simultaneous LE links one of its controllers carries reliably, nil when no limit
+    /// is known, and why.
+    var linkLimit: (links: Int, reason: String)? { get }
     /// Where other programs reach this backend for controllers of their own (a Bumble peer, a
     /// second blueproof); nil when it gives only one controller (an adapter, a UART).
     var sharedEndpoint: TransportSpec? { get }
@@ -19,6 +22,10 @@ public protocol ControllerBackend: Sendable {
     func shutdown() async
     /// Returns when the backend process dies (never for backends without a process).
     func waitForDeath() async -> String?
+}
+
+extension ControllerBackend {
+    public var linkLimit: (links: Int, reason: String)? { nil }
 }
 
 /// One line of a backend's report, e.g. `("AF_ALG workaround", "used: socket(AF_ALG): ...")`.

@@ -7,15 +7,18 @@ import BlueproofTransport
 public final class ProcessBackend: ControllerBackend {
     public let name: String
     public let controllerLimit: Int?
+    public let linkLimit: (links: Int, reason: String)?
     public let facts: [BackendFact]
     /// Where controllers are opened: btvirt's LE socket, Rootcanal's HCI port.
     public let endpoint: TransportSpec
     public var sharedEndpoint: TransportSpec? { endpoint }
     let process: ChildProcess
 
-    init(name: String, controllerLimit: Int?, endpoint: TransportSpec, process: ChildProcess, facts: [BackendFact]) {
+    init(name: String, controllerLimit: Int?, linkLimit: (links: Int, reason: String)? = nil, endpoint: TransportSpec,
+         process: ChildProcess, facts: [BackendFact]) {
         self.name = name
         self.controllerLimit = controllerLimit
+        self.linkLimit = linkLimit
         self.endpoint = endpoint
         self.process = process
         self.facts = facts

@@ -37,16 +37,16 @@ struct RunnerTests {
             capturesRoot: "\(folder)/Captures", workDirectory: "\(folder)/work", dut: dut)
     }
 
-    @Test("with --dut and nothing answering there, a transmitter case is not-applicable, naming the address")
-    func dutNotApplicable() async throws {
+    @Test("with --dut and nothing answering there, a transmitter case is an error naming the address; the run fails")
+    func dutUnreachable() async throws {
         let folder = try Fixtures.folder("runner-dut")
         var config = try configuration(dut: "tcp:127.0.0.1:7000", in: folder)
         config.transmitterProvider = DUTTransmitterProvider(address: .tcp(host: "127.0.0.1", port: 7000),
                                                             sessionRoot: URL(fileURLWithPath: "\(folder)/sessions"))
         let report = try await Runner(config).run()
-        #expect(report.cases.map(\.verdict) == [.notApplicable])
+        #expect(report.cases.map(\.verdict) == [.error])
         #expect(report.cases.first?.reason.contains("tcp:127.0.0.1:7000 does not answer") == true, "\(report.cases.first?.reason ?? "")")
-        #expect(!report.failed)
+        #expect(report.failed && report.result == .failed)
         for name in ReportWriter.files {
             #expect(FileManager.default.fileExists(atPath: "\(config.reportFolder)/\(name)"), "\(name)")
         }
@@ -81,6 +81,9 @@ struct RunnerTests {
         #expect(preflight.missing(CaseNeeds(controllers: 1, features: [.extendedAdvertising]))
             == "the controller lacks extended-advertising")
         #expect(preflight.missing(CaseNeeds(controllers: 1)) == nil)
+        let busy = Preflight(backend: "btvirt", controllerLimit: 16, linkLimit: 2, linkLimitReason: "handles", features: [], facts: [])
+        #expect(busy.missing(CaseNeeds(controllers: 7, linksPerNode: 5)) == "needs 5 links on one controller; handles")
+        #expect(busy.missing(CaseNeeds(controllers: 3, linksPerNode: 2)) == nil)
     }
 
     @Test("the runner refuses a case missing from the catalogue")

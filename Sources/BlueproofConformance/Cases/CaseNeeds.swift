@@ -11,9 +11,12 @@ public struct CaseNeeds: Hashable, Sendable {
     public var unproxiedNodes: Set<Int>
     /// Transmitters the case drives through a ``TransmitterProvider`` (BFT cases).
     public var transmitters: Int
+    /// Simultaneous LE links the busiest node holds (one per peer it connects to).
+    public var linksPerNode: Int
 
     public init(controllers: Int = 0, features: Set<ControllerFeature> = [], radioScenario: String? = nil,
-                unproxiedNodes: Set<Int> = [], transmitters: Int = 0) {
+                unproxiedNodes: Set<Int> = [], transmitters: Int = 0, linksPerNode: Int = 1) {
+        self.linksPerNode = linksPerNode
         self.controllers = controllers
         self.features = features
         self.radioScenario = radioScenario

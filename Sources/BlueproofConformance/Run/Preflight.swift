@@ -7,6 +7,9 @@ import Foundation
 public struct Preflight: Hashable, Sendable {
     public var backend: String
     public var controllerLimit: Int?
+    /// Links one controller carries reliably, and why (``ControllerBackend/linkLimit``).
+    public var linkLimit: Int? = nil
+    public var linkLimitReason: String? = nil
     public var features: Set<ControllerFeature>
     public var facts: [BackendFact]
 
@@ -27,6 +30,7 @@ public struct Preflight: Hashable, Sendable {
             await host.close()
             await backend.shutdown()
             return Preflight(backend: backend.name, controllerLimit: backend.controllerLimit,
+                             linkLimit: backend.linkLimit?.links, linkLimitReason: backend.linkLimit?.reason,
                              features: commandSet == .extended ? [.extendedAdvertising] : [], facts: backend.facts)
         } catch {
             await backend.shutdown()
@@ -38,6 +42,9 @@ public struct Preflight: Hashable, Sendable {
     public func missing(_ needs: CaseNeeds) -> String? {
         if let limit = controllerLimit, needs.controllers > limit {
             return "needs \(needs.controllers) controllers; \(backend) gives \(limit)"
+        }
+        if let limit = linkLimit, needs.linksPerNode > limit {
+            return "needs \(needs.linksPerNode) links on one controller; \(linkLimitReason ?? "\(backend) carries \(limit)")"
         }
         let lacking = needs.features.subtracting(features)
         if !lacking.isEmpty {

@@ -48,7 +48,14 @@ public actor DUTTransmitterProvider: TransmitterProvider {
             client = fresh
             return fresh
         } catch {
-            throw TransmitterUnavailable("the implementation at \(address) does not answer: \(error)")
+            throw DeviceUnreachable(reason: "the implementation at \(address) does not answer: \(error)")
         }
     }
+}
+
+/// The implementation under test could not be reached: the case is an `error` (docs/runner.md,
+/// "Verdict policy"), never not-applicable, so a device that never answers fails the run.
+public struct DeviceUnreachable: Error, Hashable, Sendable, CustomStringConvertible {
+    public var reason: String
+    public var description: String { reason }
 }

@@ -67,6 +67,8 @@ struct OnDemandCapCase: TransmitterCase {
     /// The documented cap; the case's node count follows it.
     static let documentedCap = 5
     var nodes: Int { Self.documentedCap + 2 }
+    /// The subject holds the cap's connections at once.
+    var needs: CaseNeeds { CaseNeeds(controllers: nodes, transmitters: nodes, linksPerNode: Self.documentedCap) }
 
     func check(_ stage: TransmitterStage) async throws -> CaseOutcome {
         let cap = try stage.context.profile.int("bridgefy.on_demand.max_connections")
@@ -83,19 +85,22 @@ struct OnDemandCapCase: TransmitterCase {
         return try await script(stage, cap, testers)
     }
 
-    /// Asks the subject to connect to `tester` (the tester asks too: over BLE only the lower
-    /// user id opens the link, docs/transmitter-links.md) and waits for the connection; returns
-    /// the subject's refusal, or nil once connected.
+    /// Asks the subject to connect to `tester` and waits for the connection; returns the
+    /// subject's refusal, or nil once connected. In on-demand mode the tester asks too, as
+    /// both sides of an on-demand BLE link do (docs/transmitter-links.md, "Connections").
     static func refusal(_ stage: TransmitterStage, _ tester: UserID) async -> TransmitterError? {
-        guard let index = await stage.index(of: tester) else { return nil }
-        let subject = await stage.subject.localUser()
-        let helper = Task { if let subject { try? await stage.nodes[index].connect(to: subject) } }
-        defer { helper.cancel() }
+        var helper: Task<Void, Never>?
+        if let subject = await stage.subject.localUser(), let index = await stage.index(of: tester) {
+            // Never cancelled: a connect given up midway may end the link it was making.
+            helper = Task { try? await stage.nodes[index].connect(to: subject) }
+        }
         do {
             try await stage.subject.connect(to: tester)
         } catch {
+            await helper?.value
             return error
         }
+        await helper?.value
         guard await stage.logs[0].first(within: stage.airTimeout, where: { $0 == .connected(tester) }) != nil else {
             return TransmitterError.directReceiverNotInRange.with(detail: "no connection reported within \(stage.airTimeout)")
         }
