@@ -9,7 +9,7 @@ struct FlowResumeCase: ConformanceCase {
 
     func run(_ context: CaseContext) async throws -> CaseOutcome {
         let payload = TransferExchange.payload(120_000)
-        let profile = try TransferExchange.transferProfile(context)
+        let profile = TransferExchange.transferProfile(context)
         let exchange = await TransferExchange.run(context, .send(payload), .receive(reply: .echoPrefix), profile: profile)
         let faults = context.radio?.faultLog ?? []
         for fault in faults { context.log.note("radio proxy: \(fault)") }
