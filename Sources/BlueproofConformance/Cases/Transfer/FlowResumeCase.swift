@@ -14,7 +14,10 @@ struct FlowResumeCase: ConformanceCase {
         let faults = context.radio?.faultLog ?? []
         for fault in faults { context.log.note("radio proxy: \(fault)") }
         guard let released = faults.first(where: { $0.kind == .releaseCredits }) else {
-            return .inconclusive("the transfer ended before the proxy withheld and returned credits")
+            guard case let .success(received) = exchange.central, received.payload == payload else {
+                return .fail("\(payload.count) bytes were sent and did not arrive intact: \(exchange.centralText)")
+            }
+            return .error("the transfer ended before the proxy withheld and returned credits: nothing to resume from")
         }
         guard case let .success(received) = exchange.central else {
             return .fail("the transfer did not resume after credits came back at \(released.time) s: \(exchange.centralText)")
