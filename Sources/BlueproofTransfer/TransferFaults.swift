@@ -1,3 +1,5 @@
+import BlueproofWire
+
 /// Deliberately broken behaviours, off by default: the conformance suite shows with them that
 /// each of its transfer cases can fail (issue 6, "Every case can fail"). No real transfer sets
 /// one; a variant run names the switch it turned on.
@@ -28,7 +30,7 @@ public struct TransferFaults: Hashable, Sendable, CustomStringConvertible {
     /// The peripheral serves the transfer service as secondary, not primary.
     public var secondaryService = false
     /// Properties the peripheral adds to the characteristic's (notify + write without response).
-    public var extraProperties: UInt8 = 0
+    public var extraProperties: GATTCharacteristicProperties = []
     /// The peripheral's characteristic value is not readable (the sample's permissions are
     /// readable and writeable).
     public var unreadableValue = false
@@ -39,7 +41,7 @@ public struct TransferFaults: Hashable, Sendable, CustomStringConvertible {
                 refuseAtGate: Bool = false, skipWriteBack: Bool = false, skipCleanup: Bool = false,
                 acceptAboveMaximum: Bool = false, writeBackToWrongHandle: Bool = false,
                 writeBackBeforeEndOfMessage: Bool = false, dropNonUTF8Values: Bool = false,
-                secondaryService: Bool = false, extraProperties: UInt8 = 0, unreadableValue: Bool = false,
+                secondaryService: Bool = false, extraProperties: GATTCharacteristicProperties = [], unreadableValue: Bool = false,
                 foreignServiceUUID: Bool = false) {
         self.chunkSizeDelta = chunkSizeDelta
         self.omitEndOfMessage = omitEndOfMessage
@@ -73,7 +75,7 @@ public struct TransferFaults: Hashable, Sendable, CustomStringConvertible {
         if writeBackBeforeEndOfMessage { parts.append("write-back before EOM") }
         if dropNonUTF8Values { parts.append("non-UTF-8 values dropped") }
         if secondaryService { parts.append("secondary service") }
-        if extraProperties != 0 { parts.append("extra properties 0x\(String(extraProperties, radix: 16))") }
+        if !extraProperties.isEmpty { parts.append("extra properties \(extraProperties)") }
         if unreadableValue { parts.append("value not readable") }
         if foreignServiceUUID { parts.append("foreign service UUID") }
         return parts.isEmpty ? "reference" : parts.joined(separator: ", ")

@@ -93,8 +93,7 @@ public struct TransferPeripheral: Sendable {
     /// properties notify + write without response and permissions readable + writeable.
     private func serve() async throws(TransferError) -> UInt16 {
         let faults = profile.faults
-        let properties = GATTCharacteristicProperties([.notify, .writeWithoutResponse])
-            .union(GATTCharacteristicProperties(rawValue: faults.extraProperties))
+        let properties = GATTCharacteristicProperties([.notify, .writeWithoutResponse]).union(faults.extraProperties)
         let permissions: GATTAttributePermissions = faults.unreadableValue ? [.writable] : [.readable, .writable]
         let definition = GATTServiceDefinition(uuid: service, isPrimary: !faults.secondaryService, characteristics: [
             GATTCharacteristicDefinition(uuid: profile.characteristic, properties: properties, permissions: permissions),

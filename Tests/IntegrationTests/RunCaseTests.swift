@@ -82,7 +82,7 @@ extension Integration {
             ("RSSI above 0 dBm accepted", TransferFaults(acceptAboveMaximum: true), ["CBT/GATE/BI-03"], "tried to connect"),
             ("non-UTF-8 values dropped", TransferFaults(dropNonUTF8Values: true), ["CBT/CHUNK/BV-09"], "dropped the values"),
             ("secondary service", TransferFaults(secondaryService: true), ["CBT/GATT/BV-07"], "secondary service"),
-            ("Write property added", TransferFaults(extraProperties: 0x08), ["CBT/GATT/BV-07"], "properties"),
+            ("Write property added", TransferFaults(extraProperties: .write), ["CBT/GATT/BV-07"], "properties"),
             ("value not readable", TransferFaults(unreadableValue: true), ["CBT/GATT/BV-07"], "Read Request"),
             ("foreign service UUID", TransferFaults(foreignServiceUUID: true), ["CBT/GATT/BV-07"], "not the profile's service"),
         ]
