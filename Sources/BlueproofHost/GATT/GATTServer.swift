@@ -7,6 +7,12 @@ import BlueproofWire
 /// values are kept per connection (Vol 3, Part G §3.3.3.3). Feed each request or command in
 /// with the connection it came from and that connection's ATT_MTU; carry out the actions.
 /// Exchange MTU belongs to ``ATTBearer``; the server only answers it for callers without one.
+///
+/// Values are never cut where the Core spec does not cut them: a notification or indication
+/// longer than ATT_MTU – 3 is refused (``GATTValueTooLong``), a write longer than 512 octets is
+/// Invalid Attribute Value Length. Only reads return part of a value, as §3.4.4 prescribes:
+/// Read Response the first ATT_MTU – 1 octets (the client goes on with Read Blob), Read By
+/// Type and Read By Group Type the first ATT_MTU – 4 / – 6 octets (253 / 251 at most).
 public struct GATTServer: Sendable {
     public private(set) var database: GATTDatabase
     /// Connection handle → configuration descriptor handle → value.
