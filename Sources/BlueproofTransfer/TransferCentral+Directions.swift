@@ -7,6 +7,9 @@ extension TransferCentral {
         let counter = ByteCounter()
         let limit = profile.payloadLimit
         let valueHandle = link.characteristic.valueHandle
+        let faults = profile.faults
+        // A broken variant's write-back goes to the declaration, one handle below the value.
+        let writeHandle = faults.writeBackToWrongHandle ? link.characteristic.declarationHandle : valueHandle
         let (payload, chunks, largest, elapsed) = try await guarded(
             link.connection, on: host, counter: counter, idle: profile.idleTimeout, clock: clock
         ) { () async throws -> ([UInt8], Int, Int, Duration) in
@@ -16,9 +19,16 @@ extension TransferCentral {
             for await notification in link.notifications where notification.handle == valueHandle {
                 let begun = start ?? timeline.elapsed()
                 start = begun
+                // The sample reads each value as UTF-8 text and skips one that is not; this
+                // central keeps bytes (a broken variant does as the sample).
+                if faults.dropNonUTF8Values, String(validating: notification.value, as: UTF8.self) == nil { continue }
                 switch try reassembler.receive(notification.value) {
                 case let .data(total):
                     counter.set(total)
+                    if faults.writeBackBeforeEndOfMessage, reassembler.chunks == 1, !faults.skipWriteBack {
+                        let early = reply.value(for: reassembler.buffer, chunkSize: link.chunkSize)
+                        if !early.isEmpty { try await link.gatt.writeWithoutResponse(handle: writeHandle, value: early) }
+                    }
                     let progress = TransferProgress(bytes: total, total: nil, elapsed: timeline.elapsed() - begun)
                     if let due = meter.update(progress) { emit(.progress(due)) }
                 case let .complete(payload):
@@ -30,10 +40,10 @@ extension TransferCentral {
             // The stream ends with the connection.
             throw TransferError.disconnected(reason: link.connection.endReason, bytes: reassembler.buffer.count)
         }
-        let answer = profile.faults.skipWriteBack ? [] : reply.value(for: payload, chunkSize: link.chunkSize)
-        if !answer.isEmpty {
+        let answer = faults.skipWriteBack ? [] : reply.value(for: payload, chunkSize: link.chunkSize)
+        if !answer.isEmpty, !faults.writeBackBeforeEndOfMessage {
             do {
-                try await link.gatt.writeWithoutResponse(handle: valueHandle, value: answer)
+                try await link.gatt.writeWithoutResponse(handle: writeHandle, value: answer)
             } catch {
                 throw TransferError.from(error, connection: link.connection, bytes: payload.count)
             }

@@ -93,7 +93,10 @@ public struct TransferCentral: Sendable {
         } catch {
             throw .host(error)
         }
-        let (gate, faults) = (profile.gate, profile.faults)
+        let faults = profile.faults
+        var unbounded = profile.gate
+        unbounded.maximum = Int.max
+        let gate = faults.acceptAboveMaximum ? unbounded : profile.gate
         let rejected = ByteCounter()
         let found = await first(of: devices, within: profile.scanTimeout, clock: clock) { device -> LEDiscoveredDevice? in
             guard device.connectable else { return nil }

@@ -1,3 +1,5 @@
+import BlueproofWire
+
 /// Deliberately broken behaviours, off by default: the conformance suite shows with them that
 /// each of its transfer cases can fail (issue 6, "Every case can fail"). No real transfer sets
 /// one; a variant run names the switch it turned on.
@@ -14,15 +16,47 @@ public struct TransferFaults: Hashable, Sendable, CustomStringConvertible {
     public var skipWriteBack = false
     /// The central neither unsubscribes nor disconnects once the transfer is done.
     public var skipCleanup = false
+    /// The central's gate has no upper bound: an RSSI above 0 dBm passes (the sample's code
+    /// alone, `>= -50`, would let it through).
+    public var acceptAboveMaximum = false
+    /// The central writes its reply back with a Write Command to the wrong handle (the
+    /// characteristic's declaration instead of its value).
+    public var writeBackToWrongHandle = false
+    /// The central writes back before the peripheral's "EOM" (right after subscribing).
+    public var writeBackBeforeEndOfMessage = false
+    /// The receiver drops every value that is not valid UTF-8, as the sample's
+    /// `String(data:encoding: .utf8)` guard does, instead of keeping bytes.
+    public var dropNonUTF8Values = false
+    /// The peripheral serves the transfer service as secondary, not primary.
+    public var secondaryService = false
+    /// Properties the peripheral adds to the characteristic's (notify + write without response).
+    public var extraProperties: GATTCharacteristicProperties = []
+    /// The peripheral's characteristic value is not readable (the sample's permissions are
+    /// readable and writeable).
+    public var unreadableValue = false
+    /// The peripheral serves and advertises another service UUID than the sample's.
+    public var foreignServiceUUID = false
 
     public init(chunkSizeDelta: Int = 0, omitEndOfMessage: Bool = false, ignoreRSSIGate: Bool = false,
-                refuseAtGate: Bool = false, skipWriteBack: Bool = false, skipCleanup: Bool = false) {
+                refuseAtGate: Bool = false, skipWriteBack: Bool = false, skipCleanup: Bool = false,
+                acceptAboveMaximum: Bool = false, writeBackToWrongHandle: Bool = false,
+                writeBackBeforeEndOfMessage: Bool = false, dropNonUTF8Values: Bool = false,
+                secondaryService: Bool = false, extraProperties: GATTCharacteristicProperties = [], unreadableValue: Bool = false,
+                foreignServiceUUID: Bool = false) {
         self.chunkSizeDelta = chunkSizeDelta
         self.omitEndOfMessage = omitEndOfMessage
         self.ignoreRSSIGate = ignoreRSSIGate
         self.refuseAtGate = refuseAtGate
         self.skipWriteBack = skipWriteBack
         self.skipCleanup = skipCleanup
+        self.acceptAboveMaximum = acceptAboveMaximum
+        self.writeBackToWrongHandle = writeBackToWrongHandle
+        self.writeBackBeforeEndOfMessage = writeBackBeforeEndOfMessage
+        self.dropNonUTF8Values = dropNonUTF8Values
+        self.secondaryService = secondaryService
+        self.extraProperties = extraProperties
+        self.unreadableValue = unreadableValue
+        self.foreignServiceUUID = foreignServiceUUID
     }
 
     /// The reference behaviour: no fault.
@@ -36,6 +70,14 @@ public struct TransferFaults: Hashable, Sendable, CustomStringConvertible {
         if refuseAtGate { parts.append("RSSI at the gate refused") }
         if skipWriteBack { parts.append("no write-back") }
         if skipCleanup { parts.append("no cleanup") }
+        if acceptAboveMaximum { parts.append("RSSI above 0 dBm accepted") }
+        if writeBackToWrongHandle { parts.append("write-back to the wrong handle") }
+        if writeBackBeforeEndOfMessage { parts.append("write-back before EOM") }
+        if dropNonUTF8Values { parts.append("non-UTF-8 values dropped") }
+        if secondaryService { parts.append("secondary service") }
+        if !extraProperties.isEmpty { parts.append("extra properties \(extraProperties)") }
+        if unreadableValue { parts.append("value not readable") }
+        if foreignServiceUUID { parts.append("foreign service UUID") }
         return parts.isEmpty ? "reference" : parts.joined(separator: ", ")
     }
 }

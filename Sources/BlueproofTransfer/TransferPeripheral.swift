@@ -50,7 +50,7 @@ public struct TransferPeripheral: Sendable {
         let events = await host.gattServerEvents()
         let incoming = await host.incomingConnections()
         try await advertise()
-        emit(.advertising(service: profile.service))
+        emit(.advertising(service: service))
         guard let connection = await first(of: incoming, within: profile.acceptTimeout, clock: clock, { $0 }) else {
             try? await host.stopAdvertising()
             throw .noCentral(limit: profile.acceptTimeout)
@@ -82,10 +82,21 @@ public struct TransferPeripheral: Sendable {
         let chunkSize: Int
     }
 
-    /// The sample's `setupPeripheral()`: one service, one characteristic.
+    /// The service this peripheral serves and advertises: the profile's (a broken variant's
+    /// own when ``TransferFaults/foreignServiceUUID`` is set).
+    var service: BluetoothUUID { profile.faults.foreignServiceUUID ? Self.foreignService : profile.service }
+
+    /// Not the sample's: what a peripheral with the wrong built-in UUID serves.
+    static let foreignService = BluetoothUUID("E20A39F4-73F5-4BC4-A12F-17D1AD07A962")!
+
+    /// The sample's `setupPeripheral()`: one primary service, one characteristic with
+    /// properties notify + write without response and permissions readable + writeable.
     private func serve() async throws(TransferError) -> UInt16 {
-        let definition = GATTServiceDefinition(uuid: profile.service, characteristics: [
-            GATTCharacteristicDefinition(uuid: profile.characteristic, properties: [.notify, .writeWithoutResponse]),
+        let faults = profile.faults
+        let properties = GATTCharacteristicProperties([.notify, .writeWithoutResponse]).union(faults.extraProperties)
+        let permissions: GATTAttributePermissions = faults.unreadableValue ? [.writable] : [.readable, .writable]
+        let definition = GATTServiceDefinition(uuid: service, isPrimary: !faults.secondaryService, characteristics: [
+            GATTCharacteristicDefinition(uuid: profile.characteristic, properties: properties, permissions: permissions),
         ])
         do {
             try await host.serve([definition], deviceName: profile.localName)
@@ -102,7 +113,7 @@ public struct TransferPeripheral: Sendable {
     private func advertise() async throws(TransferError) {
         do {
             var data = AdvertisingData([.flags(.generalDiscoverableLEOnly)])
-            data.append(contentsOf: AdvertisingDataStructure.serviceUUIDs([profile.service], complete: true))
+            data.append(contentsOf: AdvertisingDataStructure.serviceUUIDs([service], complete: true))
             let scanResponse = AdvertisingData([.localName(profile.localName)])
             try await host.startAdvertising(LEAdvertisingParameters(
                 data: try data.encodedLegacy(), scanResponse: try scanResponse.encodedLegacy()))

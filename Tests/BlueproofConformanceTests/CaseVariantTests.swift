@@ -40,6 +40,56 @@ struct CaseVariantTests {
         #expect(outcome.findings.first?.frames.isEmpty == false)
     }
 
+    /// A sender on another host stack may put an oversize notification on the air (ours refuses
+    /// to): the capture check fails it for its size, at ATT_MTU 23 a 21-byte chunk.
+    @Test("CBT/CHUNK/BV-01 fails on chunks one byte over ATT_MTU - 3 on the air")
+    func chunkTooBig() throws {
+        let outcome = try judge("CBT/CHUNK/BV-01", .transfer(chunkSize: 21))
+        #expect(outcome.verdict == .fail)
+        #expect(outcome.findings.first?.frames.isEmpty == false)
+    }
+
+    /// CBT/ROLE/BV-02 on synthetic central captures: the Write Command must come after the EOM
+    /// notification, to the handle it came from, carrying the write-back.
+    @Test("CBT/ROLE/BV-02 needs a Write Command after EOM, to the value handle, carrying the write-back")
+    func writeCommand() throws {
+        let eom = Array("EOM".utf8)
+        let writeBack: [UInt8] = [1, 2, 3]
+        func capture(_ build: (inout SenderCapture) -> Void) -> CaptureEvidence {
+            var capture = SenderCapture.transfer(chunks: 0, withEOM: false)
+            build(&capture)
+            return CaptureEvidence(path: "central.pcap", records: capture.records)
+        }
+        func judge(_ evidence: CaptureEvidence) -> CaseOutcome {
+            WriteCommandCase.judge(evidence, marker: eom, writeBack: writeBack, central: .failure(.gatt("n/a")))
+        }
+        let good = capture {
+            $0.receiveNotification(0x40, [9, 9])
+            $0.receiveNotification(0x40, eom)
+            $0.writeCommand(0x40, writeBack)
+        }
+        #expect(judge(good).verdict == .pass, "\(judge(good).reason)")
+        let before = capture {
+            $0.writeCommand(0x40, writeBack)
+            $0.receiveNotification(0x40, eom)
+            $0.writeCommand(0x40, writeBack)
+        }
+        #expect(judge(before).verdict == .fail)
+        let elsewhere = capture {
+            $0.receiveNotification(0x40, eom)
+            $0.writeCommand(0x40, attribute: 0x000F, writeBack)
+        }
+        #expect(judge(elsewhere).verdict == .fail)
+        #expect(judge(elsewhere).reason.contains("0x000f"), "\(judge(elsewhere).reason)")
+        let wrongValue = capture {
+            $0.receiveNotification(0x40, eom)
+            $0.writeCommand(0x40, [1, 2])
+        }
+        #expect(judge(wrongValue).verdict == .fail)
+        let noEnd = capture { $0.writeCommand(0x40, writeBack) }
+        #expect(judge(noEnd).verdict == .fail)
+    }
+
     @Test("CBT/CHUNK/BV-02 fails when data follows the last EOM; without any EOM it cannot judge")
     func endOfMessage() throws {
         var trailing = SenderCapture.transfer()

@@ -69,6 +69,14 @@ struct SenderCapture {
 
     mutating func subscribe(_ handle: UInt16) { att(handle, [0x12, 0x11, 0x00, 0x01, 0x00], .received) }
     mutating func notify(_ handle: UInt16, _ value: [UInt8]) { att(handle, [0x1B, 0x10, 0x00] + value) }
+    /// A notification of `attribute` the node received (a central's view).
+    mutating func receiveNotification(_ handle: UInt16, attribute: UInt16 = 0x0010, _ value: [UInt8]) {
+        att(handle, [0x1B, UInt8(attribute & 0xFF), UInt8(attribute >> 8)] + value, .received)
+    }
+    /// A Write Command to `attribute` the node sent.
+    mutating func writeCommand(_ handle: UInt16, attribute: UInt16 = 0x0010, _ value: [UInt8]) {
+        att(handle, [0x52, UInt8(attribute & 0xFF), UInt8(attribute >> 8)] + value)
+    }
 
     /// A whole sample transfer at the default ATT_MTU 23 (chunks of 20): `chunks` values of
     /// `chunkSize` bytes then EOM unless `withEOM` is false; credits returned after each packet

@@ -49,6 +49,6 @@ struct SelectionTests {
         #expect(CaseFilter(["BFT/*", "CBT/ROLE/*"]).matches("CBT/ROLE/BV-01"))
         #expect(CaseFilter([]).matches("BLN/SCAN/BV-01"))
         let selected = ids.filter(CaseFilter(["CBT/GATE/*"]).matches)
-        #expect(selected.count == 8)
+        #expect(selected.count == 9)
     }
 }

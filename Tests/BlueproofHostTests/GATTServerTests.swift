@@ -172,37 +172,78 @@ import Testing
         #expect(server.database.attribute(0x0D)?.value == [0, 0])
     }
 
-    @Test func notificationsGoOnlyToSubscribersCutToTheMTU() {
+    @Test func notificationsGoOnlyToSubscribers() throws {
         var server = KnownDatabase.server()
         let value = (0..<30).map { UInt8($0) }
-        #expect(server.notifications(for: 0x0C, value: value, mtu: 23).isEmpty)
+        #expect(try server.notifications(for: 0x0C, value: value, mtu: 23).isEmpty)
         _ = server.handle(pdu("12 0d00 0100"), from: 0x42, mtu: 23)
-        _ = server.handle(pdu("12 0d00 0100"), from: 0x40, mtu: 23)
+        _ = server.handle(pdu("12 0d00 0100"), from: 0x40, mtu: 50)
         _ = server.handle(pdu("12 0d00 0200"), from: 0x41, mtu: 23)
-        let sent = server.notifications(for: 0x0C, value: value, mtu: { $0 == 0x40 ? 23 : 50 })
+        let sent = try server.notifications(for: 0x0C, value: value, mtu: { $0 == 0x41 ? 23 : 50 })
         #expect(sent == [
-            GATTServer.Outbound(connection: 0x40, pdu: .handleValueNotification(attributeHandle: 0x0C, attributeValue: Array(value.prefix(20)))),
+            GATTServer.Outbound(connection: 0x40, pdu: .handleValueNotification(attributeHandle: 0x0C, attributeValue: value)),
             GATTServer.Outbound(connection: 0x42, pdu: .handleValueNotification(attributeHandle: 0x0C, attributeValue: value)),
         ])
         // 0x2A37 does not indicate.
-        #expect(server.indications(for: 0x0C, value: value, mtu: 23).isEmpty)
+        #expect(try server.indications(for: 0x0C, value: value, mtu: 50).isEmpty)
         server.disconnected(0x40)
-        #expect(server.notifications(for: 0x0C, value: value, mtu: 23).map(\.connection) == [0x42])
+        #expect(try server.notifications(for: 0x0C, value: value, mtu: 50).map(\.connection) == [0x42])
         // A handle that is no characteristic value sends nothing.
-        #expect(server.notifications(for: 0x0D, value: value, mtu: 23).isEmpty)
+        #expect(try server.notifications(for: 0x0D, value: value, mtu: 23).isEmpty)
     }
 
-    @Test func indicationsGoOnlyToSubscribers() {
+    /// The issue-12 finding: a value one byte over ATT_MTU - 3 used to be cut to fit, silently.
+    @Test("a notification or indication value longer than ATT_MTU - 3 is refused, naming the limit, never cut")
+    func oversizeValuesRefused() throws {
+        var server = KnownDatabase.server()
+        _ = server.handle(pdu("12 0d00 0100"), from: 0x40, mtu: 23)
+        _ = server.handle(pdu("12 1400 0200"), from: 0x40, mtu: 23)
+        #expect(try server.notifications(for: 0x0C, value: Array(repeating: 7, count: 20), mtu: 23).count == 1)
+        #expect(throws: GATTValueTooLong(length: 21, maximum: 20, connection: 0x40)) {
+            try server.notifications(for: 0x0C, value: Array(repeating: 7, count: 21), mtu: 23)
+        }
+        #expect(throws: GATTValueTooLong(length: 21, maximum: 20, connection: 0x40)) {
+            try server.indications(for: 0x13, value: Array(repeating: 7, count: 21), mtu: 23)
+        }
+        // At ATT_MTU 517 the attribute value limit (512) is the bound, not 514.
+        #expect(throws: GATTValueTooLong(length: 513, maximum: 512, connection: 0x40)) {
+            try server.notifications(for: 0x0C, value: Array(repeating: 7, count: 513), mtu: 517)
+        }
+    }
+
+    /// The transfer sample's characteristic offers notify + write without response only: a Write
+    /// Request to its value is Write Not Permitted (Core Vol 3, Part F §3.4.1.1, error 0x03;
+    /// Vol 3, Part G §3.3.1.1), while a Write Command is taken.
+    @Test("a Write Request to a write-without-response-only characteristic is refused with Write Not Permitted")
+    func writeRequestOnWriteCommandOnlyCharacteristic() throws {
+        let database = try GATTDatabase(services: [GATTServiceDefinition(uuid: KnownDatabase.serviceUUID, characteristics: [
+            GATTCharacteristicDefinition(uuid: KnownDatabase.characteristicUUID, properties: [.notify, .writeWithoutResponse],
+                                         permissions: [.readable, .writable]),
+        ])])
+        var server = GATTServer(database: database)
+        let value = try #require(database.characteristic(uuid: KnownDatabase.characteristicUUID)?.valueHandle)
+        #expect(value == 0x000C)
+        #expect(Self.exchange(&server, "12 0c00 0102").response == "01120c0003")
+        #expect(server.database.attribute(value)?.value == [])
+        #expect(Self.exchange(&server, "52 0c00 0102").others
+            == [.written(handle: value, uuid: KnownDatabase.characteristicUUID, value: [1, 2], withResponse: false)])
+        // And the other way round: a Write Command to a Write-only characteristic is dropped.
+        var known = KnownDatabase.server()
+        #expect(Self.exchange(&known, "52 0f00 05").others.isEmpty)
+        #expect(Self.exchange(&known, "12 0f00 05").response == "13")
+    }
+
+    @Test func indicationsGoOnlyToSubscribers() throws {
         var server = KnownDatabase.server()
         #expect(Self.exchange(&server, "12 1400 0200", connection: 0x41).others
             == [.subscriptionChanged(connection: 0x41, characteristic: 0x13, notify: false, indicate: true)])
         #expect(Self.exchange(&server, "12 0900 0200", connection: 0x40).others
             == [.subscriptionChanged(connection: 0x40, characteristic: 0x08, notify: false, indicate: true)])
-        #expect(server.indications(for: 0x13, value: [1, 2], mtu: 23)
+        #expect(try server.indications(for: 0x13, value: [1, 2], mtu: 23)
             == [GATTServer.Outbound(connection: 0x41, pdu: pdu("1d 1300 0102"))])
-        #expect(server.indications(for: GATTDatabase.serviceChangedHandle, value: attBytes("0100ffff"), mtu: 23)
+        #expect(try server.indications(for: GATTDatabase.serviceChangedHandle, value: attBytes("0100ffff"), mtu: 23)
             == [GATTServer.Outbound(connection: 0x40, pdu: pdu("1d 0800 0100ffff"))])
-        #expect(server.notifications(for: 0x13, value: [1, 2], mtu: 23).isEmpty)
+        #expect(try server.notifications(for: 0x13, value: [1, 2], mtu: 23).isEmpty)
     }
 
     @Test func applicationSetsValues() {

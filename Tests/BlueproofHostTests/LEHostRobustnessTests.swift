@@ -191,6 +191,25 @@ struct LEHostRobustnessTests {
         }
     }
 
+    @Test("A notification one byte over ATT_MTU - 3 throws valueTooLong naming the limit; nothing is sent, nothing cut")
+    func oversizeNotificationRefused() async throws {
+        try await withRig { rig in
+            try await rig.host.serve(KnownDatabase.definitions)
+            let connection = try await rig.open()
+            rig.controller.injectATT(handle: Self.handle, [0x12, 0x0D, 0x00, 0x01, 0x00])
+            let subscribed = try #require(await rig.controller.pdu(0))
+            #expect(try att(subscribed) == .writeResponse)
+            rig.controller.completePackets(1, on: Self.handle)
+            try await rig.sync(connection)
+            let before = rig.controller.sentPDUs.count
+            await #expect(throws: LEHostError.valueTooLong(length: 21, maximum: 20)) {
+                try await rig.host.notify(Array(repeating: 1, count: 21), of: 0x000C, to: connection)
+            }
+            #expect(rig.controller.sentPDUs.count == before)
+            #expect(try await rig.host.notify(Array(repeating: 1, count: 20), of: 0x000C, to: connection))
+        }
+    }
+
     // MARK: ATT
 
     @Test("A malformed ATT request gets Error Response Invalid PDU")

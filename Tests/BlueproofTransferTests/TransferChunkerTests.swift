@@ -102,6 +102,17 @@ struct RSSIGateTests {
         #expect(!gate.decide(rssi: -51).passed)
         #expect(RSSIGate(minimum: -70).decide(rssi: -65).passed)
     }
+
+    /// RSSI readings are 0 dBm at most (the sample's "Discover Bluetooth Peripherals and
+    /// Connect to Them"); the gate used to let +1 through since it is ≥ -50.
+    @Test("an RSSI above the 0 dBm maximum is no reading: refused")
+    func aboveMaximum() {
+        let gate = TransferProfile().gate
+        #expect(gate.decide(rssi: 0).passed)
+        #expect(!gate.decide(rssi: 1).passed)
+        #expect(!gate.decide(rssi: 20).passed)
+        #expect(gate.decide(rssi: 1).reason.contains("not a reading"))
+    }
 }
 
 @Suite("SHA256")

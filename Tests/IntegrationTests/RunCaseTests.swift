@@ -16,10 +16,19 @@ extension Integration {
     @Suite("Conformance runner cases", .serialized)
     struct RunCaseTests {
         /// Runs the cases matching `filter` with `faults` on btvirt; reports and captures in `folder`.
+        /// `edit` rewrites the default profile's text first (another device's numbers).
         static func run(_ filter: [String], faults: TransferFaults = .none, registry: CaseRegistry? = nil,
-                        catalogue: Catalogue? = nil, in folder: WorkFolder) async throws -> RunReport {
+                        catalogue: Catalogue? = nil, profile edit: ((String) -> String)? = nil,
+                        in folder: WorkFolder) async throws -> RunReport {
             let root = Self.root
-            let profile = try Profile.loadDefault(path: "\(root)/Conformance/profiles/bridgefy-ios.yaml")
+            let path = "\(root)/Conformance/profiles/bridgefy-ios.yaml"
+            var profile = try Profile.loadDefault(path: path)
+            if let edit {
+                let text = try String(contentsOfFile: path, encoding: .utf8)
+                let edited = edit(text)
+                #expect(edited != text, "the profile edit changed nothing")
+                profile = try Profile(yaml: edited, path: "edited-profile.yaml")
+            }
             let configuration = RunConfiguration(
                 profile: profile, catalogue: try catalogue ?? Catalogue.load(path: "\(root)/Conformance/catalogue.yaml"),
                 registry: registry ?? CaseRegistry.transfer(profile: profile), controller: .btvirt,
@@ -57,18 +66,33 @@ extension Integration {
             }
         }
 
-        /// One broken variant: the named cases fail with it, naming why.
-        static let variants: [(name: String, faults: TransferFaults, failing: [String])] = [
-            ("chunks one byte short", TransferFaults(chunkSizeDelta: -1), ["CBT/CHUNK/BV-01"]),
-            ("EOM omitted", TransferFaults(omitEndOfMessage: true), ["CBT/CHUNK/BV-02", "CBT/FLOW/BV-01", "CBT/ROLE/BV-03"]),
-            ("RSSI gate ignored", TransferFaults(ignoreRSSIGate: true), ["CBT/GATE/BI-01", "CBT/GATE/BI-02"]),
-            ("RSSI at the gate refused", TransferFaults(refuseAtGate: true), ["CBT/GATE/BV-02"]),
-            ("no write-back", TransferFaults(skipWriteBack: true), ["CBT/ROLE/BV-01", "CBT/ROLE/BV-02"]),
-            ("no cleanup", TransferFaults(skipCleanup: true), ["CBT/CLEAN/BV-01"]),
+        /// One broken variant: the named cases fail with it, naming why (`because`, when given,
+        /// is in every failing reason).
+        static let variants: [(name: String, faults: TransferFaults, failing: [String], because: String?)] = [
+            ("chunks one byte short", TransferFaults(chunkSizeDelta: -1), ["CBT/CHUNK/BV-01"], "chunk"),
+            ("EOM omitted", TransferFaults(omitEndOfMessage: true), ["CBT/CHUNK/BV-02", "CBT/FLOW/BV-01", "CBT/ROLE/BV-03"], nil),
+            ("RSSI gate ignored", TransferFaults(ignoreRSSIGate: true), ["CBT/GATE/BI-01", "CBT/GATE/BI-02"], "tried to connect"),
+            ("RSSI at the gate refused", TransferFaults(refuseAtGate: true), ["CBT/GATE/BV-02"], "never connected"),
+            ("no write-back", TransferFaults(skipWriteBack: true), ["CBT/ROLE/BV-01", "CBT/ROLE/BV-02"], nil),
+            ("no cleanup", TransferFaults(skipCleanup: true), ["CBT/CLEAN/BV-01"], "still open"),
+            // The issue-12 finding: the host cut each 183-byte chunk to 182 and the case passed.
+            ("chunks one byte too big", TransferFaults(chunkSizeDelta: 1), ["CBT/CHUNK/BV-01"], "-byte chunk; at most ATT_MTU - 3"),
+            ("write-back to the wrong handle", TransferFaults(writeBackToWrongHandle: true), ["CBT/ROLE/BV-01", "CBT/ROLE/BV-02"], nil),
+            ("write-back before EOM", TransferFaults(writeBackBeforeEndOfMessage: true), ["CBT/ROLE/BV-02"], "before the message ended"),
+            ("RSSI above 0 dBm accepted", TransferFaults(acceptAboveMaximum: true), ["CBT/GATE/BI-03"], "tried to connect"),
+            ("non-UTF-8 values dropped", TransferFaults(dropNonUTF8Values: true), ["CBT/CHUNK/BV-09"], "dropped the values"),
+            ("secondary service", TransferFaults(secondaryService: true), ["CBT/GATT/BV-07"], "secondary service"),
+            ("Write property added", TransferFaults(extraProperties: .write), ["CBT/GATT/BV-07"], "properties"),
+            ("value not readable", TransferFaults(unreadableValue: true), ["CBT/GATT/BV-07"], "Read Request"),
+            ("foreign service UUID", TransferFaults(foreignServiceUUID: true), ["CBT/GATT/BV-07"], "not the profile's service"),
         ]
 
         @Test("btvirt: chunks one byte short fail CBT/CHUNK/BV-01", .requires(.btvirt, .preload), .timeLimit(.minutes(2)))
         func brokenChunkSize() async throws { try await check(Self.variants[0]) }
+
+        @Test("btvirt: chunks one byte too big (ATT_MTU - 2) fail CBT/CHUNK/BV-01 for their size", .requires(.btvirt, .preload),
+              .timeLimit(.minutes(2)))
+        func brokenChunkTooBig() async throws { try await check(Self.variants[6]) }
 
         @Test("btvirt: EOM omitted fails CBT/CHUNK/BV-02, CBT/FLOW/BV-01 and CBT/ROLE/BV-03", .requires(.btvirt, .preload), .timeLimit(.minutes(2)))
         func brokenEndOfMessage() async throws { try await check(Self.variants[1]) }
@@ -79,13 +103,74 @@ extension Integration {
         @Test("btvirt: a gate refusing -50 dBm fails CBT/GATE/BV-02", .requires(.btvirt, .preload), .timeLimit(.minutes(2)))
         func brokenGateStrict() async throws { try await check(Self.variants[3]) }
 
-        @Test("btvirt: no write-back fails CBT/ROLE/BV-01 and BV-02", .requires(.btvirt, .preload), .timeLimit(.minutes(2)))
-        func brokenWriteBack() async throws { try await check(Self.variants[4]) }
+        @Test("btvirt: a gate without the 0 dBm bound fails CBT/GATE/BI-03", .requires(.btvirt, .preload), .timeLimit(.minutes(2)))
+        func brokenGateUnbounded() async throws { try await check(Self.variants[9]) }
+
+        @Test("btvirt: no write-back, or one to the wrong handle, fails CBT/ROLE/BV-01 and BV-02; one before EOM fails BV-02",
+              .requires(.btvirt, .preload), .timeLimit(.minutes(3)))
+        func brokenWriteBack() async throws {
+            try await check(Self.variants[4])
+            try await check(Self.variants[7])
+            try await check(Self.variants[8])
+        }
 
         @Test("btvirt: no cleanup fails CBT/CLEAN/BV-01", .requires(.btvirt, .preload), .timeLimit(.minutes(2)))
         func brokenCleanup() async throws { try await check(Self.variants[5]) }
 
-        private func check(_ variant: (name: String, faults: TransferFaults, failing: [String])) async throws {
+        @Test("btvirt: a central dropping values that are not UTF-8 fails CBT/CHUNK/BV-09 under the keep reading",
+              .requires(.btvirt, .preload), .timeLimit(.minutes(2)))
+        func brokenTextValues() async throws { try await check(Self.variants[10]) }
+
+        @Test("btvirt: under the sample's reading (non_utf8_values: drop) the reference fails CBT/CHUNK/BV-09 and the dropping central passes",
+              .requires(.btvirt, .preload), .timeLimit(.minutes(2)))
+        func textValuesDropReading() async throws {
+            try RequiredComponent.require(.btvirt, .preload)
+            let folder = try WorkFolder("run-text-drop")
+            defer { folder.cleanUp() }
+            let drop = { (text: String) in text.replacingOccurrences(of: "non_utf8_values: keep", with: "non_utf8_values: drop") }
+            let reference = try await Self.run(["CBT/CHUNK/BV-09"], profile: drop, in: folder)
+            #expect(reference.cases.map(\.verdict) == [.fail], "\(reference.cases.map(\.reasonWithFrames))")
+            #expect(reference.cases.first?.reason.contains("kept the values") == true, "\(reference.cases.map(\.reason))")
+            let dropping = try await Self.run(["CBT/CHUNK/BV-09"], faults: TransferFaults(dropNonUTF8Values: true), profile: drop, in: folder)
+            #expect(dropping.cases.map(\.verdict) == [.pass], "\(dropping.cases.map(\.reasonWithFrames))")
+        }
+
+        @Test("btvirt: a secondary service, an extra Write property, an unreadable value or a foreign UUID fail CBT/GATT/BV-07",
+              .requires(.btvirt, .preload), .timeLimit(.minutes(3)))
+        func brokenDatabase() async throws {
+            for variant in Self.variants[11...14] { try await check(variant) }
+        }
+
+        /// The issue-12 finding: the harness copied the profile's UUIDs and gate into the roles,
+        /// so a role with other built-in values could not fail. A profile with other numbers
+        /// than the reference's built-in ones must now fail the reference.
+        @Test("btvirt: the reference fails CBT/GATT/BV-07 under a profile naming another service UUID",
+              .requires(.btvirt, .preload), .timeLimit(.minutes(2)))
+        func profileUUIDsNotCopied() async throws {
+            try RequiredComponent.require(.btvirt, .preload)
+            let folder = try WorkFolder("run-profile-uuid")
+            defer { folder.cleanUp() }
+            let report = try await Self.run(["CBT/GATT/BV-07"], profile: {
+                $0.replacingOccurrences(of: "service_uuid: E20A39F4-73F5-4BC4-A12F-17D1AD07A961",
+                                        with: "service_uuid: 0000FEED-0000-1000-8000-00805F9B34FB")
+            }, in: folder)
+            #expect(report.cases.map(\.verdict) == [.fail], "\(report.cases.map(\.reasonWithFrames))")
+        }
+
+        @Test("btvirt: the reference (gate -50 dBm) fails CBT/GATE/BV-02 under a profile whose gate is -60 dBm",
+              .requires(.btvirt, .preload), .timeLimit(.minutes(2)))
+        func profileGateNotCopied() async throws {
+            try RequiredComponent.require(.btvirt, .preload)
+            let folder = try WorkFolder("run-profile-gate")
+            defer { folder.cleanUp() }
+            let report = try await Self.run(["CBT/GATE/BV-02"], profile: {
+                $0.replacingOccurrences(of: "rssi_gate_dbm: -50", with: "rssi_gate_dbm: -60")
+            }, in: folder)
+            #expect(report.cases.map(\.verdict) == [.fail], "\(report.cases.map(\.reasonWithFrames))")
+            #expect(report.cases.first?.reason.contains("-60 dBm") == true, "\(report.cases.map(\.reason))")
+        }
+
+        private func check(_ variant: (name: String, faults: TransferFaults, failing: [String], because: String?)) async throws {
             try RequiredComponent.require(.btvirt, .preload)
             let folder = try WorkFolder("run-variant")
             defer { folder.cleanUp() }
@@ -93,6 +178,9 @@ extension Integration {
             #expect(report.cases.count == variant.failing.count)
             for item in report.cases {
                 #expect(item.verdict == .fail, "\(variant.name): \(item.id) \(item.verdict): \(item.reasonWithFrames)\n\(item.log.joined(separator: "\n"))")
+                if let because = variant.because {
+                    #expect(item.reason.contains(because), "\(variant.name): \(item.id): \(item.reason)\n\(item.log.joined(separator: "\n"))")
+                }
                 print("variant \(variant.name): \(item.id) \(item.verdict.rawValue): \(item.reasonWithFrames)")
             }
         }

@@ -10,15 +10,20 @@ public struct CaseRegistry: Sendable {
         CaseRegistry(transfer(profile: profile).cases + TransmitterCases.all())
     }
 
-    /// The transfer cases (CBT), built for `profile`'s RSSI gate.
+    /// The transfer cases (CBT), built for `profile`'s RSSI gate and maximum (the radio
+    /// proxy's scenarios report those numbers; the roles keep their own).
     public static func transfer(profile: Profile) -> CaseRegistry {
         let gate = (try? profile.int("transfer.rssi_gate_dbm")) ?? -50
+        let maximum = (try? profile.int("transfer.rssi_max_dbm")) ?? 0
         return CaseRegistry([
             ChunkSizeCase(),
             EndOfMessageCase(),
+            TextValuesCase(),
+            GATTDatabaseCase(),
             GateAtThresholdCase(gate: gate),
             GateRefusalCase(.belowGate, gate: gate),
             GateRefusalCase(.notAvailable, gate: gate),
+            GateRefusalCase(.aboveMaximum, gate: gate, maximum: maximum),
             CreditsCase(),
             FlowResumeCase(),
             SubscriptionCase(),

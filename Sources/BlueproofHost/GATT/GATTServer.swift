@@ -7,6 +7,12 @@ import BlueproofWire
 /// values are kept per connection (Vol 3, Part G §3.3.3.3). Feed each request or command in
 /// with the connection it came from and that connection's ATT_MTU; carry out the actions.
 /// Exchange MTU belongs to ``ATTBearer``; the server only answers it for callers without one.
+///
+/// Values are never cut where the Core spec does not cut them: a notification or indication
+/// longer than ATT_MTU – 3 is refused (``GATTValueTooLong``), a write longer than 512 octets is
+/// Invalid Attribute Value Length. Only reads return part of a value, as §3.4.4 prescribes:
+/// Read Response the first ATT_MTU – 1 octets (the client goes on with Read Blob), Read By
+/// Type and Read By Group Type the first ATT_MTU – 4 / – 6 octets (253 / 251 at most).
 public struct GATTServer: Sendable {
     public private(set) var database: GATTDatabase
     /// Connection handle → configuration descriptor handle → value.
@@ -202,6 +208,13 @@ public struct GATTServer: Sendable {
     ) -> Result<[Action], WriteFailure> {
         guard let attribute = database.attribute(handle) else { return .failure(.invalidHandle) }
         guard attribute.permissions.contains(.writable) else { return .failure(.writeNotPermitted) }
+        // A characteristic value is written only the ways its declaration offers (Vol 3,
+        // Part G §3.3.1.1): a Write Request needs Write, a Write Command Write Without
+        // Response. Refused with Write Not Permitted (Vol 3, Part F §3.4.1.1, error 0x03).
+        if let characteristic = database.characteristic(valueHandle: handle),
+           !characteristic.properties.contains(withResponse ? .write : .writeWithoutResponse) {
+            return .failure(.writeNotPermitted)
+        }
         guard value.count <= Self.maximumValueLength else { return .failure(.invalidAttributeValueLength) }
         if attribute.type == .clientCharacteristicConfiguration,
            let characteristic = database.characteristic(configurationHandle: handle) {
@@ -230,30 +243,32 @@ public struct GATTServer: Sendable {
     // MARK: - Server-initiated
 
     /// Handle Value Notifications of a characteristic (by value handle) for every connection
-    /// that enabled them, the value cut to ATT_MTU – 3 (Vol 3, Part F §3.4.7.1); in
-    /// connection order. Empty when the characteristic does not notify.
-    public func notifications(for characteristic: UInt16, value: [UInt8], mtu: Int) -> [Outbound] {
-        notifications(for: characteristic, value: value, mtu: { _ in mtu })
+    /// that enabled them, in connection order; empty when the characteristic does not notify.
+    /// A notification carries at most ATT_MTU – 3 octets of value (Vol 3, Part F §3.4.7.1):
+    /// a longer value is refused with ``GATTValueTooLong`` naming that limit, never cut.
+    public func notifications(for characteristic: UInt16, value: [UInt8], mtu: Int) throws(GATTValueTooLong) -> [Outbound] {
+        try notifications(for: characteristic, value: value, mtu: { _ in mtu })
     }
 
     /// As ``notifications(for:value:mtu:)-(_,_,Int)``, with each connection's own ATT_MTU.
-    public func notifications(for characteristic: UInt16, value: [UInt8], mtu: (UInt16) -> Int) -> [Outbound] {
-        outbound(characteristic, .notification, .notify, mtu: mtu) {
-            .handleValueNotification(attributeHandle: characteristic, attributeValue: Array(value.prefix($0 - 3)))
+    public func notifications(for characteristic: UInt16, value: [UInt8], mtu: (UInt16) -> Int) throws(GATTValueTooLong) -> [Outbound] {
+        try outbound(characteristic, .notification, .notify, value: value, mtu: mtu) {
+            .handleValueNotification(attributeHandle: characteristic, attributeValue: value)
         }
     }
 
     /// Handle Value Indications of a characteristic (by value handle) for every connection
-    /// that enabled them, the value cut to ATT_MTU – 3 (Vol 3, Part F §3.4.7.2); in connection
-    /// order. Each must go through that connection's ``ATTBearer`` (one outstanding at a time).
-    public func indications(for characteristic: UInt16, value: [UInt8], mtu: Int) -> [Outbound] {
-        indications(for: characteristic, value: value, mtu: { _ in mtu })
+    /// that enabled them, in connection order; a value longer than ATT_MTU – 3 is refused with
+    /// ``GATTValueTooLong`` (Vol 3, Part F §3.4.7.2). Each must go through that connection's
+    /// ``ATTBearer`` (one outstanding at a time).
+    public func indications(for characteristic: UInt16, value: [UInt8], mtu: Int) throws(GATTValueTooLong) -> [Outbound] {
+        try indications(for: characteristic, value: value, mtu: { _ in mtu })
     }
 
     /// As ``indications(for:value:mtu:)-(_,_,Int)``, with each connection's own ATT_MTU.
-    public func indications(for characteristic: UInt16, value: [UInt8], mtu: (UInt16) -> Int) -> [Outbound] {
-        outbound(characteristic, .indication, .indicate, mtu: mtu) {
-            .handleValueIndication(attributeHandle: characteristic, attributeValue: Array(value.prefix($0 - 3)))
+    public func indications(for characteristic: UInt16, value: [UInt8], mtu: (UInt16) -> Int) throws(GATTValueTooLong) -> [Outbound] {
+        try outbound(characteristic, .indication, .indicate, value: value, mtu: mtu) {
+            .handleValueIndication(attributeHandle: characteristic, attributeValue: value)
         }
     }
 
@@ -261,15 +276,40 @@ public struct GATTServer: Sendable {
         _ valueHandle: UInt16,
         _ bit: GATTClientCharacteristicConfiguration,
         _ property: GATTCharacteristicProperties,
+        value: [UInt8],
         mtu: (UInt16) -> Int,
-        pdu: (Int) -> ATTPDU
-    ) -> [Outbound] {
+        pdu: () -> ATTPDU
+    ) throws(GATTValueTooLong) -> [Outbound] {
         guard let characteristic = database.characteristic(valueHandle: valueHandle),
               characteristic.properties.contains(property),
               let handle = characteristic.configurationHandle else { return [] }
-        return configurations.keys.sorted().compactMap { connection in
-            guard configurations[connection]?[handle]?.contains(bit) == true else { return nil }
-            return Outbound(connection: connection, pdu: pdu(max(mtu(connection), Self.minimumMTU)))
+        var outbound: [Outbound] = []
+        for connection in configurations.keys.sorted() where configurations[connection]?[handle]?.contains(bit) == true {
+            let maximum = min(max(mtu(connection), Self.minimumMTU) - 3, Self.maximumValueLength)
+            guard value.count <= maximum else {
+                throw GATTValueTooLong(length: value.count, maximum: maximum, connection: connection)
+            }
+            outbound.append(Outbound(connection: connection, pdu: pdu()))
         }
+        return outbound
+    }
+}
+
+/// A notification or indication value longer than the connection can carry: ATT_MTU – 3
+/// octets (Core Vol 3, Part F §3.4.7.1–2), and never more than an attribute value's 512
+/// (§3.2.9). Refused whole rather than cut, so a sender cannot lose bytes silently.
+public struct GATTValueTooLong: Error, Hashable, Sendable, CustomStringConvertible {
+    public var length: Int
+    public var maximum: Int
+    public var connection: UInt16
+
+    public init(length: Int, maximum: Int, connection: UInt16) {
+        self.length = length
+        self.maximum = maximum
+        self.connection = connection
+    }
+
+    public var description: String {
+        "a \(length)-byte value does not fit connection 0x\(hex(connection)): at most \(maximum) bytes (ATT_MTU - 3, Vol 3, Part F §3.4.7)"
     }
 }

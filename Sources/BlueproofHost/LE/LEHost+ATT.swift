@@ -169,7 +169,8 @@ extension LEHost {
     }
 
     /// Sends `value` as a Handle Value Notification of `characteristic` to `connection` when its
-    /// client subscribed (Vol 3, Part G §4.10); the value is cut to ATT_MTU - 3. Waits while the
+    /// client subscribed (Vol 3, Part G §4.10). A value longer than ATT_MTU - 3 (at most 512)
+    /// throws ``LEHostError/valueTooLong(length:maximum:)``: nothing is cut. Waits while the
     /// connection's outbound queue is full, so a sender cannot outrun the controller. Returns
     /// false when the client is not subscribed.
     @discardableResult
@@ -177,30 +178,43 @@ extension LEHost {
         let handle = connection.handle
         try await waitForRoom(on: handle, below: Self.outboundQueueLimit)
         guard let link = links[handle], let server = gattServer else { throw .notConnected(handle: handle) }
-        let outbound = server.notifications(for: characteristic, value: value, mtu: link.att.mtu)
-            .filter { $0.connection == handle }
-        guard let first = outbound.first, case let .handleValueNotification(attribute, cut) = first.pdu else { return false }
-        performATT(on: handle) { $0.notify(handle: attribute, value: cut) }
+        let outbound = try Self.refusingLongValues { () throws(GATTValueTooLong) in
+            try server.notifications(for: characteristic, value: value, mtu: link.att.mtu).filter { $0.connection == handle }
+        }
+        guard let first = outbound.first, case let .handleValueNotification(attribute, whole) = first.pdu else { return false }
+        performATT(on: handle) { $0.notify(handle: attribute, value: whole) }
         return true
     }
 
     /// Sends `value` as a Handle Value Indication and waits for the client's confirmation
-    /// (Vol 3, Part G §4.11). Returns false when the client did not ask for indications.
+    /// (Vol 3, Part G §4.11). A value longer than ATT_MTU - 3 throws
+    /// ``LEHostError/valueTooLong(length:maximum:)``. Returns false when the client did not ask
+    /// for indications.
     @discardableResult
     public func indicate(_ value: [UInt8], of characteristic: UInt16, to connection: LEConnection) async throws(LEHostError) -> Bool {
         let handle = connection.handle
         guard let link = links[handle], let server = gattServer else { throw .notConnected(handle: handle) }
-        let outbound = server.indications(for: characteristic, value: value, mtu: link.att.mtu)
-            .filter { $0.connection == handle }
-        guard let first = outbound.first, case let .handleValueIndication(attribute, cut) = first.pdu else { return false }
+        let outbound = try Self.refusingLongValues { () throws(GATTValueTooLong) in
+            try server.indications(for: characteristic, value: value, mtu: link.att.mtu).filter { $0.connection == handle }
+        }
+        guard let first = outbound.first, case let .handleValueIndication(attribute, whole) = first.pdu else { return false }
         let confirmed = OneShot<Bool>()
         links[handle]?.indicationWaiters.append(confirmed)
-        performATT(on: handle) { $0.indicate(handle: attribute, value: cut, now: timeline.elapsed()) }
+        performATT(on: handle) { $0.indicate(handle: attribute, value: whole, now: timeline.elapsed()) }
         guard await confirmed.wait() == true else {
             if let reason = connection.endReason { throw .disconnected(handle: handle, reason: reason) }
             throw .peerTimedOut(what: "Handle Value Confirmation", limit: ATTBearer.transactionTimeout)
         }
         return true
+    }
+
+    /// The server's refusal of an oversize value as the host's error.
+    private static func refusingLongValues<T>(_ body: () throws(GATTValueTooLong) -> T) throws(LEHostError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw .valueTooLong(length: error.length, maximum: error.maximum)
+        }
     }
 
     /// A request or command from the peer's client, for the local server.

@@ -37,6 +37,9 @@ public enum LEHostError: Error, Hashable, Sendable, CustomStringConvertible {
     case oversizePDU(WireError)
     /// An operation waited too long for an answer from the peer.
     case peerTimedOut(what: String, limit: Duration)
+    /// A notification or indication value longer than the connection carries: ATT_MTU - 3
+    /// octets, at most 512 (Vol 3, Part F §3.4.7.1–2, §3.2.9). Refused, never cut.
+    case valueTooLong(length: Int, maximum: Int)
 
     public var description: String {
         switch self {
@@ -57,6 +60,8 @@ public enum LEHostError: Error, Hashable, Sendable, CustomStringConvertible {
         case let .sduRefused(cid, reason): "SDU refused on channel \(cid): \(reason)"
         case let .oversizePDU(error): "L2CAP PDU too long: \(error)"
         case let .peerTimedOut(what, limit): "no \(what) from the peer within \(limit)"
+        case let .valueTooLong(length, maximum):
+            "a \(length)-byte notification or indication value is longer than ATT_MTU - 3 = \(maximum) bytes allow"
         }
     }
 }

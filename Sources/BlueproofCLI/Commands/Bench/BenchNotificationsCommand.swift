@@ -96,7 +96,7 @@ struct BenchNotificationsCommand: AsyncParsableCommand {
         }
 
         let size = self.size
-        let chunk = negotiated - 3
+        let chunk = min(negotiated - 3, GATTServer.maximumValueLength)
         let start = ContinuousClock.now
         let receiving = Task {
             var received = 0

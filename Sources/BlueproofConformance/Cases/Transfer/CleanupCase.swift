@@ -13,9 +13,14 @@ struct CleanupCase: ConformanceCase {
 
     func run(_ context: CaseContext) async throws -> CaseOutcome {
         let payload = TransferExchange.payload(1000)
-        let profile = try TransferExchange.transferProfile(context)
+        let profile = TransferExchange.transferProfile(context)
         let exchange = await TransferExchange.run(context, .send(payload), .receive(reply: .echoPrefix), profile: profile)
-        guard case .success = exchange.central else { return .inconclusive("the transfer itself failed: \(exchange.centralText)") }
+        guard exchange.centralReady != nil else {
+            return .error("the central never subscribed; no transfer to clean up after: \(exchange.centralText)")
+        }
+        guard case let .success(received) = exchange.central, received.payload == payload else {
+            return .fail("\(payload.count) bytes were sent and did not arrive intact: \(exchange.centralText)")
+        }
         var open: [String] = []
         for (node, host) in context.hosts.enumerated() {
             for connection in await host.connections {

@@ -12,18 +12,18 @@ struct CreditsCase: ConformanceCase {
 
     func run(_ context: CaseContext) async throws -> CaseOutcome {
         let payload = TransferExchange.payload(120_000)
-        let profile = try TransferExchange.transferProfile(context)
+        let profile = TransferExchange.transferProfile(context)
         let exchange = await TransferExchange.run(context, .send(payload), .receive(reply: .echoPrefix), profile: profile)
         let faults = context.radio?.faultLog ?? []
         for fault in faults { context.log.note("radio proxy: \(fault)") }
         let outcome = Self.judge(try CaptureEvidence(path: context.captures[0]))
         guard outcome.verdict == .pass else { return outcome }
-        guard faults.contains(where: { $0.kind == .releaseCredits }) else {
-            return .inconclusive("the transfer ended before the proxy withheld and returned credits: \(faults.map(\.description))",
-                                 findings: outcome.findings)
-        }
         guard case let .success(received) = exchange.central, received.payload == payload else {
-            return .fail("credits were respected but the payload did not arrive intact: \(exchange.centralText)")
+            return .fail("credits were respected but the \(payload.count) bytes sent did not arrive intact: \(exchange.centralText)",
+                         findings: outcome.findings)
+        }
+        guard faults.contains(where: { $0.kind == .releaseCredits }) else {
+            return .error("the transfer ended before the proxy withheld and returned credits: \(faults.map(\.description))")
         }
         return .pass(outcome.reason + "; \(payload.count) bytes arrived byte-exact", findings: outcome.findings)
     }

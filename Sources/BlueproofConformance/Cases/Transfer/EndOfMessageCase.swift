@@ -10,7 +10,7 @@ struct EndOfMessageCase: ConformanceCase {
     func run(_ context: CaseContext) async throws -> CaseOutcome {
         let marker = try context.profile.string("transfer.eom_marker")
         let payload = TransferExchange.payload(2000)
-        let profile = try TransferExchange.transferProfile(context)
+        let profile = TransferExchange.transferProfile(context)
         let exchange = await TransferExchange.run(context, .send(payload), .receive(reply: .echoPrefix), profile: profile)
         let sender = try CaptureEvidence(path: context.captures[0])
         let check = sender.check("CBT/CHUNK/BV-02")
@@ -25,7 +25,8 @@ struct EndOfMessageCase: ConformanceCase {
             return .fail("the central completed a \(received.bytes)-byte message; \(check?.reason ?? "no capture check")")
         case let .failure(error):
             let notifications = sender.notificationFrames
-            guard !notifications.isEmpty else { return .inconclusive("no chunk was sent: \(error)") }
+            guard exchange.centralReady != nil else { return .error("the central never subscribed: \(error)") }
+            guard !notifications.isEmpty else { return .fail("the peripheral sent nothing once the central subscribed: \(error)") }
             return .fail("the central never saw \(marker) after \(notifications.count) notification(s): \(error)",
                          findings: [Finding("last notifications sent, none of them \(marker)", capture: sender.path,
                                             frames: Array(notifications.suffix(5)))])

@@ -9,12 +9,15 @@ struct FlowResumeCase: ConformanceCase {
 
     func run(_ context: CaseContext) async throws -> CaseOutcome {
         let payload = TransferExchange.payload(120_000)
-        let profile = try TransferExchange.transferProfile(context)
+        let profile = TransferExchange.transferProfile(context)
         let exchange = await TransferExchange.run(context, .send(payload), .receive(reply: .echoPrefix), profile: profile)
         let faults = context.radio?.faultLog ?? []
         for fault in faults { context.log.note("radio proxy: \(fault)") }
         guard let released = faults.first(where: { $0.kind == .releaseCredits }) else {
-            return .inconclusive("the transfer ended before the proxy withheld and returned credits")
+            guard case let .success(received) = exchange.central, received.payload == payload else {
+                return .fail("\(payload.count) bytes were sent and did not arrive intact: \(exchange.centralText)")
+            }
+            return .error("the transfer ended before the proxy withheld and returned credits: nothing to resume from")
         }
         guard case let .success(received) = exchange.central else {
             return .fail("the transfer did not resume after credits came back at \(released.time) s: \(exchange.centralText)")

@@ -1,58 +1,85 @@
 import BlueproofTransfer
 
-/// CBT/GATE/BV-02: a peer heard exactly at the gate (-50 dBm in the sample) passes, and the
-/// transfer arrives byte-exact (corebluetooth-transfer-sample.md, "Discover Bluetooth
-/// Peripherals and Connect to Them"). The gate value comes from the profile.
+/// CBT/GATE/BV-02: a peer heard exactly at the profile's gate (-50 dBm in the sample) is
+/// connected and the transfer arrives byte-exact (corebluetooth-transfer-sample.md, "Discover
+/// Bluetooth Peripherals and Connect to Them"). The radio proxy reports the profile's gate;
+/// the central runs with its own built-in gate, so a central whose gate is not the profile's
+/// fails here or in CBT/GATE/BI-01.
 struct GateAtThresholdCase: ConformanceCase {
     let id: CaseID = "CBT/GATE/BV-02"
     let gate: Int
     var needs: CaseNeeds { CaseNeeds(controllers: 2, radioScenario: TransferScenarios.fixed(rssi: gate)) }
 
-    /// The scenario is built for the default profile's gate; a profile with another gate
-    /// still runs the case, which then says what it heard.
+    /// `gate` is the profile's (the registry is built for a profile).
     init(gate: Int = -50) { self.gate = gate }
 
     func run(_ context: CaseContext) async throws -> CaseOutcome {
-        let minimum = try context.profile.int("transfer.rssi_gate_dbm")
         let payload = TransferExchange.payload(3000)
-        let profile = try TransferExchange.transferProfile(context)
+        let profile = TransferExchange.transferProfile(context)
         let exchange = await TransferExchange.run(context, .send(payload), .receive(reply: .echoPrefix), profile: profile)
-        let decisions = exchange.gateDecisions
-        guard let first = decisions.first else { return .inconclusive("no advertiser was heard: \(exchange.centralText)") }
-        guard first.rssi == gate else { return .inconclusive("heard at \(first.rssi.map(String.init) ?? "n/a") dBm, not at \(gate)") }
-        guard first.passed else { return .fail("refused at \(gate) dBm with a gate of \(minimum) dBm: \(first.reason)") }
-        guard case let .success(received) = exchange.central, received.payload == payload else {
-            return .fail("passed the gate but the transfer failed: \(exchange.centralText)")
+        let central = try CaptureEvidence(path: context.captures[1])
+        let attempts = central.createConnectionFrames
+        guard let first = exchange.gateDecisions.first else {
+            return .error("the central heard no advertiser, so nothing reached its gate: \(exchange.centralText)")
         }
-        return .pass("\(first.reason); \(payload.count) bytes arrived byte-exact")
+        guard first.rssi == gate else {
+            return .error("the proxy was to report \(gate) dBm; the central heard \(first.rssi.map { "\($0) dBm" } ?? "not available")")
+        }
+        guard !attempts.isEmpty, exchange.centralConnected else {
+            return .fail("a peer heard at \(gate) dBm, the profile's gate, was never connected (the central: \(first.reason))",
+                         findings: [Finding("the central's capture: no LE Create Connection", capture: central.path)])
+        }
+        guard case let .success(received) = exchange.central, received.payload == payload else {
+            return .fail("connected at the gate but the \(payload.count) bytes sent did not arrive intact: \(exchange.centralText)")
+        }
+        return .pass("connected at \(gate) dBm (LE Create Connection in frame \(attempts[0])); \(payload.count) bytes arrived byte-exact",
+                     findings: [Finding("LE Create Connection", capture: central.path, frames: attempts)])
     }
 }
 
-/// CBT/GATE/BI-01 and BI-02: a peer one below the gate, or with RSSI not available (127)
-/// while the profile does not allow it, is refused: no LE Create Connection reaches the
-/// central's controller (corebluetooth-transfer-sample.md, "Discover Bluetooth Peripherals
-/// and Connect to Them").
+/// CBT/GATE/BI-01, BI-02 and BI-03: a peer one below the profile's gate, with RSSI not available
+/// (127) while the profile does not allow it, or above the 0 dBm a reading can reach, is
+/// refused: no LE Create Connection reaches the central's controller
+/// (corebluetooth-transfer-sample.md, "Discover Bluetooth Peripherals and Connect to Them":
+/// at least -50 dBm; RSSI is negative, 0 at most). The central runs with its own built-in gate.
 struct GateRefusalCase: ConformanceCase {
     enum Heard: Sendable {
         /// One dBm below the profile's gate.
         case belowGate
         /// btvirt's "not available": the peripheral is outside the radio proxy.
         case notAvailable
+        /// One dBm above the profile's `transfer.rssi_max_dbm`.
+        case aboveMaximum
     }
 
     let id: CaseID
     let heard: Heard
     let gate: Int
+    let maximum: Int
 
-    init(_ heard: Heard, gate: Int = -50) {
+    init(_ heard: Heard, gate: Int = -50, maximum: Int = 0) {
         self.heard = heard
         self.gate = gate
-        id = heard == .belowGate ? "CBT/GATE/BI-01" : "CBT/GATE/BI-02"
+        self.maximum = maximum
+        id = switch heard {
+        case .belowGate: "CBT/GATE/BI-01"
+        case .notAvailable: "CBT/GATE/BI-02"
+        case .aboveMaximum: "CBT/GATE/BI-03"
+        }
+    }
+
+    /// The RSSI the proxy reports, nil for "not available".
+    var reported: Int? {
+        switch heard {
+        case .belowGate: gate - 1
+        case .notAvailable: nil
+        case .aboveMaximum: maximum + 1
+        }
     }
 
     var needs: CaseNeeds {
         switch heard {
-        case .belowGate: CaseNeeds(controllers: 2, radioScenario: TransferScenarios.fixed(rssi: gate - 1))
+        case .belowGate, .aboveMaximum: CaseNeeds(controllers: 2, radioScenario: TransferScenarios.fixed(rssi: reported ?? gate))
         case .notAvailable: CaseNeeds(controllers: 2, radioScenario: TransferScenarios.closeRange, unproxiedNodes: [0])
         }
     }
@@ -61,23 +88,25 @@ struct GateRefusalCase: ConformanceCase {
         if heard == .notAvailable, try context.profile.bool("transfer.rssi_allow_unavailable") {
             return .notApplicable("the profile lets \"not available\" pass (transfer.rssi_allow_unavailable)")
         }
-        let profile = try TransferExchange.transferProfile(context, scanTimeout: .seconds(3))
+        let profile = TransferExchange.transferProfile(context, scanTimeout: .seconds(3))
         let exchange = await TransferExchange.run(context, .send(TransferExchange.payload(500)), .receive(reply: .none),
                                                   profile: profile)
         let central = try CaptureEvidence(path: context.captures[1])
         let attempts = central.createConnectionFrames
-        guard let first = exchange.gateDecisions.first else { return .inconclusive("no advertiser was heard: \(exchange.centralText)") }
-        let expectedRSSI: Int? = heard == .belowGate ? gate - 1 : nil
-        guard first.rssi == expectedRSSI else {
-            return .inconclusive("heard at \(first.rssi.map { "\($0) dBm" } ?? "not available"), not as the scenario says")
+        let heardAs = reported.map { "\($0) dBm" } ?? "not available"
+        guard let first = exchange.gateDecisions.first else {
+            return .error("the central heard no advertiser, so nothing reached its gate: \(exchange.centralText)")
+        }
+        guard first.rssi == reported else {
+            return .error("the proxy was to report \(heardAs); the central heard \(first.rssi.map { "\($0) dBm" } ?? "not available")")
         }
         if !attempts.isEmpty || exchange.centralConnected {
-            return .fail("the central tried to connect although the gate said: \(first.reason)",
+            return .fail("the central tried to connect to a peer heard at \(heardAs) (its gate said: \(first.reason))",
                          findings: [Finding("LE Create Connection sent", capture: central.path, frames: attempts)])
         }
         guard case .failure(.noPeripheralFound) = exchange.central else {
             return .fail("the central did not give up with no peripheral found: \(exchange.centralText)")
         }
-        return .pass("\(exchange.gateDecisions.count) report(s) refused (\(first.reason)); no LE Create Connection in \(central.path)")
+        return .pass("\(exchange.gateDecisions.count) report(s) at \(heardAs) refused (\(first.reason)); no LE Create Connection in \(central.path)")
     }
 }

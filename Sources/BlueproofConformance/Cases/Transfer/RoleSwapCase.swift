@@ -8,7 +8,7 @@ struct RoleSwapCase: ConformanceCase {
     let needs = CaseNeeds(controllers: 2, radioScenario: TransferScenarios.closeRange)
 
     func run(_ context: CaseContext) async throws -> CaseOutcome {
-        let profile = try TransferExchange.transferProfile(context)
+        let profile = TransferExchange.transferProfile(context)
         let first = TransferExchange.payload(1200)
         let forward = await TransferExchange.run(context, peripheralNode: 0, centralNode: 1, .send(first),
                                                  .receive(reply: .echoPrefix), profile: profile)

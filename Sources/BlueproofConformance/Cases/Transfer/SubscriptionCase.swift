@@ -10,12 +10,18 @@ struct SubscriptionCase: ConformanceCase {
 
     func run(_ context: CaseContext) async throws -> CaseOutcome {
         let payload = TransferExchange.payload(1500)
-        let profile = try TransferExchange.transferProfile(context)
+        let profile = TransferExchange.transferProfile(context)
         let exchange = await TransferExchange.run(context, .send(payload), .receive(reply: .echoPrefix), profile: profile)
         let outcome = CaptureCase(id: id).judge(
             CaptureAnalyserResults.of(try CaptureEvidence(path: context.captures[0])))
-        if outcome.verdict == .pass, case .failure = exchange.central {
-            return .inconclusive("subscribed first, but the transfer failed: \(exchange.centralText)", findings: outcome.findings)
+        guard exchange.centralReady != nil else {
+            return .error("the central never subscribed: \(exchange.centralText)")
+        }
+        if outcome.verdict == .pass {
+            guard case let .success(received) = exchange.central, received.payload == payload else {
+                return .fail("subscribed first, but the \(payload.count) bytes sent did not arrive intact: \(exchange.centralText)",
+                             findings: outcome.findings)
+            }
         }
         return outcome
     }

@@ -29,23 +29,42 @@ struct TransferExchange: Sendable {
 
     var centralConnected: Bool { centralEvents.contains { if case .connected = $0 { true } else { false } } }
 
-    /// The transfer profile a case runs with: UUIDs and the RSSI gate from the conformance
-    /// profile, short timeouts so a broken variant fails in seconds, the variant's faults.
-    static func transferProfile(_ context: CaseContext, mtu: Int = 517, scanTimeout: Duration = .seconds(5))
-        throws -> TransferProfile {
-        let profile = context.profile
-        var transfer = TransferProfile(
-            gate: RSSIGate(minimum: try profile.int("transfer.rssi_gate_dbm"),
-                           allowUnavailable: try profile.bool("transfer.rssi_allow_unavailable")),
-            scanTimeout: scanTimeout, connectTimeout: .seconds(3), acceptTimeout: .seconds(15),
-            idleTimeout: .seconds(4), mtu: mtu)
-        if let service = BluetoothUUID(try profile.string("transfer.service_uuid")) { transfer.service = service }
-        if let characteristic = BluetoothUUID(try profile.string("transfer.characteristic_uuid")) {
-            transfer.characteristic = characteristic
+    /// The ATT_MTU and chunk size the central announced once subscribed; nil when it never was.
+    var centralReady: (mtu: Int, chunkSize: Int)? {
+        for case let .ready(mtu, chunkSize) in centralEvents { return (mtu, chunkSize) }
+        return nil
+    }
+
+    /// How `received` differs from `sent`, in words; nil when they are equal byte for byte.
+    static func difference(sent: [UInt8], received: [UInt8]) -> String? {
+        guard sent != received else { return nil }
+        let common = zip(sent, received).prefix { $0 == $1 }.count
+        if received.count != sent.count {
+            return "\(sent.count) bytes were sent and \(received.count) received"
+                + (common == min(sent.count, received.count) ? "" : ", the first difference at byte \(common)")
         }
+        return "\(sent.count) bytes were sent and received, but they differ from byte \(common) on"
+    }
+
+    /// The transfer profile a case runs the roles with: their own built-in service and
+    /// characteristic UUIDs and RSSI gate, as they ship (the cases compare what the roles do
+    /// on the air with the conformance profile's numbers, so a wrong built-in value fails);
+    /// only what is not under judgement is set here: the ATT_MTU the central asks for (the
+    /// stimulus), short timeouts so a broken variant fails in seconds, the variant's faults.
+    static func transferProfile(_ context: CaseContext, mtu: Int = 517, scanTimeout: Duration = .seconds(5))
+        -> TransferProfile {
+        var transfer = TransferProfile()
+        transfer.scanTimeout = scanTimeout
+        transfer.connectTimeout = .seconds(3)
+        transfer.acceptTimeout = .seconds(15)
+        transfer.idleTimeout = .seconds(4)
+        transfer.mtu = mtu
         transfer.faults = context.transferFaults
         return transfer
     }
+
+    /// How long a peripheral may take to report its outcome once the central failed.
+    static let peripheralGrace: Duration = .seconds(2)
 
     /// Runs both roles at once; the central starts once the peripheral advertises (btvirt
     /// reports an advertiser only while it advertises). When the central fails, the peripheral
@@ -55,6 +74,7 @@ struct TransferExchange: Sendable {
                     profile: TransferProfile) async -> TransferExchange {
         let log = context.log
         let advertising = OneShot<Void>()
+        let ended = OneShot<Void>()
         let peripheralStream = TransferPeripheral(host: context.hosts[peripheralNode], profile: profile, clock: context.clock)
             .run(peripheralMode)
         let peripheralTask = Task { () -> (Result<TransferSummary, TransferError>, [TransferEvent]) in
@@ -65,6 +85,7 @@ struct TransferExchange: Sendable {
                 if case .advertising = event { advertising.resolve(()) }
                 if let outcome = event.outcome {
                     advertising.resolve(())
+                    ended.resolve(())
                     return (outcome, events)
                 }
             }
@@ -83,7 +104,14 @@ struct TransferExchange: Sendable {
                 break
             }
         }
-        if case .failure = centralOutcome { peripheralTask.cancel() }
+        if case .failure = centralOutcome {
+            // A peripheral that failed first (and made the central fail) reports why; one still
+            // waiting for a central is stopped once it has had the moment to.
+            _ = try? await withTimeout(peripheralGrace, clock: context.clock, what: "the peripheral's outcome") {
+                await ended.wait()
+            }
+            peripheralTask.cancel()
+        }
         let (peripheralOutcome, peripheralEvents) = await peripheralTask.value
         return TransferExchange(peripheral: peripheralOutcome, central: centralOutcome,
                                 peripheralEvents: peripheralEvents, centralEvents: centralEvents)

@@ -12,10 +12,13 @@ struct WriteBackCase: ConformanceCase {
             return .notApplicable("the profile says the central does not write back (transfer.write_back)")
         }
         let payload = TransferExchange.payload(1500)
-        let profile = try TransferExchange.transferProfile(context)
+        let profile = TransferExchange.transferProfile(context)
         let exchange = await TransferExchange.run(context, .send(payload), .receive(reply: .echoPrefix), profile: profile)
-        guard case let .success(received) = exchange.central else {
-            return .inconclusive("the transfer itself failed: \(exchange.centralText)")
+        guard exchange.centralReady != nil else {
+            return .error("the central never subscribed, so no message could end: \(exchange.centralText)")
+        }
+        guard case let .success(received) = exchange.central, received.payload == payload else {
+            return .fail("\(payload.count) bytes were sent and did not arrive intact, so nothing was written back: \(exchange.centralText)")
         }
         guard case let .success(sent) = exchange.peripheral else {
             return .fail("the peripheral failed after sending: \(exchange.peripheralText)")

@@ -1,0 +1,168 @@
+import BlueproofAsync
+import BlueproofHost
+import BlueproofTransfer
+import BlueproofWire
+
+/// CBT/GATT/BV-07: the peripheral advertises the profile's service UUID and serves it as a
+/// primary service holding the profile's characteristic, with exactly the properties and
+/// permissions the sample's `setupPeripheral()` gives it (corebluetooth-transfer-sample.md,
+/// "When the Peripheral Receives a Connection, Send the Data": notify + write without
+/// response, readable + writeable, primary). Read from the peripheral's database on the air by
+/// the harness's own GATT client on node 1: Primary Service discovery, the characteristic
+/// declaration, a Read Request (readable), and a Write Request, which a characteristic without
+/// Write must refuse with Write Not Permitted (Core Vol 3, Part F §3.4.1.1). Its writeable
+/// permission shows in CBT/ROLE/BV-01 (the Write Command write-back is taken).
+struct GATTDatabaseCase: ConformanceCase {
+    let id: CaseID = "CBT/GATT/BV-07"
+    let needs = CaseNeeds(controllers: 2, radioScenario: TransferScenarios.closeRange)
+    static let limit: Duration = .seconds(5)
+
+    func run(_ context: CaseContext) async throws -> CaseOutcome {
+        let wanted = try Wanted(context.profile)
+        let profile = TransferExchange.transferProfile(context)
+        let advertising = OneShot<Void>()
+        let log = context.log
+        let stream = TransferPeripheral(host: context.hosts[0], profile: profile, clock: context.clock).run(.send([1, 2, 3]))
+        let peripheral = Task {
+            for await event in stream {
+                log.note("peripheral (node 0): \(event)")
+                if case .advertising = event { advertising.resolve(()) }
+                if event.outcome != nil { break }
+            }
+            advertising.resolve(())
+        }
+        defer { peripheral.cancel() }
+        _ = await advertising.wait()
+        let host = context.hosts[1]
+        let devices = try await host.discover()
+        let found = try? await withTimeout(Self.limit, clock: context.clock, what: "an advertiser") { () async -> LEDiscoveredDevice? in
+            for await device in devices where device.connectable { return device }
+            return nil
+        }
+        guard let device = found else { return .error("no connectable advertiser within \(Self.limit)") }
+        guard device.serviceUUIDs.contains(wanted.service) else {
+            return .fail("the peripheral advertises \(device.serviceUUIDs.map(\.description)), not the profile's service \(wanted.service)",
+                         findings: [Finding("advertising reports", capture: context.captures[1])])
+        }
+        let connection: LEConnection
+        do {
+            connection = try await host.connect(to: device.address, type: device.addressType, timeout: .seconds(3))
+        } catch {
+            return .error("could not connect to the peripheral: \(error)")
+        }
+        let outcome = try await withTimeout(.seconds(20), clock: context.clock, what: "reading the peripheral's database") {
+            try await Self.judge(host.gattClient(for: connection), wanted: wanted, capture: context.captures[1])
+        }
+        try? await host.disconnect(connection)
+        return outcome
+    }
+
+    /// What the profile says the database holds.
+    struct Wanted: Sendable {
+        var service: BluetoothUUID
+        var characteristic: BluetoothUUID
+        var properties: GATTCharacteristicProperties
+        var readable: Bool
+        var primary: Bool
+
+        init(_ profile: Profile) throws {
+            guard let service = BluetoothUUID(try profile.string("transfer.service_uuid")),
+                  let characteristic = BluetoothUUID(try profile.string("transfer.characteristic_uuid")) else {
+                throw CaseSetupError("transfer.service_uuid or transfer.characteristic_uuid is not a UUID")
+            }
+            self.service = service
+            self.characteristic = characteristic
+            properties = []
+            for name in try profile.strings("transfer.characteristic_properties") {
+                guard let property = Self.properties[name] else { throw CaseSetupError("unknown characteristic property \(name)") }
+                properties.insert(property)
+            }
+            readable = try profile.strings("transfer.characteristic_permissions").contains("readable")
+            primary = try profile.bool("transfer.service_primary")
+        }
+
+        /// Core Bluetooth's names for the properties (Core Vol 3, Part G §3.3.1.1).
+        static let properties: [String: GATTCharacteristicProperties] = [
+            "broadcast": .broadcast, "read": .read, "writeWithoutResponse": .writeWithoutResponse, "write": .write,
+            "notify": .notify, "indicate": .indicate, "authenticatedSignedWrites": .authenticatedSignedWrites,
+            "extendedProperties": .extendedProperties,
+        ]
+    }
+
+    static func judge(_ gatt: GATTClient, wanted: Wanted, capture: String) async throws -> CaseOutcome {
+        let evidence = [Finding("the GATT discovery, read and write on the air", capture: capture)]
+        let primaries = try await gatt.discoverPrimaryServices()
+        let service: GATTRemoteService
+        if let primary = primaries.first(where: { $0.uuid == wanted.service }) {
+            guard wanted.primary else { return .fail("\(wanted.service) is primary; the profile says secondary", findings: evidence) }
+            service = primary
+        } else {
+            let secondaries = try await secondaryServices(gatt)
+            guard let secondary = secondaries.first(where: { $0.uuid == wanted.service }) else {
+                return .fail("no service \(wanted.service) in the peripheral's database (primary: \(primaries.map(\.uuid.description)))",
+                             findings: evidence)
+            }
+            guard !wanted.primary else {
+                return .fail("\(wanted.service) is served as a secondary service, not primary as the sample sets it up", findings: evidence)
+            }
+            service = secondary
+        }
+        let characteristics = try await gatt.discoverCharacteristics(of: service)
+        guard let characteristic = characteristics.first(where: { $0.uuid == wanted.characteristic }) else {
+            return .fail("no characteristic \(wanted.characteristic) in \(wanted.service) (found \(characteristics.map(\.uuid.description)))",
+                         findings: evidence)
+        }
+        guard characteristic.properties == wanted.properties else {
+            return .fail("the characteristic's properties are \(characteristic.properties), not \(wanted.properties)", findings: evidence)
+        }
+        let handle = characteristic.valueHandle
+        do {
+            _ = try await gatt.read(handle: handle)
+            guard wanted.readable else { return .fail("the value at 0x\(hex(handle)) can be read; the profile says not readable", findings: evidence) }
+        } catch let GATTError.att(code, _) {
+            guard !wanted.readable else {
+                return .fail("a Read Request of the value at 0x\(hex(handle)) was refused with \(code); the sample makes it readable",
+                             findings: evidence)
+            }
+        }
+        if !wanted.properties.contains(.write) {
+            do {
+                try await gatt.write(handle: handle, value: [0x00])
+                return .fail("a Write Request to 0x\(hex(handle)) was accepted although the characteristic offers no Write",
+                             findings: evidence)
+            } catch let GATTError.att(code, _) {
+                guard code == .writeNotPermitted else {
+                    return .fail("a Write Request to 0x\(hex(handle)) was refused with \(code), not Write Not Permitted", findings: evidence)
+                }
+            }
+        }
+        return .pass("primary \(wanted.service) holds \(wanted.characteristic) at 0x\(hex(handle)) with properties \(characteristic.properties)"
+                     + (wanted.readable ? ", readable" : "") + (wanted.properties.contains(.write) ? "" : "; a Write Request is Write Not Permitted"),
+                     findings: evidence)
+    }
+
+    /// Secondary services by Read By Group Type over the whole range (Core Vol 3, Part G §2.5.3).
+    static func secondaryServices(_ gatt: GATTClient) async throws -> [GATTRemoteService] {
+        var services: [GATTRemoteService] = []
+        var start: UInt16 = 0x0001
+        while start < 0xFFFF {
+            let response = try await gatt.requester.request(
+                .readByGroupTypeRequest(startingHandle: start, endingHandle: 0xFFFF, attributeGroupType: .secondaryService))
+            guard case let .readByGroupTypeResponse(list) = response, !list.entries.isEmpty else { break }
+            for entry in list.entries {
+                if let uuid = try? BluetoothUUID(littleEndian: entry.value) {
+                    services.append(GATTRemoteService(uuid: uuid, startHandle: entry.attributeHandle, endHandle: entry.endGroupHandle))
+                }
+            }
+            guard let last = list.entries.last?.endGroupHandle, last >= start else { break }
+            start = last == 0xFFFF ? 0xFFFF : last + 1
+        }
+        return services
+    }
+}
+
+/// A case could not read what it needs from the profile.
+struct CaseSetupError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
