@@ -22,7 +22,13 @@ extension TransferCentral {
                 // The sample reads each value as UTF-8 text and skips one that is not; this
                 // central keeps bytes (a broken variant does as the sample).
                 if faults.dropNonUTF8Values, String(validating: notification.value, as: UTF8.self) == nil { continue }
-                switch try reassembler.receive(notification.value) {
+                var value = notification.value
+                if faults.endOnMarkerSuffix, value.count > TransferChunker.endOfMessage.count,
+                   value.suffix(TransferChunker.endOfMessage.count).elementsEqual(TransferChunker.endOfMessage) {
+                    _ = try reassembler.receive(Array(value.dropLast(TransferChunker.endOfMessage.count)))
+                    value = TransferChunker.endOfMessage
+                }
+                switch try reassembler.receive(value) {
                 case let .data(total):
                     counter.set(total)
                     if faults.writeBackBeforeEndOfMessage, reassembler.chunks == 1, !faults.skipWriteBack {

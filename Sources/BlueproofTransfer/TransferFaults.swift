@@ -36,13 +36,15 @@ public struct TransferFaults: Hashable, Sendable, CustomStringConvertible {
     public var unreadableValue = false
     /// The peripheral serves and advertises another service UUID than the sample's.
     public var foreignServiceUUID = false
+    /// The central ends the message on any value that ends in "EOM", not only on "EOM" itself.
+    public var endOnMarkerSuffix = false
 
     public init(chunkSizeDelta: Int = 0, omitEndOfMessage: Bool = false, ignoreRSSIGate: Bool = false,
                 refuseAtGate: Bool = false, skipWriteBack: Bool = false, skipCleanup: Bool = false,
                 acceptAboveMaximum: Bool = false, writeBackToWrongHandle: Bool = false,
                 writeBackBeforeEndOfMessage: Bool = false, dropNonUTF8Values: Bool = false,
                 secondaryService: Bool = false, extraProperties: GATTCharacteristicProperties = [], unreadableValue: Bool = false,
-                foreignServiceUUID: Bool = false) {
+                foreignServiceUUID: Bool = false, endOnMarkerSuffix: Bool = false) {
         self.chunkSizeDelta = chunkSizeDelta
         self.omitEndOfMessage = omitEndOfMessage
         self.ignoreRSSIGate = ignoreRSSIGate
@@ -57,6 +59,7 @@ public struct TransferFaults: Hashable, Sendable, CustomStringConvertible {
         self.extraProperties = extraProperties
         self.unreadableValue = unreadableValue
         self.foreignServiceUUID = foreignServiceUUID
+        self.endOnMarkerSuffix = endOnMarkerSuffix
     }
 
     /// The reference behaviour: no fault.
@@ -78,6 +81,7 @@ public struct TransferFaults: Hashable, Sendable, CustomStringConvertible {
         if !extraProperties.isEmpty { parts.append("extra properties \(extraProperties)") }
         if unreadableValue { parts.append("value not readable") }
         if foreignServiceUUID { parts.append("foreign service UUID") }
+        if endOnMarkerSuffix { parts.append("message ended on a value ending in EOM") }
         return parts.isEmpty ? "reference" : parts.joined(separator: ", ")
     }
 }

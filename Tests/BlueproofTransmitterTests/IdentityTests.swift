@@ -1,4 +1,4 @@
-import BlueproofTransmitter
+@testable import BlueproofTransmitter
 import Foundation
 import Testing
 
@@ -98,6 +98,27 @@ struct IdentityTests {
             try PublicKeyBundle(encryptionKeyDER: bundle.signingKey, signingKey: bundle.signingKey)
         }
         #expect(try PublicKeyBundle(encryptionKeyDER: bundle.encryptionKeyDER, signingKey: bundle.signingKey) == bundle)
+    }
+
+    /// swift-crypto's DER initialiser frees the key twice when both its parses fail (the
+    /// intermittent SIGABRT of the test suite): every prefix and every change to the structure of a
+    /// valid key must be refused with a typed error, and never reach that initialiser.
+    @Test("malformed RSA keys are refused by blueproof's own DER reader, never by swift-crypto's double-freeing one")
+    func malformedRSAKeys() throws {
+        let bundle = try #require(IdentityFixtures.alice).publicKeys
+        let der = bundle.encryptionKeyDER
+        let (n, e) = try RSAPublicKeyDER.components(der)
+        #expect(n.count == 257 && e == [0x01, 0x00, 0x01])
+        for length in 0..<der.count {
+            #expect(throws: TransmitterError.invalidPublicKey) { try PublicKeyBundle(encryptionKeyDER: Array(der.prefix(length)), signingKey: bundle.signingKey) }
+        }
+        for index in 0..<30 {  // the DER structure up to the modulus's leading zero
+            var changed = der
+            changed[index] ^= 0x01
+            #expect(throws: TransmitterError.invalidPublicKey) { try PublicKeyBundle(encryptionKeyDER: changed, signingKey: bundle.signingKey) }
+        }
+        #expect(throws: TransmitterError.invalidPublicKey) { try RSAPublicKeyDER.components(der + [0]) }
+        #expect(throws: TransmitterError.invalidPublicKey) { try RSAPublicKeyDER.components([UInt8](repeating: 0x30, count: 2000)) }
     }
 
     @Test("signatures are 64 bytes and verify only for the signer's key and the signed message")

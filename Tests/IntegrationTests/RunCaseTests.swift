@@ -81,6 +81,7 @@ extension Integration {
             ("write-back before EOM", TransferFaults(writeBackBeforeEndOfMessage: true), ["CBT/ROLE/BV-02"], "before the message ended"),
             ("RSSI above 0 dBm accepted", TransferFaults(acceptAboveMaximum: true), ["CBT/GATE/BI-03"], "tried to connect"),
             ("non-UTF-8 values dropped", TransferFaults(dropNonUTF8Values: true), ["CBT/CHUNK/BV-09"], "dropped the values"),
+            ("message ended on a value ending in EOM", TransferFaults(endOnMarkerSuffix: true), ["CBT/CHUNK/BV-02"], "cut short"),
             ("secondary service", TransferFaults(secondaryService: true), ["CBT/GATT/BV-07"], "secondary service"),
             ("Write property added", TransferFaults(extraProperties: .write), ["CBT/GATT/BV-07"], "properties"),
             ("value not readable", TransferFaults(unreadableValue: true), ["CBT/GATT/BV-07"], "Read Request"),

@@ -27,12 +27,7 @@ public struct PublicKeyBundle: Hashable, Sendable {
     /// Checks that `encryptionKeyDER` is an RSA-2048 SubjectPublicKeyInfo and `signingKey` an
     /// Ed25519 public key; `.invalidPublicKey` otherwise.
     public init(encryptionKeyDER: [UInt8], signingKey: [UInt8]) throws(TransmitterError) {
-        let rsa: _RSA.Encryption.PublicKey
-        do {
-            rsa = try _RSA.Encryption.PublicKey(derRepresentation: encryptionKeyDER)
-        } catch {
-            throw .invalidPublicKey.with(detail: "encryption key is not an RSA SubjectPublicKeyInfo")
-        }
+        let rsa = try RSAPublicKeyDER.publicKey(encryptionKeyDER)
         guard rsa.keySizeInBits == Self.encryptionKeyBits else {
             throw .invalidPublicKey.with(detail: "encryption key has \(rsa.keySizeInBits) bits, not \(Self.encryptionKeyBits)")
         }

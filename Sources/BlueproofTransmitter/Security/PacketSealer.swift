@@ -22,12 +22,7 @@ public enum PacketSealer {
     /// RSA-OAEP-SHA256 wraps a fresh random AES-256-GCM key per packet; the body is AES-GCM
     /// with `associatedData` authenticated. Never RSA block by block, never compression.
     public static func seal(_ plaintext: [UInt8], to recipient: PublicKeyBundle, associatedData: [UInt8]) throws(TransmitterError) -> [UInt8] {
-        let rsa: _RSA.Encryption.PublicKey
-        do {
-            rsa = try _RSA.Encryption.PublicKey(derRepresentation: recipient.encryptionKeyDER)
-        } catch {
-            throw .invalidPublicKey.with(detail: "recipient encryption key is not RSA")
-        }
+        let rsa = try RSAPublicKeyDER.publicKey(recipient.encryptionKeyDER)
         let key = SymmetricKey(size: .bits256)
         let wrapped: [UInt8]
         do {
