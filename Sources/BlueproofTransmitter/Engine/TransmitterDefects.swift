@@ -45,6 +45,18 @@ public struct TransmitterDefects: OptionSet, Hashable, Sendable {
 
     /// Encrypted packets leave unsealed (still flagged encrypted): the plaintext is on the air.
     public static let encryptionSkipped = TransmitterDefects(rawValue: 1 << 18)
+    /// The originator offers a mesh packet only to neighbours other than its receiver: a receiver
+    /// in range gets it only through a relay.
+    public static let meshSkipsReceiver = TransmitterDefects(rawValue: 1 << 19)
+    /// Relays forward to the neighbours connected when a packet arrives and never hold it for
+    /// neighbours that connect later.
+    public static let meshNeverHolds = TransmitterDefects(rawValue: 1 << 20)
+    /// A secure connection lapses at half the expiration limit.
+    public static let expiryEarly = TransmitterDefects(rawValue: 1 << 21)
+    /// A secure connection lapses at twice the expiration limit.
+    public static let expiryLate = TransmitterDefects(rawValue: 1 << 22)
+    /// Relays drop mesh dictionaries of the mesh limit or more (one byte too strict when relaying).
+    public static let relayDropsAtLimit = TransmitterDefects(rawValue: 1 << 23)
 
     /// Every defect with its name, for reports and tests.
     public static let named: [(String, TransmitterDefects)] = [
@@ -57,6 +69,8 @@ public struct TransmitterDefects: OptionSet, Hashable, Sendable {
         ("meshFlagDropped", .meshFlagDropped), ("directFlaggedAsMesh", .directFlaggedAsMesh),
         ("senderMisreported", .senderMisreported), ("encryptedPayloadCorrupted", .encryptedPayloadCorrupted),
         ("meshNeverRelays", .meshNeverRelays), ("relayDeliversEverything", .relayDeliversEverything),
-        ("encryptionSkipped", .encryptionSkipped),
+        ("encryptionSkipped", .encryptionSkipped), ("meshSkipsReceiver", .meshSkipsReceiver),
+        ("meshNeverHolds", .meshNeverHolds), ("expiryEarly", .expiryEarly), ("expiryLate", .expiryLate),
+        ("relayDropsAtLimit", .relayDropsAtLimit),
     ]
 }

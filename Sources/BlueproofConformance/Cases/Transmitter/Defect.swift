@@ -8,6 +8,8 @@ public enum Defect: String, CaseIterable, Sendable, Codable {
     case encryptedBroadcastAllowed, expiryNotRefreshed, binaryInMeshAllowed, fullNeverFallsBack, broadcastFlagDropped
     case meshFlagDropped, directFlaggedAsMesh, senderMisreported, encryptedPayloadCorrupted, meshNeverRelays, relayDeliversEverything
     case encryptionSkipped
+    case meshSkipsReceiver, meshNeverHolds, expiryEarly, expiryLate, relayDropsAtLimit, hopLimitIgnored, meshLimitOffByOne
+    case sessionNotPersisted
     // Limits given to the engine.
     case sizeLimitsOffByOne, limitsTooStrict
     // API boundary (DefectiveTransmitter).
@@ -17,6 +19,9 @@ public enum Defect: String, CaseIterable, Sendable, Codable {
     case keyNotStored, keyAlwaysExists, keyNotValidated, expirationLimitIgnored, expiryImmediate, expiryNeverLapses
     case hasSessionAlwaysFalse, sessionNotDestroyed, publicKeyNotBase64, publicKeyRandomised
     case onDemandAutoConnects, onDemandNeverConnects, connectToAnyone
+    case hasSessionAlwaysTrue, failureNamesOtherPacket, directDictionaryMeshLimited, encryptedBinaryLimitStrict
+    // The chat app run over node 0 (ChatDefects).
+    case chatPeerInfoShownAsMessage, chatMessageTakenAsPeerInfo, chatNameLengthWrong
 
     /// The engine defect this is, if it lives in the engine.
     public var engine: TransmitterDefects? {
@@ -33,6 +38,14 @@ public enum Defect: String, CaseIterable, Sendable, Codable {
         case .meshNeverRelays: .meshNeverRelays
         case .relayDeliversEverything: .relayDeliversEverything
         case .encryptionSkipped: .encryptionSkipped
+        case .meshSkipsReceiver: .meshSkipsReceiver
+        case .meshNeverHolds: .meshNeverHolds
+        case .expiryEarly: .expiryEarly
+        case .expiryLate: .expiryLate
+        case .relayDropsAtLimit: .relayDropsAtLimit
+        case .hopLimitIgnored: .hopLimitIgnored
+        case .meshLimitOffByOne: .meshLimitOffByOne
+        case .sessionNotPersisted: .sessionNotPersisted
         default: nil
         }
     }

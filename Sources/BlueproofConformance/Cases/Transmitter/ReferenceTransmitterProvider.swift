@@ -51,7 +51,8 @@ public final class ReferenceTransmitterProvider: TransmitterProvider {
         let licence = try Self.licence()
         var range: RadioModel?
         if case .simulated(let model) = link { range = model }
-        let network = SimulatedNetwork { [range] a, b in range?.inRange(a, b, at: .zero) ?? true }
+        // Frames take air time (1 MB/s), so a receiver can leave while a large one crosses (BFT/DLV/BI-01).
+        let network = SimulatedNetwork(airRate: Self.simulatedAirRate) { [range] a, b in range?.inRange(a, b, at: .zero) ?? true }
         var transmitters: [Transmitter] = []
         var controls: [any TransmitterControl] = []
         for index in nodes {
@@ -105,6 +106,9 @@ public final class ReferenceTransmitterProvider: TransmitterProvider {
             return made
         }
     }
+
+    /// Bytes per second of the simulated links.
+    static let simulatedAirRate = 1_000_000
 
     /// The API key the conformance licence is issued for.
     public static let apiKey = "blueproof-conformance"

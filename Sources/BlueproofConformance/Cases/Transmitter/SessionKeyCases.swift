@@ -8,9 +8,12 @@ enum SessionKeyCases {
     static func all() -> [ScriptCase] {
         [
             ScriptCase("BFT/SES/BV-01", nodes: 1, brokenBy: [.hasSessionAlwaysFalse]) { stage in
+                // The stage gives a device without a session: hasSession must say so before
+                // the start, or its turning true afterwards shows nothing.
+                guard await !stage.subject.hasSession() else { return .fail("hasSession is true before the first start, with no session made") }
                 try await stage.start(0)
                 guard await stage.subject.hasSession() else { return .fail("hasSession is false after the first start") }
-                return .pass("hasSession is true once the transmitter started")
+                return .pass("hasSession was false before the first start and is true once the transmitter started")
             },
             ScriptCase("BFT/SES/BV-02", nodes: 2, brokenBy: [.senderMisreported]) { stage in
                 let (subject, tester) = try await stage.connectedPair()
