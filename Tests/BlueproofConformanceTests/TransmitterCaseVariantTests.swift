@@ -27,6 +27,10 @@ struct TransmitterCaseVariantTests {
         Variant(id: "BFT/SEC/BI-03", defects: [.expiryEarly], verdict: .fail),
         Variant(id: "BFT/SEC/BI-03", defects: [.expiryImmediate], verdict: .fail),
         Variant(id: "BFT/SEC/BV-07", defects: [.expiryImmediate], verdict: .fail),
+        // A relay that never forwards fails the hold-and-forward case too.
+        Variant(id: "BFT/DLV/BV-04", defects: [.meshNeverRelays], verdict: .fail),
+        // The hop limit bounded from below: a packet stopped one hop short.
+        Variant(id: "BFT/DLV/BI-05", defects: [.meshLimitShortByOne], verdict: .fail),
     ]
 
     @Test("a further broken variant gets the verdict its rule calls for", .serialized, arguments: Self.variants)

@@ -57,6 +57,8 @@ public struct TransmitterDefects: OptionSet, Hashable, Sendable {
     public static let expiryLate = TransmitterDefects(rawValue: 1 << 22)
     /// Relays drop mesh dictionaries of the mesh limit or more (one byte too strict when relaying).
     public static let relayDropsAtLimit = TransmitterDefects(rawValue: 1 << 23)
+    /// The originator grants one hop fewer than the hop limit (the packet stops a hop short).
+    public static let meshLimitShortByOne = TransmitterDefects(rawValue: 1 << 24)
 
     /// Every defect with its name, for reports and tests.
     public static let named: [(String, TransmitterDefects)] = [
@@ -71,6 +73,6 @@ public struct TransmitterDefects: OptionSet, Hashable, Sendable {
         ("meshNeverRelays", .meshNeverRelays), ("relayDeliversEverything", .relayDeliversEverything),
         ("encryptionSkipped", .encryptionSkipped), ("meshSkipsReceiver", .meshSkipsReceiver),
         ("meshNeverHolds", .meshNeverHolds), ("expiryEarly", .expiryEarly), ("expiryLate", .expiryLate),
-        ("relayDropsAtLimit", .relayDropsAtLimit),
+        ("relayDropsAtLimit", .relayDropsAtLimit), ("meshLimitShortByOne", .meshLimitShortByOne),
     ]
 }

@@ -9,6 +9,7 @@ public enum Defect: String, CaseIterable, Sendable, Codable {
     case meshFlagDropped, directFlaggedAsMesh, senderMisreported, encryptedPayloadCorrupted, meshNeverRelays, relayDeliversEverything
     case encryptionSkipped
     case meshSkipsReceiver, meshNeverHolds, expiryEarly, expiryLate, relayDropsAtLimit, hopLimitIgnored, meshLimitOffByOne
+    case meshLimitShortByOne
     case sessionNotPersisted
     // Limits given to the engine.
     case sizeLimitsOffByOne, limitsTooStrict
@@ -45,6 +46,7 @@ public enum Defect: String, CaseIterable, Sendable, Codable {
         case .relayDropsAtLimit: .relayDropsAtLimit
         case .hopLimitIgnored: .hopLimitIgnored
         case .meshLimitOffByOne: .meshLimitOffByOne
+        case .meshLimitShortByOne: .meshLimitShortByOne
         case .sessionNotPersisted: .sessionNotPersisted
         default: nil
         }

@@ -12,6 +12,8 @@ public enum TransmitterCases {
         cases += SessionKeyCases.all() as [any TransmitterCase]
         cases += OnDemandCases.all() as [any TransmitterCase]
         cases += MeshLineCase.all() as [any TransmitterCase]
+        cases.append(MeshHoldCase())
+        cases.append(HopLimitCase())
         cases.append(PlaintextCase())
         return cases
     }
