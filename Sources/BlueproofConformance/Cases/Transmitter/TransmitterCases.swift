@@ -7,6 +7,7 @@ public enum TransmitterCases {
         cases.append(UniquePacketIDCase())
         cases += SizeCase.all() as [any TransmitterCase]
         cases.append(MeshBinaryCase())
+        cases += SizeRelayCases.all()
         cases += DeliveryCases.all() as [any TransmitterCase]
         cases += SecureCases.all() as [any TransmitterCase]
         cases += SessionKeyCases.all() as [any TransmitterCase]
