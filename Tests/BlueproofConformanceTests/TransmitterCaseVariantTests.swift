@@ -27,6 +27,8 @@ struct TransmitterCaseVariantTests {
         Variant(id: "BFT/SEC/BI-03", defects: [.expiryEarly], verdict: .fail),
         Variant(id: "BFT/SEC/BI-03", defects: [.expiryImmediate], verdict: .fail),
         Variant(id: "BFT/SEC/BV-07", defects: [.expiryImmediate], verdict: .fail),
+        // The chat app must not take a chat message that carries the sender's name for peer information.
+        Variant(id: "CHAT/APP/BV-07", defects: [.chatMessageTakenAsPeerInfo], verdict: .fail),
         // Sealing must not count against the binary limit, and what arrives must be what was sent.
         Variant(id: "BFT/SIZE/BV-15", defects: [.encryptedPayloadCorrupted], verdict: .fail),
         // A relay that never forwards fails the hold-and-forward case too.

@@ -1,3 +1,4 @@
+import BlueproofChat
 import BlueproofTransmitter
 
 /// A deliberate fault of a broken variant of the reference transmitter (issue 6, "Every case
@@ -53,7 +54,26 @@ public enum Defect: String, CaseIterable, Sendable, Codable {
     }
 }
 
+extension Defect {
+    /// The chat app's defect this is, if it lives in the chat app.
+    public var chat: ChatDefects? {
+        switch self {
+        case .chatPeerInfoShownAsMessage: .peerInfoShownAsMessage
+        case .chatMessageTakenAsPeerInfo: .messageTakenAsPeerInfo
+        case .chatNameLengthWrong: .nameLengthWrong
+        default: nil
+        }
+    }
+}
+
 extension Set<Defect> {
+    /// The chat app's share of these defects.
+    public var chat: ChatDefects {
+        reduce(into: []) { defects, defect in
+            if let chat = defect.chat { defects.insert(chat) }
+        }
+    }
+
     /// The engine's share of these defects.
     public var engine: TransmitterDefects {
         reduce(into: []) { defects, defect in

@@ -6,7 +6,8 @@ import Foundation
 /// variants that show every BFT case can fail.
 public actor DefectiveTransmitter: TransmitterControl {
     private let inner: any TransmitterControl
-    private let defects: Set<Defect>
+    /// The faults of this variant (the chat cases read the chat app's share).
+    public nonisolated let defects: Set<Defect>
     private var mode: ConnectionMode?
     private var connected: Set<UserID> = []
     private var everSecure: Set<UserID> = []

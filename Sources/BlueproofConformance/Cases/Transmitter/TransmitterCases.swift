@@ -16,6 +16,7 @@ public enum TransmitterCases {
         cases.append(MeshHoldCase())
         cases.append(HopLimitCase())
         cases.append(PlaintextCase())
+        cases += ChatCases.all() as [any TransmitterCase]
         return cases
     }
 }
