@@ -61,7 +61,8 @@ struct TransmitterCaseTests {
             profile = try Profile(yaml: text, path: Fixtures.defaultProfilePath)
         }
         let range = try item.needs.radioScenario.map { try RadioScenario.load(yaml: $0).model }
-        let provider = ReferenceTransmitterProvider(link: .simulated(range: range), defects: defects, sessionRoot: URL(fileURLWithPath: folder))
+        let provider = ReferenceTransmitterProvider(link: .simulated(range: range), defects: defects, sessionRoot: URL(fileURLWithPath: folder),
+                                                    executable: Fixtures.blueproofExecutable)
         let context = CaseContext(entry: entry, profile: profile, hosts: [], captures: [], radio: nil,
                                   transmitterProvider: provider, transferFaults: .none, log: CaseLog())
         var outcome = try await item.run(context)

@@ -29,6 +29,8 @@ struct TransmitterCaseVariantTests {
         Variant(id: "BFT/SEC/BV-07", defects: [.expiryImmediate], verdict: .fail),
         // The chat app must not take a chat message that carries the sender's name for peer information.
         Variant(id: "CHAT/APP/BV-07", defects: [.chatMessageTakenAsPeerInfo], verdict: .fail),
+        // The key must not change from one call to the next either.
+        Variant(id: "BFT/KEY/BV-02", defects: [.publicKeyRandomised], verdict: .fail),
         // Sealing must not count against the binary limit, and what arrives must be what was sent.
         Variant(id: "BFT/SIZE/BV-15", defects: [.encryptedPayloadCorrupted], verdict: .fail),
         // A relay that never forwards fails the hold-and-forward case too.
