@@ -278,7 +278,7 @@ struct EngineDefectTests {
         }
     }
 
-    @Test("every defect has a test here or in LoggingLevelTests (traceLeaksPayload)")
+    @Test("every defect is named (each has a test here, in LoggingLevelTests, MeshRouterDefectTests or the BFT case tests)")
     func allNamed() {
         #expect(TransmitterDefects.named.count == 25)
         #expect(TransmitterDefects.named.reduce(into: TransmitterDefects()) { $0.formUnion($1.1) }.rawValue == (1 << 25) - 1)

@@ -45,8 +45,8 @@ public struct TransmitterDefects: OptionSet, Hashable, Sendable {
 
     /// Encrypted packets leave unsealed (still flagged encrypted): the plaintext is on the air.
     public static let encryptionSkipped = TransmitterDefects(rawValue: 1 << 18)
-    /// The originator offers a mesh packet only to neighbours other than its receiver: a receiver
-    /// in range gets it only through a relay.
+    /// The originator offers a mesh packet only to neighbours other than its receiver (when it
+    /// sends it and when neighbours connect later): a receiver in range gets it only through a relay.
     public static let meshSkipsReceiver = TransmitterDefects(rawValue: 1 << 19)
     /// Relays forward to the neighbours connected when a packet arrives and never hold it for
     /// neighbours that connect later.

@@ -85,7 +85,8 @@ public struct MeshRouter: Sendable {
     public mutating func neighbourConnected(_ peer: UserID, now: Date) -> [MeshAction] {
         var actions = expire(now: now)
         for id in heldOrder {
-            guard var packet = held[id], !packet.offered.contains(peer), packet.frame.sender != peer else { continue }
+            guard var packet = held[id], !packet.offered.contains(peer), packet.frame.sender != peer,
+                  !(defects.contains(.meshSkipsReceiver) && packet.local && packet.frame.receiver == peer) else { continue }
             packet.offered.insert(peer)
             held[id] = packet
             actions.append(.forward(packet.frame, to: peer))
