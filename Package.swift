@@ -72,7 +72,7 @@ let package = Package(
         .target(name: "BlueproofConformance", dependencies: [
             "BlueproofWire", "BlueproofCapture", "BlueproofCheck", "BlueproofHost", "BlueproofBackend", "BlueproofRadio",
             "BlueproofTransfer", "BlueproofTransmitter", "BlueproofTransmitterLinks", "BlueproofControl", "BlueproofAsync",
-            "BlueproofFiles", "BlueproofYAML", .product(name: "Yams", package: "Yams"),
+            "BlueproofFiles", "BlueproofYAML", "BlueproofChat", .product(name: "Yams", package: "Yams"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "BlueproofFuzzing", dependencies: [

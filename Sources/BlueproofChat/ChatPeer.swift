@@ -12,10 +12,18 @@ public struct ChatPeer: Sendable, Equatable {
 
     public init(user: UserID, name: String? = nil, deviceType: String? = nil, online: Bool) {
         self.user = user
-        self.name = name ?? user.shortName
+        self.name = name ?? ChatPeer.defaultName(of: user)
         self.deviceType = deviceType ?? ChatPeer.unknownDeviceType
         self.online = online
     }
 
     public static let unknownDeviceType = "unknown"
+    /// How many leading characters of a peer's id make its default name (profile
+    /// `bridgefy.chat.name_prefix_chars`).
+    public static let defaultNameLength = 5
+
+    /// The name a peer has until it sends its own: the first `length` characters of its id.
+    public static func defaultName(of user: UserID, length: Int = defaultNameLength) -> String {
+        String(user.description.prefix(length))
+    }
 }

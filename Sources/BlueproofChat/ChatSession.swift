@@ -27,17 +27,27 @@ public actor ChatSession {
     public static let directOptions: SendingOptions = [.encrypted, .fullTransmission]
     public static let broadcastOptions: SendingOptions = [.fullTransmission, .broadcastReceiver]
 
-    public init(transmitter: any TransmitterControl, name: String, deviceType: String = "terminal") {
+    /// Deliberate faults (broken variants of the CHAT cases); empty for the tutorial's app.
+    public let defects: ChatDefects
+
+    public init(transmitter: any TransmitterControl, name: String, deviceType: String = "terminal", defects: ChatDefects = []) {
         self.transmitter = transmitter
         self.name = name
         self.deviceType = deviceType
+        self.defects = defects
         (stream, updates) = AsyncStream.makeStream()
     }
 
     /// Follows the transmitter's events until they end. The transmitter must ask for a secure
     /// connection on every new connection (`shouldConnectSecurely` true, as the tutorial does).
     public func run() async {
-        for await event in await transmitter.events() {
+        await run(events: await transmitter.events())
+    }
+
+    /// Follows `events`, a stream the caller took from the transmitter already (so no event
+    /// between subscribing and running is missed), until it ends.
+    public func run(events: AsyncStream<TransmitterEvent>) async {
+        for await event in events {
             await handle(event)
         }
         updates.finish()
@@ -75,12 +85,18 @@ public actor ChatSession {
         case .disconnected(let user):
             set(user, online: false)
         case .received(let packet):
+            // The tutorial's check: a peer's name-and-device-type dictionary or a chat message.
             switch ChatMessage(packet.dictionary) {
+            case .identity(let name, let deviceType)? where defects.contains(.peerInfoShownAsMessage):
+                let peer = peers[packet.sender] ?? newPeer(packet.sender, online: false)
+                updates.yield(.message(from: peer, text: "\(name) \(deviceType)", broadcast: packet.broadcast))
             case .identity(let name, let deviceType)?:
                 rename(packet.sender, name: name, deviceType: deviceType)
+            case .text(_, let sender?)? where defects.contains(.messageTakenAsPeerInfo):
+                rename(packet.sender, name: sender.name, deviceType: sender.deviceType)
             case .text(let text, let sender)?:
                 if let sender, peers[packet.sender]?.name != sender.name { rename(packet.sender, name: sender.name, deviceType: sender.deviceType) }
-                let peer = peers[packet.sender] ?? ChatPeer(user: packet.sender, online: false)
+                let peer = peers[packet.sender] ?? newPeer(packet.sender, online: false)
                 peers[packet.sender] = peer
                 updates.yield(.message(from: peer, text: text, broadcast: packet.broadcast))
             case nil:
@@ -95,8 +111,14 @@ public actor ChatSession {
         }
     }
 
+    /// A peer met for the first time: named by the first characters of its id, device unknown.
+    private func newPeer(_ user: UserID, online: Bool) -> ChatPeer {
+        let length = ChatPeer.defaultNameLength + (defects.contains(.nameLengthWrong) ? 1 : 0)
+        return ChatPeer(user: user, name: ChatPeer.defaultName(of: user, length: length), online: online)
+    }
+
     private func set(_ user: UserID, online: Bool) {
-        var peer = peers[user] ?? ChatPeer(user: user, online: online)
+        var peer = peers[user] ?? newPeer(user, online: online)
         let changed = peers[user] == nil || peer.online != online
         peer.online = online
         peers[user] = peer
@@ -104,7 +126,7 @@ public actor ChatSession {
     }
 
     private func rename(_ user: UserID, name: String, deviceType: String) {
-        var peer = peers[user] ?? ChatPeer(user: user, online: false)
+        var peer = peers[user] ?? newPeer(user, online: false)
         peer.name = name
         peer.deviceType = deviceType
         peers[user] = peer

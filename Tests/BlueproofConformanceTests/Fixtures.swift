@@ -17,6 +17,14 @@ enum Fixtures {
     static func defaultProfile() throws -> Profile { try Profile.loadDefault(path: defaultProfilePath) }
     static func catalogue() throws -> Catalogue { try Catalogue.load(path: "\(root)/Conformance/catalogue.yaml") }
 
+    /// The `blueproof` executable `swift build` puts beside the test binary (BFT/KEY/BV-02
+    /// starts `blueproof dut --no-radio` as a second process); nil where it is missing.
+    static let blueproofExecutable: URL? = {
+        guard let test = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else { return nil }
+        let path = URL(fileURLWithPath: test).deletingLastPathComponent().appendingPathComponent("blueproof")
+        return FileManager.default.isExecutableFile(atPath: path.path) ? path : nil
+    }()
+
     /// A fresh folder under the temporary folder.
     static func folder(_ label: String) throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("bp-conf-\(label)-\(UUID().uuidString.prefix(8))").path

@@ -125,7 +125,7 @@ struct TransmitterCaseTests {
         let entry = try #require(catalogue.entries.first { $0.id == item.id })
         let range = try item.needs.radioScenario.map { try RadioScenario.load(yaml: $0).model }
         let provider = ReferenceTransmitterProvider(link: .simulated(range: range), defects: defects, subjectLimits: subjectLimits,
-                                                    sessionRoot: URL(fileURLWithPath: folder))
+                                                    sessionRoot: URL(fileURLWithPath: folder), executable: Fixtures.blueproofExecutable)
         let context = CaseContext(entry: entry, profile: profile, hosts: [], captures: [], radio: nil,
                                   transmitterProvider: provider, transferFaults: .none, log: CaseLog())
         var outcome = try await item.run(context)

@@ -22,7 +22,9 @@ struct DUTCommand: AsyncParsableCommand {
           blueproof dut --controller unix:/tmp/bt-server-le --listen tcp:127.0.0.1:7433
           blueproof run --controller unix:/tmp/bt-server-le --dut tcp:127.0.0.1:7433
 
-        --defect turns on a deliberate fault of the reference (for showing a case fails).
+        --defect turns on a deliberate fault of the reference (for showing a case fails). \
+        --no-radio opens no controller: the transmitter meets no one, but its session and keys \
+        are those of --session (BFT/KEY/BV-02 runs such a second process on the case's session).
         """)
 
     @OptionGroup var options: ControllerOptions
@@ -41,6 +43,9 @@ struct DUTCommand: AsyncParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp("A deliberate fault (repeatable): \(Defect.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "name"))
     var defect: [Defect] = []
+
+    @Flag(name: .long, help: "Open no controller: the transmitter runs on an empty simulated link and meets no one (another process on a session, for what persists across processes).")
+    var noRadio = false
 
     func validate() throws {
         do { _ = try listenSpec() } catch { throw ValidationError("--listen: \(error)") }
@@ -61,13 +66,22 @@ struct DUTCommand: AsyncParsableCommand {
         } else {
             licenceText = try LicenceIssuer.blueproofTest().issue(apiKey: apiKey, holder: "blueproof dut", expires: Date().addingTimeInterval(86_400))
         }
-        let controllers = try await ControllerSession.open(options, count: 1)
-        let host = try await controllers.startHosts()[0]
-        if let hint = controllers.joinHint { Console.progress(hint) }
+        let controllers: ControllerSession?
+        let link: any TransmitterLink
+        if noRadio {
+            controllers = nil
+            link = SimulatedNetwork().link(kind: .ble)
+        } else {
+            let opened = try await ControllerSession.open(options, count: 1)
+            let host = try await opened.startHosts()[0]
+            if let hint = opened.joinHint { Console.progress(hint) }
+            controllers = opened
+            link = BLELink(host: host)
+        }
         let directory = session.map { URL(fileURLWithPath: $0) } ?? SessionStore.defaultDirectory()
         let faults = Set(defect)
         let transmitter = Transmitter(configuration: TransmitterConfiguration(
-            link: BLELink(host: host), session: SessionStore(directory: directory),
+            link: link, session: SessionStore(directory: directory),
             apiKey: apiKey, licence: licenceText, defects: faults.engine))
         let served: any TransmitterControl = faults.isEmpty ? transmitter : DefectiveTransmitter(wrapping: transmitter, defects: faults)
         let server: ControlServer
@@ -75,14 +89,14 @@ struct DUTCommand: AsyncParsableCommand {
             server = try ControlServer(transmitter: served, listeningOn: try listenSpec())
         } catch {
             Console.error("cannot listen on \(listen): \(error)")
-            await controllers.close()
+            await controllers?.close()
             throw ExitCode(3)
         }
         Console.line("serving the reference transmitter on \(server.address) (control protocol \(controlProtocolVersion)); session in \(directory.path)")
         if !faults.isEmpty { Console.line("deliberate faults: \(faults.map(\.rawValue).sorted().joined(separator: ", "))") }
         await server.run()
         await transmitter.stop()
-        await controllers.close()
+        await controllers?.close()
     }
 }
 

@@ -141,7 +141,7 @@ struct RunCommand: AsyncParsableCommand {
         if let dut {
             configuration.transmitterProvider = DUTTransmitterProvider(address: try TransportSpec(parsing: dut), sessionRoot: sessions)
         } else {
-            configuration.transmitterProvider = ReferenceTransmitterProvider(link: .ble, sessionRoot: sessions)
+            configuration.transmitterProvider = ReferenceTransmitterProvider(link: .ble, sessionRoot: sessions, executable: Bundle.main.executableURL)
         }
         configuration.keepWorkDirectory = keepWork
         let workDirectory = configuration.workDirectory

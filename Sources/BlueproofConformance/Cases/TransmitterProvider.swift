@@ -17,11 +17,18 @@ public protocol TransmitterProvider: Sendable {
     /// A failure of the harness itself during the last case (a control channel that broke),
     /// which makes the case an error whatever it concluded.
     func harnessFailure() async -> String?
+    /// Another process of the implementation on the session store of node `index` (already
+    /// made for the case), for what must persist across processes; ended in ``release(for:)``.
+    /// Throws ``TransmitterUnavailable`` when the provider cannot start one.
+    func otherProcess(sharingSessionOf index: Int, for context: CaseContext) async throws -> any TransmitterControl
 }
 
 extension TransmitterProvider {
     public var airTimeout: Duration { .seconds(30) }
     public func harnessFailure() async -> String? { nil }
+    public func otherProcess(sharingSessionOf index: Int, for context: CaseContext) async throws -> any TransmitterControl {
+        throw TransmitterUnavailable("\(name) cannot start another process of the implementation on the same session")
+    }
 }
 
 /// Why a case needing transmitters could not get them.

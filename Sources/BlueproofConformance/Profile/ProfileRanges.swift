@@ -45,6 +45,7 @@ public enum ProfileRanges {
         "bridgefy.throughput.ble_kbps": Range(bounds: 1...1_000_000, meaning: "a rate in kbit/s"),
         "bridgefy.throughput.wifi_mbps": Range(bounds: 1...100_000, meaning: "a rate in Mbit/s"),
         "bridgefy.on_demand.max_connections": smallCount,
+        "bridgefy.mesh.hop_limit": Range(bounds: 1...255, meaning: "a number of hops (transmissions from the sender)"),
         "bridgefy.secure_connection.expiration_limit_default": seconds,
         "bridgefy.log.levels.error": byte,
         "bridgefy.log.levels.info": byte,

@@ -11,6 +11,11 @@ extension Transmitter {
             statistics.rejected += 1
             return
         }
+        if defects.contains(.relayDropsAtLimit), frame.receiver != me, frame.flags.contains(.mesh),
+           let size = (try? TransmitterPayload.decode(frame.payload))?.dictionarySize,
+           size >= configuration.limits.meshDictionary(on: link.kind) {
+            return
+        }
         // Mutated in place (a copy would duplicate the cache's storage on every frame).
         let actions = router!.receive(frame, from: peer, neighbours: connected.sorted(), now: now)
         TransmitterLog.meshTrace(packet: frame.packetID, hops: frame.hopsRemaining, peer: peer, action: "received", user: me)

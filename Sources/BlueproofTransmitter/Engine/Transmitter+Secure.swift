@@ -35,7 +35,10 @@ extension Transmitter {
     func secureConnectionIsLive(_ user: UserID, record: SessionRecord? = nil) -> Bool {
         guard let record = record ?? (try? session.load()), let last = record.secureConnections[user] else { return false }
         if liveSecure.contains(user) && !defects.contains(.expiryNotRefreshed) { return true }
-        return now.timeIntervalSince(last) <= Double(record.secureConnectionExpirationLimit)
+        var limit = Double(record.secureConnectionExpirationLimit)
+        if defects.contains(.expiryEarly) { limit /= 2 }
+        if defects.contains(.expiryLate) { limit *= 2 }
+        return now.timeIntervalSince(last) <= limit
     }
 
     /// Records activity with `user`, if its secure connection is still live.

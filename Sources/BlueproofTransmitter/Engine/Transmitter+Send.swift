@@ -99,6 +99,7 @@ extension Transmitter {
         var hops = 0
         if flags.contains(.mesh) {
             hops = max(0, configuration.hopLimit - 1) + (defects.contains(.meshLimitOffByOne) ? 1 : 0)
+                - (defects.contains(.meshLimitShortByOne) ? 1 : 0)
         }
         var frame = DataFrame(
             flags: flags, hopsRemaining: UInt8(clamping: hops), packetID: packetID,

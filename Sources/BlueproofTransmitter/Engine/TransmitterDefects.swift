@@ -45,9 +45,23 @@ public struct TransmitterDefects: OptionSet, Hashable, Sendable {
 
     /// Encrypted packets leave unsealed (still flagged encrypted): the plaintext is on the air.
     public static let encryptionSkipped = TransmitterDefects(rawValue: 1 << 18)
+    /// The originator offers a mesh packet only to neighbours other than its receiver (when it
+    /// sends it and when neighbours connect later): a receiver in range gets it only through a relay.
+    public static let meshSkipsReceiver = TransmitterDefects(rawValue: 1 << 19)
+    /// Relays forward to the neighbours connected when a packet arrives and never hold it for
+    /// neighbours that connect later.
+    public static let meshNeverHolds = TransmitterDefects(rawValue: 1 << 20)
+    /// A secure connection lapses at half the expiration limit.
+    public static let expiryEarly = TransmitterDefects(rawValue: 1 << 21)
+    /// A secure connection lapses at twice the expiration limit.
+    public static let expiryLate = TransmitterDefects(rawValue: 1 << 22)
+    /// Relays drop mesh dictionaries of the mesh limit or more (one byte too strict when relaying).
+    public static let relayDropsAtLimit = TransmitterDefects(rawValue: 1 << 23)
+    /// The originator grants one hop fewer than the hop limit (the packet stops a hop short).
+    public static let meshLimitShortByOne = TransmitterDefects(rawValue: 1 << 24)
 
     /// The log level is ignored for the transmitter's `log` events: every line is reported.
-    public static let logLevelIgnored = TransmitterDefects(rawValue: 1 << 19)
+    public static let logLevelIgnored = TransmitterDefects(rawValue: 1 << 25)
 
     /// Every defect with its name, for reports and tests.
     public static let named: [(String, TransmitterDefects)] = [
@@ -60,6 +74,9 @@ public struct TransmitterDefects: OptionSet, Hashable, Sendable {
         ("meshFlagDropped", .meshFlagDropped), ("directFlaggedAsMesh", .directFlaggedAsMesh),
         ("senderMisreported", .senderMisreported), ("encryptedPayloadCorrupted", .encryptedPayloadCorrupted),
         ("meshNeverRelays", .meshNeverRelays), ("relayDeliversEverything", .relayDeliversEverything),
-        ("encryptionSkipped", .encryptionSkipped), ("logLevelIgnored", .logLevelIgnored),
+        ("encryptionSkipped", .encryptionSkipped), ("meshSkipsReceiver", .meshSkipsReceiver),
+        ("meshNeverHolds", .meshNeverHolds), ("expiryEarly", .expiryEarly), ("expiryLate", .expiryLate),
+        ("relayDropsAtLimit", .relayDropsAtLimit), ("meshLimitShortByOne", .meshLimitShortByOne),
+        ("logLevelIgnored", .logLevelIgnored),
     ]
 }

@@ -22,7 +22,8 @@ public struct MeshRouter: Sendable {
     }
 
     public let localUser: UserID
-    /// Deliberate faults (TransmitterDefects): `.noDuplicateCache`, `.hopLimitIgnored`.
+    /// Deliberate faults (TransmitterDefects): `.noDuplicateCache`, `.hopLimitIgnored`,
+    /// `.meshSkipsReceiver`, `.meshNeverHolds`.
     public var defects: TransmitterDefects
     private var seen: DuplicateCache<PacketID>
     public private(set) var held: [PacketID: HeldPacket] = [:]
@@ -40,7 +41,7 @@ public struct MeshRouter: Sendable {
         var actions = expire(now: now)
         seen.insert(frame.packetID)
         var offered: Set<UserID> = []
-        for peer in neighbours {
+        for peer in neighbours where !(defects.contains(.meshSkipsReceiver) && peer == frame.receiver) {
             offered.insert(peer)
             actions.append(.forward(frame, to: peer))
         }
@@ -76,7 +77,7 @@ public struct MeshRouter: Sendable {
             offered.insert(peer)
             actions.append(.forward(next, to: peer))
         }
-        hold(HeldPacket(frame: next, offered: offered, local: false), now: now)
+        if !defects.contains(.meshNeverHolds) { hold(HeldPacket(frame: next, offered: offered, local: false), now: now) }
         return actions
     }
 
@@ -84,7 +85,8 @@ public struct MeshRouter: Sendable {
     public mutating func neighbourConnected(_ peer: UserID, now: Date) -> [MeshAction] {
         var actions = expire(now: now)
         for id in heldOrder {
-            guard var packet = held[id], !packet.offered.contains(peer), packet.frame.sender != peer else { continue }
+            guard var packet = held[id], !packet.offered.contains(peer), packet.frame.sender != peer,
+                  !(defects.contains(.meshSkipsReceiver) && packet.local && packet.frame.receiver == peer) else { continue }
             packet.offered.insert(peer)
             held[id] = packet
             actions.append(.forward(packet.frame, to: peer))

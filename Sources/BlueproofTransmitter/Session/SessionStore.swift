@@ -18,12 +18,22 @@ import Foundation
 /// destroyed only explicitly).
 public struct SessionStore: Sendable {
     public let directory: URL
+    /// Makes the identity of a new session (`TransmitterIdentity.generate` unless given).
+    private let makeIdentity: @Sendable () throws(TransmitterError) -> TransmitterIdentity
 
     static let sessionFileName = "session.json"
     static let lockFileName = "session.lock"
 
     public init(directory: URL) {
         self.directory = directory
+        self.makeIdentity = { () throws(TransmitterError) in try TransmitterIdentity.generate() }
+    }
+
+    /// A store whose new sessions take their identity from `makeIdentity` (simulations use
+    /// `SimulatedIdentities` to skip RSA key generation); everything else is as above.
+    public init(directory: URL, makeIdentity: @escaping @Sendable () throws(TransmitterError) -> TransmitterIdentity) {
+        self.directory = directory
+        self.makeIdentity = makeIdentity
     }
 
     /// `$XDG_DATA_HOME/blueproof/transmitter`, else `$HOME/.local/share/blueproof/transmitter`.
@@ -106,7 +116,7 @@ public struct SessionStore: Sendable {
     /// Call with the lock held.
     private func loadOrCreateLocked() throws(TransmitterError) -> SessionRecord {
         if let record = try load() { return record }
-        let record = SessionRecord(identity: try TransmitterIdentity.generate())
+        let record = SessionRecord(identity: try makeIdentity())
         try write(record)
         return record
     }

@@ -30,6 +30,13 @@ public struct SimulatedLink: TransmitterLink {
     }
 
     public func send(_ frame: [UInt8], to peer: UserID) async throws(LinkError) {
+        if network.airRate != nil {
+            guard network.isConnected(token: token, to: peer) else { throw LinkError(.peerUnreachable, "not connected to \(peer)") }
+            await network.crossAir(token: token, bytes: frame.count)
+            guard network.isConnected(token: token, to: peer) else {
+                throw LinkError(.connectionLost, "the connection to \(peer) dropped while the frame was in the air")
+            }
+        }
         try network.send(token: token, frame: frame, to: peer)
     }
 }

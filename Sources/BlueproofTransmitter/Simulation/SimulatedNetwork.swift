@@ -47,11 +47,44 @@ public final class SimulatedNetwork: Sendable {
     /// Range by link: links are numbered 0, 1, … in the order `link(kind:)` made them.
     private let inRange: (@Sendable (Int, Int) -> Bool)?
 
+    /// Bytes per second a link carries; nil: a frame arrives as it is sent.
+    public let airRate: Int?
+    /// Per link, the frame last put on the air: the next one waits for it (frames keep their order).
+    private let air = Mutex<[Int: Task<Void, Never>]>([:])
+
     /// An empty network; with `inRange`, each link that starts is put in range of every
     /// started link the function pairs it with (by link number), so a topology can be given
-    /// before any user id exists.
-    public init(inRange: (@Sendable (Int, Int) -> Bool)? = nil) {
+    /// before any user id exists. With `airRate`, a frame takes its size divided by the rate to
+    /// cross, one frame at a time per link, and a connection that drops meanwhile loses it
+    /// (`LinkError.connectionLost`): a send can then fail after the transmitter accepted it.
+    public init(airRate: Int? = nil, inRange: (@Sendable (Int, Int) -> Bool)? = nil) {
+        self.airRate = airRate.map { max(1, $0) }
         self.inRange = inRange
+    }
+
+    /// Waits while the link's earlier frames and then a frame of `bytes` cross the air.
+    func crossAir(token: Int, bytes: Int) async {
+        guard let airRate else { return }
+        let duration = Duration.seconds(Double(bytes) / Double(airRate))
+        let turn = air.withLock { tails in
+            let previous = tails[token]
+            let turn = Task {
+                await previous?.value
+                // The frame's air time is what is simulated here, not a wait for an event.
+                try? await Task.sleep(for: duration)
+            }
+            tails[token] = turn
+            return turn
+        }
+        await turn.value
+    }
+
+    /// Whether link `token` is connected to `peer` now.
+    func isConnected(token: Int, to peer: UserID) -> Bool {
+        state.withLock { state in
+            guard let user = state.mailboxes[token]?.user else { return false }
+            return state.connections[user]?.contains(peer) == true
+        }
     }
 
     /// A new link; it joins the network as the user it is started with.

@@ -1,3 +1,4 @@
+import BlueproofChat
 import BlueproofTransmitter
 
 /// A deliberate fault of a broken variant of the reference transmitter (issue 6, "Every case
@@ -8,6 +9,9 @@ public enum Defect: String, CaseIterable, Sendable, Codable {
     case encryptedBroadcastAllowed, expiryNotRefreshed, binaryInMeshAllowed, fullNeverFallsBack, broadcastFlagDropped
     case meshFlagDropped, directFlaggedAsMesh, senderMisreported, encryptedPayloadCorrupted, meshNeverRelays, relayDeliversEverything
     case encryptionSkipped, logLevelIgnored, onDemandUncapped
+    case meshSkipsReceiver, meshNeverHolds, expiryEarly, expiryLate, relayDropsAtLimit, hopLimitIgnored, meshLimitOffByOne
+    case meshLimitShortByOne
+    case sessionNotPersisted
     // The subject's configuration.
     /// On-demand mode allows one connection fewer than documented.
     case onDemandCapTooLow
@@ -20,6 +24,7 @@ public enum Defect: String, CaseIterable, Sendable, Codable {
     case keyNotStored, keyAlwaysExists, keyNotValidated, expirationLimitIgnored, expiryImmediate, expiryNeverLapses
     case hasSessionAlwaysFalse, sessionNotDestroyed, publicKeyNotBase64, publicKeyRandomised
     case onDemandAutoConnects, onDemandNeverConnects, connectToAnyone
+    case hasSessionAlwaysTrue, failureNamesOtherPacket, directDictionaryMeshLimited, encryptedBinaryLimitStrict
     /// Every refusal (send, connect, disconnect, secure connection) still happens, but is
     /// reported as `sessionError`: the reason is wrong, the refusal is not.
     case refusesForWrongReason
@@ -27,6 +32,8 @@ public enum Defect: String, CaseIterable, Sendable, Codable {
     case mute
     /// Reports no `log` event: its log shows nothing at any level.
     case logSilent
+    // The chat app run over node 0 (ChatDefects).
+    case chatPeerInfoShownAsMessage, chatMessageTakenAsPeerInfo, chatNameLengthWrong
 
     /// The engine defect this is, if it lives in the engine.
     public var engine: TransmitterDefects? {
@@ -45,12 +52,40 @@ public enum Defect: String, CaseIterable, Sendable, Codable {
         case .encryptionSkipped: .encryptionSkipped
         case .logLevelIgnored: .logLevelIgnored
         case .onDemandUncapped: .onDemandUncapped
+        case .meshSkipsReceiver: .meshSkipsReceiver
+        case .meshNeverHolds: .meshNeverHolds
+        case .expiryEarly: .expiryEarly
+        case .expiryLate: .expiryLate
+        case .relayDropsAtLimit: .relayDropsAtLimit
+        case .hopLimitIgnored: .hopLimitIgnored
+        case .meshLimitOffByOne: .meshLimitOffByOne
+        case .meshLimitShortByOne: .meshLimitShortByOne
+        case .sessionNotPersisted: .sessionNotPersisted
+        default: nil
+        }
+    }
+}
+
+extension Defect {
+    /// The chat app's defect this is, if it lives in the chat app.
+    public var chat: ChatDefects? {
+        switch self {
+        case .chatPeerInfoShownAsMessage: .peerInfoShownAsMessage
+        case .chatMessageTakenAsPeerInfo: .messageTakenAsPeerInfo
+        case .chatNameLengthWrong: .nameLengthWrong
         default: nil
         }
     }
 }
 
 extension Set<Defect> {
+    /// The chat app's share of these defects.
+    public var chat: ChatDefects {
+        reduce(into: []) { defects, defect in
+            if let chat = defect.chat { defects.insert(chat) }
+        }
+    }
+
     /// The engine's share of these defects.
     public var engine: TransmitterDefects {
         reduce(into: []) { defects, defect in

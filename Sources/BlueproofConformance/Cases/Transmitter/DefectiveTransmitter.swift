@@ -6,7 +6,8 @@ import Foundation
 /// variants that show every BFT case can fail.
 public actor DefectiveTransmitter: TransmitterControl {
     private let inner: any TransmitterControl
-    private let defects: Set<Defect>
+    /// The faults of this variant (the chat cases read the chat app's share).
+    public nonisolated let defects: Set<Defect>
     private var mode: ConnectionMode?
     private var connected: Set<UserID> = []
     private var everSecure: Set<UserID> = []
@@ -70,6 +71,7 @@ public actor DefectiveTransmitter: TransmitterControl {
                 case .sentDirect where hidden.contains(.directNeverConfirmed): continue
                 case .secureConnection where hidden.contains(.secureConnectionNeverCompletes): continue
                 case .failed where hidden.contains(.directNeverFails): continue
+                case .failed(_, let error) where hidden.contains(.failureNamesOtherPacket): continuation.yield(.failed(PacketID(), error))
                 default: continuation.yield(event)
                 }
             }
@@ -113,6 +115,14 @@ public actor DefectiveTransmitter: TransmitterControl {
         if has(.broadcastRefused), broadcast { throw .broadcastOutsideMesh.with(detail: "defect: broadcast refused") }
         if has(.expiryImmediate), options.contains(.encrypted), let receiver, !connected.contains(receiver) {
             throw .noSecureConnection.with(detail: "defect: expiry immediate")
+        }
+        if has(.directDictionaryMeshLimited), options.contains(.directTransmission), let dictionary,
+           let size = try? TransmitterPayload(dictionary: dictionary).dictionarySize, size > TransmitterLimits.documented.meshDictionaryBLESizeTable {
+            throw .dictionaryTooLarge.with(detail: "defect: direct dictionaries held to the mesh limit")
+        }
+        if has(.encryptedBinaryLimitStrict), options.contains(.encrypted), let data, let limit = TransmitterLimits.documented.binaryBLE,
+           data.count + Self.sealingAllowance > limit {
+            throw .binaryTooLarge.with(detail: "defect: the sealed size is held to the binary limit")
         }
         let id: PacketID
         do {
@@ -192,7 +202,14 @@ public actor DefectiveTransmitter: TransmitterControl {
         return await inner.existsKey(forUser: user)
     }
 
-    public func hasSession() async -> Bool { has(.hasSessionAlwaysFalse) ? false : await inner.hasSession() }
+    public func hasSession() async -> Bool {
+        if has(.hasSessionAlwaysTrue) { return true }
+        return has(.hasSessionAlwaysFalse) ? false : await inner.hasSession()
+    }
+
+    /// What `.encryptedBinaryLimitStrict` adds to the binary part before comparing it with the
+    /// limit: an RSA-2048 block and a tag, as a sender measuring the sealed size would.
+    static let sealingAllowance = 256 + 16
 
     public func destroySession() async throws(TransmitterError) {
         if has(.sessionNotDestroyed) { return }

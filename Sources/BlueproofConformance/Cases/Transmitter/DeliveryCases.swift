@@ -27,7 +27,17 @@ enum DeliveryCases {
                 return .pass("received with the sender's id \(subject) and packet id \(id)")
             },
             flags("BFT/DLV/BV-05", options: .meshTransmission, mesh: true, broadcast: false, brokenBy: [.meshFlagDropped]),
-            flags("BFT/DLV/BV-06", options: .meshTransmission, mesh: true, broadcast: false, brokenBy: [.meshFlagDropped]),
+            ScriptCase("BFT/DLV/BV-06", nodes: 2, brokenBy: [.meshSkipsReceiver]) { stage in
+                // Delivery alone is judged here (the flags are BV-05's): a mesh send needs no
+                // range, and having the receiver in range must not keep it from arriving.
+                let (_, tester) = try await stage.connectedPair()
+                let id = try await stage.subject.send(dictionary: text, data: nil, to: tester, options: .meshTransmission)
+                guard let packet = await stage.logs[1].received(id, within: stage.airTimeout) else {
+                    return .fail("the mesh packet \(id) never reached its receiver, connected to the sender")
+                }
+                guard packet.dictionary == text else { return .fail("packet \(id) arrived altered") }
+                return .pass("a mesh send to the receiver in range arrived intact (packet \(id))")
+            },
             flags("BFT/DLV/BV-07", options: .fullTransmission, mesh: false, broadcast: false, brokenBy: [.directFlaggedAsMesh]),
             ScriptCase("BFT/DLV/BV-11", nodes: 2, brokenBy: [.broadcastFlagDropped]) { stage in
                 let (_, tester) = try await stage.connectedPair()
@@ -51,22 +61,40 @@ enum DeliveryCases {
                 guard packet.dictionary == text, packet.data == data else { return .fail("the encrypted packet arrived altered") }
                 return .pass("encrypted dictionary and data arrived decrypted and equal")
             },
-            ScriptCase("BFT/DLV/BI-01", nodes: 2, brokenBy: [.directNeverFails]) { stage in
-                let (_, tester) = try await stage.connectedPair()
-                await stage.nodes[1].stop()
-                _ = try await stage.wait(0, for: "the tester's disconnection") { $0 == .disconnected(tester) }
-                do {
-                    let id = try await stage.subject.send(dictionary: text, data: nil, to: tester, options: .directTransmission)
-                    guard let event = await stage.logs[0].first(within: stage.airTimeout, where: {
-                        if case .failed(id, _) = $0 { true } else { $0 == .sentDirect(id) }
-                    }) else { return .fail("no didFailForPacket for \(id)") }
-                    if case .failed(_, let error) = event { return .pass("didFailForPacket \(id): \(error)") }
-                    return .fail("a direct packet to a peer out of range was reported sent")
-                } catch {
-                    return .pass("refused at the call: \(error)")
-                }
-            },
+            ScriptCase("BFT/DLV/BI-01", nodes: 2, brokenBy: [.directNeverFails], directFailsInFlight),
         ]
+    }
+
+    /// BFT/DLV/BI-01: a direct send accepted while the receiver is connected, whose receiver
+    /// leaves while the packet is still on its way (the largest binary part the profile allows,
+    /// so it is in the air for a while), must end in didFailForPacket naming that packet. A
+    /// refusal at the call proves nothing here: the receiver was in range when it was made.
+    @Sendable static func directFailsInFlight(_ stage: TransmitterStage) async throws -> CaseOutcome {
+        let (_, tester) = try await stage.connectedPair()
+        let size = try stage.context.profile.int("bridgefy.limits.ble.binary_bytes")
+        let data = Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        let id = try await stage.subject.send(dictionary: nil, data: data, to: tester, options: .directTransmission)
+        await stage.nodes[1].stop()
+        let outcome = await stage.logs[0].first(within: stage.airTimeout) { event in
+            switch event {
+            case .failed(let failed, _): failed == id
+            case .sentDirect(let sent): sent == id
+            default: false
+            }
+        }
+        switch outcome {
+        case .failed(_, let error)?:
+            return .pass("accepted (packet \(id)), then didFailForPacket \(id) once the receiver left: \(error)")
+        case .sentDirect?:
+            if stage.logs[1].received.contains(where: { $0.packetID == id }) {
+                throw StageFailure(.tester, "the \(size)-byte packet \(id) arrived before the receiver left: no failure to observe")
+            }
+            return .fail("packet \(id) was reported sent direct, but the receiver left before it arrived")
+        default:
+            let others = stage.logs[0].events.filter { if case .failed = $0 { true } else { false } }
+            return .fail("no didFailForPacket naming packet \(id) within \(stage.airTimeout) after its receiver left"
+                + (others.isEmpty ? "" : " (failures reported: \(others))"))
+        }
     }
 
     /// Sends with `options` to the connected tester and checks the receive flags.

@@ -53,14 +53,6 @@ struct MeshLineCase: TransmitterCase {
 
     static func all() -> [MeshLineCase] {
         [
-            MeshLineCase(id: "BFT/DLV/BV-04", role: .relay, brokenBy: [.meshNeverRelays]) { stage, sender, _, receiver, users in
-                let id = try await stage.send(from: sender, dictionary: text, to: users[receiver], options: .meshTransmission)
-                guard let packet = await stage.logs[receiver].received(id, within: stage.airTimeout) else {
-                    return .fail("the mesh packet \(id) never reached the receiver out of the sender's range")
-                }
-                guard packet.mesh, packet.sender == users[sender] else { return .fail("arrived with mesh \(packet.mesh), sender \(packet.sender)") }
-                return .pass("relayed by the subject to the receiver out of the sender's range, mesh true")
-            },
             MeshLineCase(id: "BFT/DLV/BI-04", role: .relay, brokenBy: [.relayDeliversEverything]) { stage, sender, relay, receiver, users in
                 let id = try await stage.send(from: sender, dictionary: text, to: users[receiver], options: .meshTransmission)
                 guard await stage.logs[receiver].received(id, within: stage.airTimeout) != nil else {

@@ -7,8 +7,9 @@ import Synchronization
 
 /// The reference transmitter as the implementation of a BFT case: one `Transmitter` per node,
 /// on the node's own LE host through `BLELink` (or, for fast tests, on a `SimulatedNetwork`
-/// where every node is in range of every other), each with its own session directory. Node 0
-/// carries `defects` (a broken variant); the testers never do.
+/// where every node is in range of every other), each with its own session directory (on the
+/// simulated link only node 0's is on disk). Node 0 carries `defects` (a broken variant); the
+/// testers never do.
 public final class ReferenceTransmitterProvider: TransmitterProvider {
     public enum LinkChoice: Sendable {
         /// `BLELink` on the case's LE hosts (the radio proxy, if the case asked, gives range).
@@ -24,14 +25,22 @@ public final class ReferenceTransmitterProvider: TransmitterProvider {
     /// the size table's 1 KB for mesh over BLE) unless a test builds the reference to the
     /// Mesh section's reading instead.
     public let subjectLimits: TransmitterLimits
+    /// The `blueproof` executable, for a second process on a node's session (`blueproof dut
+    /// --no-radio`, BFT/KEY/BV-02); nil: no second process.
+    public let executable: URL?
     private let sessionRoot: URL
     private let made = Mutex<[ObjectIdentifier: [Transmitter]]>([:])
+    /// Per case: the session directory of each node kept on disk, and the second processes.
+    private let sessionDirectories = Mutex<[ObjectIdentifier: [Int: URL]]>([:])
+    private let processes = Mutex<[ObjectIdentifier: [SessionProcess]]>([:])
 
-    public init(link: LinkChoice = .ble, defects: Set<Defect> = [], subjectLimits: TransmitterLimits = .documented, sessionRoot: URL) {
+    public init(link: LinkChoice = .ble, defects: Set<Defect> = [], subjectLimits: TransmitterLimits = .documented,
+                sessionRoot: URL, executable: URL? = nil) {
         self.link = link
         self.defects = defects
         self.subjectLimits = subjectLimits
         self.sessionRoot = sessionRoot
+        self.executable = executable
     }
 
     public var name: String { defects.isEmpty ? "reference" : "reference with defects \(defects.map(\.rawValue).sorted().joined(separator: ", "))" }
@@ -59,7 +68,8 @@ public final class ReferenceTransmitterProvider: TransmitterProvider {
         let licence = try Self.licence()
         var range: RadioModel?
         if case .simulated(let model) = link { range = model }
-        let network = SimulatedNetwork { [range] a, b in range?.inRange(a, b, at: .zero) ?? true }
+        // Frames take air time (1 MB/s), so a receiver can leave while a large one crosses (BFT/DLV/BI-01).
+        let network = SimulatedNetwork(airRate: Self.simulatedAirRate) { [range] a, b in range?.inRange(a, b, at: .zero) ?? true }
         var transmitters: [Transmitter] = []
         var controls: [any TransmitterControl] = []
         for index in nodes {
@@ -74,14 +84,22 @@ public final class ReferenceTransmitterProvider: TransmitterProvider {
                 linkForNode = network.link(kind: .ble)  // the network numbers links 0, 1, … as made
             }
             let session: any TransmitterSessionBacking
-            if case .simulated = link {
+            let directory = sessionRoot
+                .appendingPathComponent(context.entry.id.pathComponent)
+                .appendingPathComponent("node\(index)")
+            if case .simulated = link, index != 0 {
                 session = InMemorySession(identity: try Self.simulatedIdentities().make())
             } else {
-                let directory = sessionRoot
-                    .appendingPathComponent(context.entry.id.pathComponent)
-                    .appendingPathComponent("node\(index)")
+                // On disk (node 0 always, so another process can share its session); simulated
+                // nodes skip RSA key generation.
                 try? FileManager.default.removeItem(at: directory)
-                session = SessionStore(directory: directory)
+                if case .simulated = link {
+                    let identities = try Self.simulatedIdentities()
+                    session = SessionStore(directory: directory) { () throws(TransmitterError) in try identities.make() }
+                } else {
+                    session = SessionStore(directory: directory)
+                }
+                sessionDirectories.withLock { $0[ObjectIdentifier(context), default: [:]][index] = directory }
             }
             let broken = index == 0 ? defects : []
             var configuration = TransmitterConfiguration(
@@ -100,6 +118,21 @@ public final class ReferenceTransmitterProvider: TransmitterProvider {
     public func release(for context: CaseContext) async {
         let transmitters = made.withLock { $0.removeValue(forKey: ObjectIdentifier(context)) } ?? []
         for transmitter in transmitters { await transmitter.stop() }
+        let others = processes.withLock { $0.removeValue(forKey: ObjectIdentifier(context)) } ?? []
+        for other in others { await other.end() }
+        sessionDirectories.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(context)) }
+    }
+
+    /// `blueproof dut --no-radio` on node `index`'s session directory, with the node's defects
+    /// (it is the same implementation, in another process).
+    public func otherProcess(sharingSessionOf index: Int, for context: CaseContext) async throws -> any TransmitterControl {
+        guard let executable else { throw TransmitterUnavailable("no blueproof executable was given for a second process") }
+        guard let directory = sessionDirectories.withLock({ $0[ObjectIdentifier(context)]?[index] }) else {
+            throw TransmitterUnavailable("node \(index) has no session on disk")
+        }
+        let other = try await SessionProcess.launch(executable, session: directory, defects: index == 0 ? defects : [], timeout: airTimeout)
+        processes.withLock { $0[ObjectIdentifier(context), default: []].append(other) }
+        return other.client
     }
 
     /// Identities for simulated nodes: unique user ids over one shared RSA key, made once
@@ -115,6 +148,17 @@ public final class ReferenceTransmitterProvider: TransmitterProvider {
         }
     }
 
+    /// Bytes per second of the simulated links.
+    static let simulatedAirRate = 1_000_000
+
+    /// The API key the conformance licence is issued for.
+    public static let apiKey = "blueproof-conformance"
+
+    /// A licence from blueproof's test issuer, valid for a day.
+    static func licence() throws -> String {
+        try LicenceIssuer.blueproofTest().issue(apiKey: apiKey, holder: "blueproof conformance runner", expires: Date().addingTimeInterval(86_400))
+    }
+
     /// The limits a tester runs with: the profile's, with the mesh limit it applies.
     static func testerLimits(_ profile: Profile) throws -> TransmitterLimits {
         var limits = TransmitterLimits.documented
@@ -126,13 +170,6 @@ public final class ReferenceTransmitterProvider: TransmitterProvider {
         return limits
     }
 
-    /// The API key the conformance licence is issued for.
-    public static let apiKey = "blueproof-conformance"
-
-    /// A licence from blueproof's test issuer, valid for a day.
-    static func licence() throws -> String {
-        try LicenceIssuer.blueproofTest().issue(apiKey: apiKey, holder: "blueproof conformance runner", expires: Date().addingTimeInterval(86_400))
-    }
 }
 
 extension TransmitterLimits {

@@ -2,13 +2,16 @@ import BlueproofTransmitter
 import Foundation
 
 /// Secure connections and their expiry (bridgefy-ios-sdk-readme.md, "Secure connections").
-/// Expiry runs on real time here with a limit of a few seconds, so the same cases hold for an
-/// implementation under test whose clock the runner does not control; the unit tests check the
-/// same rules on a manual clock.
+/// Expiry runs on real time here with a limit of a few seconds in the profile's unit
+/// (`ExpiryUnit`), so the same cases hold for an implementation under test whose clock the
+/// runner does not control; the unit tests check the same rules on a manual clock.
 enum SecureCases {
     static let message: [String: TransmitterValue] = ["text": .string("blueproof secure")]
-    /// The expiration limit the expiry cases set, in the profile's unit (seconds).
-    static let shortLimit = 3
+    /// About how long the short expiration limit of BI-03 and BV-07 lasts; the limit set is
+    /// this in the profile's unit (`ExpiryUnit`).
+    static let shortExpiry = Duration.seconds(4)
+    /// How far from the limit BI-03 and BV-07 probe, either side (their titles' one second).
+    static let probeMargin = Duration.seconds(1)
 
     static func all() -> [ScriptCase] {
         [
@@ -58,37 +61,68 @@ enum SecureCases {
                 return .pass("1, 3600 and 2592000 read back as set")
             },
             ScriptCase("BFT/SEC/BV-06", nodes: 2, brokenBy: [.expiryImmediate]) { stage in
-                let tester = try await awayAfterSecure(stage, limit: 3600)
+                let unit = try ExpiryUnit(stage.context.profile)
+                let limit = unit.limit(near: .seconds(3600))
+                let tester = try await awayAfterSecure(stage, limit: limit)
                 let id = try await stage.subject.send(dictionary: message, data: nil, to: tester, options: [.encrypted, .meshTransmission])
-                return .pass("encrypted mesh send to a user out of range accepted within the expiry (packet \(id))")
+                return .pass("encrypted mesh send to a user out of range accepted within the expiry of \(limit) \(unit) (packet \(id))")
             },
             ScriptCase("BFT/SEC/BI-03", nodes: 2, brokenBy: [.expiryNeverLapses], judgesRefusals: true) { stage in
-                let tester = try await awayAfterSecure(stage, limit: shortLimit)
-                try await Task.sleep(for: .seconds(shortLimit + 1))
-                do {
-                    let id = try await stage.subject.send(dictionary: message, data: nil, to: tester, options: [.encrypted, .meshTransmission])
-                    return .fail("encrypted send accepted \(shortLimit + 1) s after the peer left with a \(shortLimit) s limit (packet \(id))")
-                } catch {
-                    return try stage.judgeRefusal(error, of: "an encrypted send \(shortLimit + 1) s after the peer left with a \(shortLimit) s limit",
-                                                  by: [.noSecureConnection])
-                }
+                try await expiryWindow(stage, upperSide: true)
+            },
+            ScriptCase("BFT/SEC/BV-07", nodes: 2, brokenBy: [.expiryEarly]) { stage in
+                try await expiryWindow(stage, upperSide: false)
             },
             ScriptCase("BFT/SEC/BV-09", nodes: 2, brokenBy: [.expiryNotRefreshed]) { stage in
-                // Encrypted sends while away are activity: one every 2 s keeps a 5 s secure
-                // connection alive for 8 s (3 s of slack for a busy machine).
-                let limit = 5
+                // Encrypted sends while away are activity: one every 0.4 limits keeps the secure
+                // connection alive for 1.6 limits (with a 5 s limit: every 2 s for 8 s).
+                let unit = try ExpiryUnit(stage.context.profile)
+                let limit = unit.limit(near: .seconds(5))
+                let period = unit.span(limit) * 0.4
                 let tester = try await awayAfterSecure(stage, limit: limit)
                 for round in 1...4 {
-                    try await Task.sleep(for: .seconds(2))
+                    try await stage.context.clock.sleep(for: period)
                     do {
                         _ = try await stage.subject.send(dictionary: message, data: nil, to: tester, options: [.encrypted, .meshTransmission])
-                    } catch {
-                        return .fail("encrypted send \(round) (at \(2 * round) s, limit \(limit) s, refreshed by each send) refused: \(error)")
+                    } catch {  // refusal: noSecureConnection (the connection lapsed although refreshed)
+                        return .fail("encrypted send \(round) (at \(period * round), limit \(limit) \(unit), refreshed by each send) refused: \(error)")
                     }
                 }
-                return .pass("encrypted sends every 2 s kept a \(limit) s secure connection alive for 8 s")
+                return .pass("encrypted sends every \(period) kept a secure connection of \(limit) \(unit) alive for \(period * 4)")
             },
         ]
+    }
+
+    /// BFT/SEC/BI-03 and BV-07: the expiry, bounded from both sides around a short limit set in
+    /// the profile's unit. Idle one margin less than the limit, an encrypted send must still be
+    /// accepted (BV-07; BI-03 also asks it, or an implementation that expires at once would pass
+    /// BI-03); that send is activity and restarts the expiry, so with `upperSide`, idle one
+    /// margin more than the limit after it, the next encrypted send must be refused (BI-03).
+    static func expiryWindow(_ stage: TransmitterStage, upperSide: Bool) async throws -> CaseOutcome {
+        let unit = try ExpiryUnit(stage.context.profile)
+        let limit = unit.limit(near: shortExpiry)
+        let span = unit.span(limit)
+        let margin = min(probeMargin, span / 4)
+        let tester = try await awayAfterSecure(stage, limit: limit)
+        try await stage.context.clock.sleep(for: span - margin)
+        let early: PacketID
+        do {
+            early = try await stage.subject.send(dictionary: message, data: nil, to: tester, options: [.encrypted, .meshTransmission])
+        } catch {  // refusal: noSecureConnection (expired before the limit)
+            return .fail("encrypted send refused \(span - margin) after the peer left, before the limit of \(limit) \(unit) (\(span)): \(error)")
+        }
+        guard upperSide else {
+            return .pass("encrypted send accepted \(span - margin) after the peer left, within the limit of \(limit) \(unit) (packet \(early))")
+        }
+        try await stage.context.clock.sleep(for: span + margin)
+        do {
+            let late = try await stage.subject.send(dictionary: message, data: nil, to: tester, options: [.encrypted, .meshTransmission])
+            return .fail("encrypted send accepted \(span + margin) after the last activity, past the limit of \(limit) \(unit) (packet \(late))")
+        } catch {
+            let judged = try stage.judgeRefusal(error, of: "an encrypted send \(span + margin) after the last activity", by: [.noSecureConnection])
+            guard judged.verdict == .pass else { return judged }
+            return .pass("accepted \(span - margin) idle (packet \(early)), refused \(span + margin) after that send with a limit of \(limit) \(unit): \(error)")
+        }
     }
 
     /// Connects, makes a secure connection from the subject, sets `limit`, and takes the tester

@@ -7,6 +7,7 @@ public enum TransmitterCases {
         cases.append(UniquePacketIDCase())
         cases += SizeCase.all() as [any TransmitterCase]
         cases.append(MeshBinaryCase())
+        cases += SizeRelayCases.all()
         cases += DeliveryCases.all() as [any TransmitterCase]
         cases += SecureCases.all() as [any TransmitterCase]
         cases += SessionKeyCases.all() as [any TransmitterCase]
@@ -14,7 +15,10 @@ public enum TransmitterCases {
         cases += OnDemandCapCases.all() as [any TransmitterCase]
         cases += LogCases.all() as [any TransmitterCase]
         cases += MeshLineCase.all() as [any TransmitterCase]
+        cases.append(MeshHoldCase())
+        cases.append(HopLimitCase())
         cases.append(PlaintextCase())
+        cases += ChatCases.all() as [any TransmitterCase]
         return cases
     }
 }

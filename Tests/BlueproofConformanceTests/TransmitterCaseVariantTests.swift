@@ -1,0 +1,48 @@
+@testable import BlueproofConformance
+import BlueproofTransmitter
+import Testing
+
+/// Broken variants beyond the one each case names in `brokenBy` (TransmitterCaseTests runs
+/// that one): every way issue 12 found a case could pass a broken implementation, each shown to
+/// fail now; and variants that break a neighbouring rule, shown not to fail a case that does
+/// not check that rule (two cases with one script would fail together).
+@Suite("Transmitter cases against further broken variants")
+struct TransmitterCaseVariantTests {
+    struct Variant: Sendable, CustomTestStringConvertible {
+        let id: String
+        let defects: Set<Defect>
+        let verdict: Verdict
+        var testDescription: String { "\(id) with \(defects.map(\.rawValue).sorted().joined(separator: "+")): \(verdict)" }
+    }
+
+    static let variants: [Variant] = [
+        // A session reported before any start.
+        Variant(id: "BFT/SES/BV-01", defects: [.hasSessionAlwaysTrue], verdict: .fail),
+        // The failure must name the packet that failed.
+        Variant(id: "BFT/DLV/BI-01", defects: [.failureNamesOtherPacket], verdict: .fail),
+        // BV-06 judges the delivery, not the mesh flag (BV-05's rule): it no longer shares BV-05's script.
+        Variant(id: "BFT/DLV/BV-06", defects: [.meshFlagDropped], verdict: .pass),
+        // Expiry bounded on both sides.
+        Variant(id: "BFT/SEC/BI-03", defects: [.expiryLate], verdict: .fail),
+        Variant(id: "BFT/SEC/BI-03", defects: [.expiryEarly], verdict: .fail),
+        Variant(id: "BFT/SEC/BI-03", defects: [.expiryImmediate], verdict: .fail),
+        Variant(id: "BFT/SEC/BV-07", defects: [.expiryImmediate], verdict: .fail),
+        // The chat app must not take a chat message that carries the sender's name for peer information.
+        Variant(id: "CHAT/APP/BV-07", defects: [.chatMessageTakenAsPeerInfo], verdict: .fail),
+        // The key must not change from one call to the next either.
+        Variant(id: "BFT/KEY/BV-02", defects: [.publicKeyRandomised], verdict: .fail),
+        // Sealing must not count against the binary limit, and what arrives must be what was sent.
+        Variant(id: "BFT/SIZE/BV-15", defects: [.encryptedPayloadCorrupted], verdict: .fail),
+        // A relay that never forwards fails the hold-and-forward case too.
+        Variant(id: "BFT/DLV/BV-04", defects: [.meshNeverRelays], verdict: .fail),
+        // The hop limit bounded from below: a packet stopped one hop short.
+        Variant(id: "BFT/DLV/BI-05", defects: [.meshLimitShortByOne], verdict: .fail),
+    ]
+
+    @Test("a further broken variant gets the verdict its rule calls for", .serialized, arguments: Self.variants)
+    func variant(_ variant: Variant) async throws {
+        let item = try #require(TransmitterCaseTests.cases.first { $0.id.rawValue == variant.id })
+        let outcome = try await TransmitterCaseTests.run(item, defects: variant.defects)
+        #expect(outcome.verdict == variant.verdict, "\(variant.testDescription): got \(outcome.verdict) \(outcome.reason)")
+    }
+}
