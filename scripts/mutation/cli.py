@@ -88,8 +88,9 @@ class Work:
 def parse_arguments(argv):
     parser = argparse.ArgumentParser(prog="scripts/mutate", description=DESCRIPTION, epilog=EPILOG,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--files", action="append", metavar="GLOB",
-                        help="only source files matching GLOB (repeatable; `*` crosses `/`); default: every file the map judges")
+    parser.add_argument("--files", action="extend", nargs="+", metavar="GLOB",
+                        help="only source files matching a GLOB (quote it; `*` crosses `/`) or named (the shell's expansion "
+                             "works too); repeatable; default: every file the map judges")
     parser.add_argument("--operators", metavar="LIST",
                         help=f"comma-separated operators; default all: {','.join(operators.OPERATORS)}")
     parser.add_argument("--sample", type=int, metavar="N", help="a random subset of N mutants (reproducible with --seed)")
@@ -105,6 +106,8 @@ def parse_arguments(argv):
     parser.add_argument("--work", metavar="DIR", help="work folder (default ROOT/.build-mutate, git-ignored)")
     parser.add_argument("--results", metavar="FILE", help="results file (default WORK/results.jsonl)")
     parser.add_argument("--root", metavar="DIR", help="the project (default: this script's repository)")
+    parser.add_argument("--all-cases", action="store_true",
+                        help="run every case of a mutant's groups (default: stop at the first failing case, which kills it)")
     parser.add_argument("--controller", default="btvirt", help="passed to blueproof run (default btvirt)")
     parser.add_argument("--timeout", type=float, metavar="S",
                         help="seconds one judging run may take (default 3 x the baseline + 60, at least 120)")

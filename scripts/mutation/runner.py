@@ -7,12 +7,14 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 from . import score
 
 _VERDICT = re.compile(r"^(fail|error|inconclusive)\s+(\S+)", re.M)
 _COUNT = re.compile(r"^(\d+) cases?:", re.M)
+_FAILED = re.compile(r"^(fail|error)\s")
 
 
 class Stop(Exception):
@@ -24,26 +26,46 @@ def _clock(seconds):
     return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
 
 
-def run_process(arguments, cwd, timeout, log_path, env=None):
-    """Runs `arguments` in its own process group, its output going to `log_path` as it comes
-    (`tail -f` shows a build's progress); returns (status, output, seconds, timed_out).
-    A timeout or an interruption ends the whole group (the run's btvirt processes with it)."""
+def run_process(arguments, cwd, timeout, log_path, env=None, stop_at=None):
+    """Runs `arguments` in its own process group, its output going to `log_path` line by line
+    (`tail -f` shows a build's progress); returns (status, output, seconds, outcome) where
+    outcome is None, "timeout", or "stopped" when a line matched `stop_at` (the group is ended
+    then: one failing case is enough to kill a mutant). A timeout or an interruption ends the
+    whole group (a run's btvirt processes with it)."""
     started = time.monotonic()
-    with open(log_path, "wb") as log:
-        process = subprocess.Popen(arguments, cwd=cwd, stdin=subprocess.DEVNULL, stdout=log,
-                                   stderr=subprocess.STDOUT, env=env, start_new_session=True)
-        try:
-            process.wait(timeout=timeout)
-            timed_out = False
-        except subprocess.TimeoutExpired:
+    decided = threading.Event()
+    matched = []
+    process = subprocess.Popen(arguments, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, env=env, start_new_session=True)
+
+    def read():
+        with open(log_path, "wb") as log:
+            for line in process.stdout:
+                log.write(line)
+                log.flush()
+                if stop_at is not None and not matched and stop_at.match(line.decode("utf-8", "replace")):
+                    matched.append(line)
+                    decided.set()
+        decided.set()
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    outcome = None
+    try:
+        if not decided.wait(timeout):
+            outcome = "timeout"
+        elif matched:
+            outcome = "stopped"
+        if outcome:
             _end_group(process)
-            timed_out = True
-        except BaseException:
-            _end_group(process)
-            raise
+        process.wait()
+        reader.join()
+    except BaseException:
+        _end_group(process)
+        raise
     with open(log_path, encoding="utf-8", errors="replace") as log:
         text = log.read()
-    return process.returncode, text, time.monotonic() - started, timed_out
+    return process.returncode, text, time.monotonic() - started, outcome
 
 
 def _end_group(process):
@@ -88,8 +110,9 @@ class Runner:
         log_path = os.path.join(self.work, log_name)
         return run_process(arguments, self.scratch.src, timeout, log_path, self.env)
 
-    def judge(self, filters, timeout):
-        """Runs the cases; returns (status, failed case ids, seconds, exit status, case count)."""
+    def judge(self, filters, timeout, baseline=False):
+        """Runs the cases, up to the first that fails unless --all-cases (a baseline runs them
+        all); returns (status, failed case ids, seconds, exit status, case count)."""
         output_dir = os.path.join(self.work, "run")
         shutil.rmtree(output_dir, ignore_errors=True)
         arguments = [os.path.join(self.scratch.src, ".build", "debug", "blueproof"), "run",
@@ -98,27 +121,30 @@ class Runner:
                      "--captures", os.path.join(output_dir, "captures")]
         for case_filter in filters:
             arguments += ["--filter", case_filter]
-        status, text, seconds, timed_out = run_process(
-            ["nice"] + arguments, self.scratch.src, timeout, os.path.join(self.work, "run.log"), self.env)
+        stop_at = None if self.options.all_cases or baseline else _FAILED
+        status, text, seconds, outcome = run_process(
+            ["nice"] + arguments, self.scratch.src, timeout, os.path.join(self.work, "run.log"), self.env, stop_at)
         shutil.rmtree(output_dir, ignore_errors=True)
         failed = [f"{m.group(2)} {m.group(1)}" for m in _VERDICT.finditer(text)]
         count = _COUNT.search(text)
-        if timed_out:
+        if outcome == "timeout":
             return "timeout", failed, seconds, None, None
+        if outcome == "stopped":
+            return "killed", failed, seconds, "stopped at the first failing case", None
         return ("survived" if status == 0 else "killed"), failed, seconds, status, int(count.group(1)) if count else 0
 
     def prepare_baseline(self, filter_sets):
         """Builds the unmutated copy and runs every group set once: all must pass."""
         self.say(f"• scratch copy {self.scratch.src}: building the unmutated sources")
-        status, text, seconds, timed_out = self.build(None, self.options.build_timeout * 3, "build-baseline.log")
-        if status != 0 or timed_out:
+        status, text, seconds, outcome = self.build(None, self.options.build_timeout * 3, "build-baseline.log")
+        if status != 0 or outcome:
             raise Stop(f"the unmutated scratch copy does not build (see {os.path.join(self.work, 'build-baseline.log')});"
                        " fix the checkout first")
         self.say(f"• built in {seconds:.0f} s")
         for filters in sorted(filter_sets):
             if not filters:
                 continue
-            verdict, failed, seconds, exit_status, count = self.judge(filters, self.options.timeout or 1800)
+            verdict, failed, seconds, exit_status, count = self.judge(filters, self.options.timeout or 1800, baseline=True)
             if verdict != "survived":
                 raise Stop(f"the unmutated build does not pass {' '.join(filters)} (exit {exit_status}, "
                            f"{verdict}: {', '.join(failed) or 'see ' + os.path.join(self.work, 'run.log')});"
@@ -149,9 +175,9 @@ class Runner:
             if problem:
                 record.update(status="stale", note=problem)
                 return record
-            status, text, build_s, timed_out = self.build("blueproof", self.options.build_timeout, "build.log")
+            status, text, build_s, outcome = self.build("blueproof", self.options.build_timeout, "build.log")
             record["build_s"] = round(build_s, 1)
-            if status != 0 or timed_out:
+            if status != 0 or outcome:
                 errors = [line for line in text.splitlines() if "error:" in line][:3]
                 record.update(status="stillborn", note="; ".join(errors) or "the build failed")
                 return record
