@@ -183,6 +183,8 @@ class Runner:
                 return record
             verdict, failed, run_s, exit_status, _ = self.judge(filters, self.run_timeout(filters))
             record.update(status=verdict, failed=failed, run_s=round(run_s, 1), exit=exit_status)
+            if isinstance(exit_status, int) and exit_status < 0 and not failed:
+                record["note"] = f"the run crashed (signal {-exit_status}): the cases run in its process"
             return record
         finally:
             self.scratch.restore()
@@ -198,8 +200,8 @@ class Runner:
             elapsed = time.monotonic() - started
             eta = elapsed / index * (total - index)
             detail = ""
-            if record["status"] in score.KILLED:
-                detail = ": " + ", ".join(record.get("failed", [])[:3]) if record.get("failed") else ""
+            if record["status"] in score.KILLED and record.get("failed"):
+                detail = ": " + ", ".join(record["failed"][:3])
             elif record.get("note"):
                 detail = ": " + record["note"]
             self.say(f"[{index}/{total}] {_clock(elapsed)} ETA {_clock(eta)}  {record['status']:<10} {record['id']}"
