@@ -93,6 +93,8 @@ def parse_arguments(argv):
                              "works too); repeatable; default: every file the map judges")
     parser.add_argument("--operators", metavar="LIST",
                         help=f"comma-separated operators; default all: {','.join(operators.OPERATORS)}")
+    parser.add_argument("--match", action="append", metavar="TEXT",
+                        help="only mutants whose id contains TEXT (repeatable), e.g. to judge survivors again")
     parser.add_argument("--sample", type=int, metavar="N", help="a random subset of N mutants (reproducible with --seed)")
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="seed of --sample (default 0)")
     parser.add_argument("--curated", nargs="*", metavar="NAME",
@@ -226,6 +228,8 @@ def main(argv=None):
     except config.ConfigError as error:
         print(f"scripts/mutate: {error}", file=sys.stderr)
         return 2
+    if arguments.match:
+        items = [item for item in items if any(text in item.id for text in arguments.match)]
     if arguments.sample is not None and arguments.sample < len(items):
         chosen = set(random.Random(arguments.seed).sample(range(len(items)), arguments.sample))
         items = [item for index, item in enumerate(items) if index in chosen]

@@ -14,6 +14,7 @@ from . import score
 
 _VERDICT = re.compile(r"^(fail|error|inconclusive)\s+(\S+)", re.M)
 _COUNT = re.compile(r"^(\d+) cases?:", re.M)
+_SUMMARY = re.compile(r"^\d+ cases?: .*$", re.M)
 _FAILED = re.compile(r"^(fail|error)\s")
 
 
@@ -90,6 +91,7 @@ class Runner:
         self.out = out
         self.baseline = {}  # filters tuple -> (seconds, case count)
         self.env = dict(os.environ, NO_COLOR="1")
+        self.last_summary = None
 
     # Output -------------------------------------------------------------------------------
 
@@ -127,6 +129,8 @@ class Runner:
         shutil.rmtree(output_dir, ignore_errors=True)
         failed = [f"{m.group(2)} {m.group(1)}" for m in _VERDICT.finditer(text)]
         count = _COUNT.search(text)
+        summary = _SUMMARY.search(text)
+        self.last_summary = summary.group(0) if summary else None
         if outcome == "timeout":
             return "timeout", failed, seconds, None, None
         if outcome == "stopped":
@@ -149,14 +153,16 @@ class Runner:
                 raise Stop(f"the unmutated build does not pass {' '.join(filters)} (exit {exit_status}, "
                            f"{verdict}: {', '.join(failed) or 'see ' + os.path.join(self.work, 'run.log')});"
                            " a mutant can only be judged by cases that pass without it")
-            self.baseline[filters] = (seconds, count)
+            summary = self.last_summary or ""
+            passed = re.search(r"(\d+) pass\b", summary)
+            self.baseline[filters] = (seconds, count, int(passed.group(1)) if passed else count)
             note = "" if count else "  (no implemented case: mutants judged only by it survive)"
             self.say(f"• baseline {' '.join(filters)}: {count} cases pass in {seconds:.1f} s{note}")
 
     def run_timeout(self, filters):
         if self.options.timeout:
             return self.options.timeout
-        seconds, _ = self.baseline.get(filters, (60, 0))
+        seconds = self.baseline.get(filters, (60, 0, 0))[0]
         return max(120.0, 3 * seconds + 60)
 
     def run_one(self, item):
@@ -167,7 +173,7 @@ class Runner:
                   "operator": item.operator, "groups": list(item.groups), "diff": item.diff}
         if item.files:
             record["files"] = list(item.files)
-        if not filters or not self.baseline.get(filters, (0, 0))[1]:
+        if not filters or not self.baseline.get(filters, (0, 0, 0))[1]:
             record.update(status="survived", note="no implemented case judges this file", build_s=0, run_s=0)
             return record
         try:
@@ -183,6 +189,11 @@ class Runner:
                 return record
             verdict, failed, run_s, exit_status, _ = self.judge(filters, self.run_timeout(filters))
             record.update(status=verdict, failed=failed, run_s=round(run_s, 1), exit=exit_status)
+            if verdict == "survived" and self.last_summary:
+                record["verdicts"] = self.last_summary
+                passed = re.search(r"(\d+) pass\b", self.last_summary)
+                if passed and int(passed.group(1)) < self.baseline[filters][2]:
+                    record["note"] = f"fewer cases passed than without the mutant ({self.last_summary})"
             if isinstance(exit_status, int) and exit_status < 0 and not failed:
                 record["note"] = f"the run crashed (signal {-exit_status}): the cases run in its process"
             return record
