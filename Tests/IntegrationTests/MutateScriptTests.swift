@@ -116,7 +116,7 @@ extension Integration {
             #expect(after.contains { $0.hasPrefix("Sources/Fixture/Other.swift:1:11 arithmetic + -> -") })
         }
 
-        @Test("--sample N --seed S is a reproducible subset; --operators narrows")
+        @Test("--sample N --seed S is a reproducible subset; --operators and --match narrow")
         func sampling() throws {
             let folder = try project("sample")
             defer { folder.cleanUp() }
@@ -128,6 +128,10 @@ extension Integration {
             let relational = try listedIDs(folder, ["--operators", "relational"])
             #expect(relational.count == 3)
             #expect(relational.allSatisfy { $0.contains(" relational ") })
+            // --match selects by id, to judge survivors again.
+            let matched = try listedIDs(folder, ["--match", "Rules.swift:13:14 ", "--match", "boolean"])
+            #expect(matched == ["\(Self.path):13:14 relational >= -> <", "\(Self.path):13:14 relational >= -> >",
+                                "\(Self.path):13:38 boolean true -> false"])
         }
 
         @Test("mistakes are refused naming the file and the line: unmapped files, bad operators, reasonless equivalents")
