@@ -49,7 +49,10 @@ class Scratch:
         fresh = not os.path.isdir(self.src)
         os.makedirs(self.src, exist_ok=True)
         copied = 0
-        for name in _project_files(self.root):
+        names = _project_files(self.root)
+        if not fresh:
+            self._remove_stale(set(names))
+        for name in names:
             source = os.path.join(self.root, name)
             target = os.path.join(self.src, name)
             if not os.path.isfile(source) or os.path.islink(source):
@@ -73,8 +76,21 @@ class Scratch:
                 skipped = {".lock"} if os.path.realpath(folder) == os.path.realpath(build) else set()
                 return skipped | {n for n in names if os.path.realpath(os.path.join(folder, n)) == cache}
 
-            shutil.copytree(build, target, symlinks=True, ignore=ignore)
+            partial = target + ".partial"  # renamed when complete: an interruption leaves no half copy
+            shutil.rmtree(partial, ignore_errors=True)
+            shutil.copytree(build, partial, symlinks=True, ignore=ignore)
+            os.rename(partial, target)
         return copied
+
+    def _remove_stale(self, names):
+        """Removes the scratch copy's files that the checkout no longer has (a deleted source
+        would otherwise still be compiled)."""
+        for folder, dirs, files in os.walk(self.src):
+            dirs[:] = [d for d in dirs if d not in _SKIP_DIRS and not d.startswith(".build")]
+            for file in files:
+                name = os.path.relpath(os.path.join(folder, file), self.src).replace(os.sep, "/")
+                if name not in names:
+                    os.remove(os.path.join(folder, file))
 
     def read(self, path):
         with open(os.path.join(self.src, path), "rb") as handle:
