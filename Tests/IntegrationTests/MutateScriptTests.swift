@@ -1,0 +1,203 @@
+import BlueproofTestSupport
+import Foundation
+import Testing
+
+/// `scripts/mutate` (docs/mutation.md) on fixture projects: where its operators apply and where
+/// they must not (comments, strings and their interpolations, imports, attributes, generics),
+/// the ids it gives, the map and the equivalents files it reads, and the score it computes.
+/// Building and judging mutants is exercised by running the tool on the project itself.
+extension Integration {
+    @Suite("scripts/mutate")
+    struct MutateScriptTests {
+        /// A fixture project with one judged and one left-out file.
+        static let rules = """
+            import Foundation
+            // a < b in a comment
+            /* block /* nested */ a > b */
+            @available(macOS 13, *)
+            struct Rules<T: Equatable> {
+                let result: Result<Int, Error>
+                func check(_ x: Int, flag: Bool) -> Bool {
+                    let text = "x > 1 \\(x + 2) and \\"q\\" \\("in" + "ner")"
+                    let more = \"\"\"
+                        y <= 2 \\(x * 3)
+                        \"\"\"
+                    emit(.sent(x))
+                    if x >= 10 && !flag { return true }
+                    return x == 1024
+                }
+            }
+
+            enum FixtureEvent {
+                case sent(Int)
+                case lost(Int)
+                case done
+            }
+
+            """
+
+        static let map = """
+            # fixture map
+            Sources/Fixture/Ignored.swift: -
+            Sources/Fixture/*: BFT/OPT BFT/SIZE
+
+            """
+
+        static let path = "Sources/Fixture/Rules.swift"
+
+        func project(_ label: String, equivalent: String? = nil) throws -> WorkFolder {
+            let folder = try WorkFolder("mutate-\(label)")
+            try write(Self.rules, to: folder.file(Self.path))
+            try write("let y = 1 < 2\n", to: folder.file("Sources/Fixture/Ignored.swift"))
+            try write(Self.map, to: folder.file("Conformance/mutation/map.txt"))
+            if let equivalent { try write(equivalent, to: folder.file("Conformance/mutation/equivalent.txt")) }
+            return folder
+        }
+
+        func write(_ text: String, to path: String) throws {
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
+                                                    withIntermediateDirectories: true)
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+        }
+
+        func mutate(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+            let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent("scripts/mutate").path
+            return try run("/usr/bin/env", ["python3", script] + arguments)
+        }
+
+        func listedIDs(_ folder: WorkFolder, _ extra: [String] = []) throws -> [String] {
+            let listed = try mutate(["--root", folder.path, "--list"] + extra)
+            #expect(listed.status == 0, "stderr: \(listed.stderr)")
+            return listed.stdout.split(separator: "\n").map { String($0.split(separator: " ").prefix(5).joined(separator: " ")) }
+        }
+
+        @Test("every operator at its place, and nothing in comments, strings, interpolations, imports, attributes or generics")
+        func positions() throws {
+            let folder = try project("positions")
+            defer { folder.cleanUp() }
+            let listed = try mutate(["--root", folder.path, "--list"])
+            #expect(listed.status == 0, "stderr: \(listed.stderr)")
+            let file = Self.path
+            let expected = [
+                "\(file):12:9 call emit(...) -> (removed)",
+                "\(file):12:15 event sent -> lost",
+                "\(file):13:14 relational >= -> <",
+                "\(file):13:14 relational >= -> >",
+                "\(file):13:17 constant 10 -> 10000",
+                "\(file):13:17 constant 10 -> 11",
+                "\(file):13:17 constant 10 -> 9",
+                "\(file):13:20 logical && -> ||",
+                "\(file):13:23 negation ! -> (removed)",
+                "\(file):13:38 boolean true -> false",
+                "\(file):14:18 relational == -> !=",
+                "\(file):14:21 constant 1024 -> 1000",
+                "\(file):14:21 constant 1024 -> 1023",
+                "\(file):14:21 constant 1024 -> 1025",
+            ]
+            let ids = listed.stdout.split(separator: "\n").map { line in
+                String(line.components(separatedBy: "   [").first ?? "")
+            }
+            #expect(ids == expected)
+            // The left-out file (`-` in the map) gives none; every mutant names its judges.
+            #expect(!listed.stdout.contains("Ignored.swift"))
+            #expect(listed.stdout.split(separator: "\n").allSatisfy { $0.hasSuffix("[BFT/OPT BFT/SIZE]") })
+        }
+
+        @Test("ids are stable: the same on every listing and untouched by edits of other files")
+        func stableIDs() throws {
+            let folder = try project("stable")
+            defer { folder.cleanUp() }
+            let first = try listedIDs(folder)
+            #expect(try listedIDs(folder) == first)
+            try write("let z = 3 + 4\n", to: folder.file("Sources/Fixture/Other.swift"))
+            let after = try listedIDs(folder)
+            #expect(after.filter { $0.hasPrefix(Self.path) } == first)
+            #expect(after.contains { $0.hasPrefix("Sources/Fixture/Other.swift:1:11 arithmetic + -> -") })
+        }
+
+        @Test("--sample N --seed S is a reproducible subset; --operators and --match narrow")
+        func sampling() throws {
+            let folder = try project("sample")
+            defer { folder.cleanUp() }
+            let all = try listedIDs(folder)
+            let sample = try listedIDs(folder, ["--sample", "5", "--seed", "7"])
+            #expect(sample.count == 5)
+            #expect(Set(sample).isSubset(of: Set(all)))
+            #expect(try listedIDs(folder, ["--sample", "5", "--seed", "7"]) == sample)
+            let relational = try listedIDs(folder, ["--operators", "relational"])
+            #expect(relational.count == 3)
+            #expect(relational.allSatisfy { $0.contains(" relational ") })
+            // --match selects by id, to judge survivors again.
+            let matched = try listedIDs(folder, ["--match", "Rules.swift:13:14 ", "--match", "boolean"])
+            #expect(matched == ["\(Self.path):13:14 relational >= -> <", "\(Self.path):13:14 relational >= -> >",
+                                "\(Self.path):13:38 boolean true -> false"])
+        }
+
+        @Test("mistakes are refused naming the file and the line: unmapped files, bad operators, reasonless equivalents")
+        func refusals() throws {
+            let folder = try project("refuse", equivalent: "\(Self.path):13:14 relational >= -> >\n")
+            defer { folder.cleanUp() }
+            let reasonless = try mutate(["--root", folder.path, "--list"])
+            #expect(reasonless.status == 2)
+            #expect(reasonless.stderr.contains("Conformance/mutation/equivalent.txt:1: expected `ID | reason`"))
+            try write("", to: folder.file("Conformance/mutation/equivalent.txt"))
+            try write("let q = 1\n", to: folder.file("Elsewhere/Loose.swift"))
+            try write("let q = 1\n", to: folder.file("Sources/Other/Loose.swift"))
+            let unmapped = try mutate(["--root", folder.path, "--list", "--files", "Sources/Other/*"])
+            #expect(unmapped.status == 2)
+            #expect(unmapped.stderr.contains("Sources/Other/Loose.swift: no rule of Conformance/mutation/map.txt names it"))
+            let operators = try mutate(["--root", folder.path, "--list", "--operators", "relational,bogus"])
+            #expect(operators.status == 2)
+            #expect(operators.stderr.contains("unknown operator bogus"))
+            try write("let s = \"open\n", to: folder.file("Sources/Fixture/Broken.swift"))
+            let broken = try mutate(["--root", folder.path, "--list"])
+            #expect(broken.status == 2)
+            #expect(broken.stderr.contains("Sources/Fixture/Broken.swift: unterminated string literal"))
+        }
+
+        @Test("score = killed / (generated - stillborn - equivalent); survivors listed with file:line and diff")
+        func score() throws {
+            let marked = "\(Self.path):14:18 relational == -> !="
+            let folder = try project("score", equivalent: "# judged\n\(marked) | x is never 1024 here\n")
+            defer { folder.cleanUp() }
+            let listed = try mutate(["--root", folder.path, "--list"])
+            #expect(listed.stdout.contains("\(marked)   [BFT/OPT BFT/SIZE]  (judged equivalent)"))
+
+            func record(_ id: Int, _ status: String, path: String = Self.path, identifier: String? = nil) -> String {
+                let object: [String: Any] = [
+                    "kind": "mutant", "id": identifier ?? "m\(id)", "path": path, "line": id, "operator": "relational",
+                    "groups": ["BFT/OPT"], "status": status, "diff": "-old \(id)\n+new \(id)",
+                ]
+                let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+                return String(decoding: data ?? Data(), as: UTF8.self)
+            }
+            var lines = [#"{"kind": "run", "mutants": 11}"#]
+            lines += (1...5).map { record($0, "killed") }
+            lines.append(record(6, "timeout"))
+            lines.append(record(7, "survived", path: "Sources/Fixture/Other/Two.swift"))
+            lines.append(record(8, "stillborn"))
+            lines.append(record(9, "equivalent"))
+            lines.append(record(10, "survived", identifier: marked))  // marked equivalent after the run
+            lines.append(record(11, "survived"))  // superseded below by a resumed run
+            lines.append(record(11, "killed"))
+            lines.append(record(12, "survived"))
+            lines.append(#"{"kind": "mutant", "id": "m13", "sta"#)  // cut short by an interruption
+            let results = folder.file("results.jsonl")
+            try write(lines.joined(separator: "\n"), to: results)
+
+            let scored = try mutate(["--root", folder.path, "--score", "--results", results])
+            // 12 generated (m11 once), 1 stillborn, 2 equivalent: 7 of 9 killed.
+            #expect(scored.status == 1, "survivors make the exit status 1")
+            #expect(scored.stdout.contains("mutation score: 77.8% (7 killed of 9: 12 generated - 1 stillborn - 2 equivalent; 1 of the killed by timeout)"),
+                    "\(scored.stdout)")
+            #expect(scored.stdout.contains("Fixture/Other  "))
+            #expect(scored.stdout.contains("survivors (2):"))
+            #expect(scored.stdout.contains("Sources/Fixture/Other/Two.swift:7  m7  (judged by BFT/OPT)"))
+            #expect(scored.stdout.contains("-old 12\n    +new 12"))
+            #expect(scored.stdout.contains("judged equivalent (2), not in the score:"))
+            #expect(scored.stdout.contains("x is never 1024 here"))
+            #expect(scored.stdout.contains("stillborn (1, did not compile), not in the score:\n  m8"))
+        }
+    }
+}
