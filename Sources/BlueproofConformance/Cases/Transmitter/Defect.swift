@@ -19,7 +19,7 @@ public enum Defect: String, CaseIterable, Sendable, Codable {
     case sizeLimitsOffByOne, limitsTooStrict
     // API boundary (DefectiveTransmitter).
     case emptyPayloadAccepted, binaryInBroadcastAllowed, unencryptedRefused, encryptionRefused, broadcastRefused
-    case missingReceiverAccepted, unknownKeyAccepted, onDemandAllowsMesh, packetIDReused
+    case missingReceiverAccepted, broadcastWithReceiverAccepted, unknownKeyAccepted, onDemandAllowsMesh, packetIDReused
     case directNeverConfirmed, directNeverFails, secureConnectionNeverCompletes, secureConnectionToAnyone
     case keyNotStored, keyAlwaysExists, keyNotValidated, expirationLimitIgnored, expiryImmediate, expiryNeverLapses
     case hasSessionAlwaysFalse, sessionNotDestroyed, publicKeyNotBase64, publicKeyRandomised

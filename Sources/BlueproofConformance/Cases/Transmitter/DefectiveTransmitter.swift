@@ -132,6 +132,7 @@ public actor DefectiveTransmitter: TransmitterControl {
             case .noDataToSend: .emptyPayloadAccepted
             case .binaryInBroadcast: .binaryInBroadcastAllowed
             case .missingReceiver: .missingReceiverAccepted
+            case .broadcastWithReceiver: .broadcastWithReceiverAccepted
             case .functionNotAvailableInMode: .onDemandAllowsMesh
             case .noSecureConnection where receiver.map { everSecure.contains($0) } ?? false: .expiryNeverLapses
             case .noSecureConnection: .unknownKeyAccepted

@@ -8,7 +8,8 @@ struct SendRuleCase: TransmitterCase {
     let nodes: Int
     let brokenBy: Set<Defect>
     /// Sets the stage up and returns the sends to try and, for each, nil when it must be
-    /// accepted or the documented rules it must be refused by.
+    /// accepted or the documented rules it must be refused by; none when the profile has no
+    /// such rule (the case is then not applicable).
     let plan: @Sendable (TransmitterStage) async throws -> [(label: String, send: Send, refusedBy: Set<RefusalRule>?)]
 
     /// The BI cases expect refusals; the BV cases expect acceptance.
@@ -23,7 +24,9 @@ struct SendRuleCase: TransmitterCase {
 
     func check(_ stage: TransmitterStage) async throws -> CaseOutcome {
         var notes: [String] = []
-        for (label, send, rules) in try await plan(stage) {
+        let sends = try await plan(stage)
+        guard !sends.isEmpty else { return .notApplicable("the profile documents no such rule") }
+        for (label, send, rules) in sends {
             do {
                 let id = try await stage.subject.send(dictionary: send.dictionary, data: send.data, to: send.to, options: send.options)
                 if rules != nil { return .fail("\(label): accepted (packet \(id)), the document refuses it") }
@@ -50,6 +53,11 @@ struct SendRuleCase: TransmitterCase {
                 let (_, tester) = try await stage.connectedPair()
                 return [("Encrypted + DirectTransmission to a peer never securely connected",
                          Send(to: tester, options: [.encrypted, .directTransmission]), [.noSecureConnection])]
+            },
+            SendRuleCase(id: "BFT/OPT/BI-34", nodes: 2, brokenBy: [.broadcastWithReceiverAccepted]) { stage in
+                let (_, tester) = try await stage.connectedPair()
+                guard try stage.context.profile.string("bridgefy.options.broadcast_receiver") == "none" else { return [] }
+                return [("BroadcastReceiver naming the tester as receiver", Send(to: tester, options: .broadcastReceiver), [.broadcastWithReceiver])]
             },
             SendRuleCase(id: "BFT/OPT/BV-18", nodes: 1, brokenBy: [.broadcastRefused]) { stage in
                 try await stage.start(0)

@@ -13,6 +13,8 @@ public enum RefusalRule: String, Sendable, Hashable, CaseIterable, Comparable {
     case binaryInBroadcast = "binary_in_broadcast"
     /// Binary data with mesh or full transmission ("Mesh").
     case binaryInMesh = "binary_in_mesh"
+    /// A broadcast that names a receiver ("Broadcast messages": the example passes none).
+    case broadcastWithReceiver = "broadcast_with_receiver"
     /// Direct, mesh or full transmission without a receiver (only broadcast has none).
     case missingReceiver = "missing_receiver"
     /// Encryption without a live secure connection or an imported key ("Secure connections",
