@@ -1,3 +1,4 @@
+import BlueproofAsync
 import BlueproofChat
 import BlueproofTransmitter
 import Synchronization
@@ -87,22 +88,13 @@ final class ChatUnderTest: Sendable {
     func updates(within timeout: Duration, until matches: @escaping @Sendable (ChatSession.Update) -> Bool)
         async -> (seen: [ChatSession.Update], match: ChatSession.Update?) {
         let stream = chat.stream
-        let match = await withTaskGroup(of: ChatSession.Update?.self) { group in
-            group.addTask {
-                for await update in stream {
-                    self.seen.withLock { $0.append(update) }
-                    if matches(update) { return update }
-                }
-                return nil
+        let match = try? await withTimeout(timeout, what: "a matching chat update") { () -> ChatSession.Update? in
+            for await update in stream {
+                self.seen.withLock { $0.append(update) }
+                if matches(update) { return update }
             }
-            group.addTask {
-                try? await Task.sleep(for: timeout)
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
+            return nil
         }
-        return (seen.withLock { $0 }, match)
+        return (seen.withLock { $0 }, match ?? nil)
     }
 }

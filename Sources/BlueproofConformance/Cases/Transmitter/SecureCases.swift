@@ -84,7 +84,7 @@ enum SecureCases {
                     try await stage.context.clock.sleep(for: period)
                     do {
                         _ = try await stage.subject.send(dictionary: message, data: nil, to: tester, options: [.encrypted, .meshTransmission])
-                    } catch {  // refusal: noSecureConnection (the connection lapsed although refreshed)
+                    } catch {  // any refusal fails the case: noSecureConnection is wrong here (the connection lapsed although refreshed)
                         return .fail("encrypted send \(round) (at \(period * round), limit \(limit) \(unit), refreshed by each send) refused: \(error)")
                     }
                 }
@@ -108,7 +108,7 @@ enum SecureCases {
         let early: PacketID
         do {
             early = try await stage.subject.send(dictionary: message, data: nil, to: tester, options: [.encrypted, .meshTransmission])
-        } catch {  // refusal: noSecureConnection (expired before the limit)
+        } catch {  // any refusal fails the case: noSecureConnection is wrong here (expired before the limit)
             return .fail("encrypted send refused \(span - margin) after the peer left, before the limit of \(limit) \(unit) (\(span)): \(error)")
         }
         guard upperSide else {

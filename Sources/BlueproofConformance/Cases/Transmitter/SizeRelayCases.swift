@@ -17,7 +17,7 @@ enum SizeRelayCases {
                 let id: PacketID
                 do {
                     id = try await stage.subject.send(dictionary: dictionary, data: nil, to: tester, options: [.directTransmission, .noEncrypted])
-                } catch {  // refusal: dictionaryTooLarge (no direct dictionary limit over BLE)
+                } catch {  // any refusal fails the case: dictionaryTooLarge is wrong here (no direct dictionary limit over BLE)
                     return .fail("a direct dictionary of \(size) bytes was refused, though direct dictionaries over BLE are unrestricted: \(error)")
                 }
                 guard let packet = await stage.logs[1].received(id, within: stage.airTimeout) else {
@@ -34,7 +34,7 @@ enum SizeRelayCases {
                 let id: PacketID
                 do {
                     id = try await stage.subject.send(dictionary: nil, data: data, to: tester, options: [.directTransmission, .encrypted])
-                } catch {  // refusal: binaryTooLarge (the limit is on the binary part, not its sealed form)
+                } catch {  // any refusal fails the case: binaryTooLarge is wrong here (the limit is on the binary part, not its sealed form)
                     return .fail("encrypted binary data of exactly the limit (\(size) bytes) was refused: \(error)")
                 }
                 guard let packet = await stage.logs[1].received(id, within: stage.airTimeout) else {
@@ -61,7 +61,7 @@ enum SizeRelayCases {
                 let id: PacketID
                 do {
                     id = try await stage.send(from: sender, dictionary: dictionary, to: users[receiver], options: [.meshTransmission, .noEncrypted])
-                } catch {  // refusal: meshDictionaryTooLarge (at the limit it is accepted)
+                } catch {  // any refusal fails the case: meshDictionaryTooLarge is wrong here (at the limit it is accepted)
                     return .fail("a mesh dictionary of exactly the limit (\(size) bytes, \(source)) was refused: \(error)")
                 }
                 guard let packet = await stage.logs[receiver].received(id, within: stage.airTimeout) else {
