@@ -1,4 +1,3 @@
-import BlueproofBackend
 import BlueproofConformance
 import BlueproofTestSupport
 import Foundation
@@ -17,13 +16,12 @@ extension Integration {
                              // Three nodes in a line behind the radio proxy: A and C out of range of each other.
                              "BFT/DLV/BV-04", "BFT/DLV/BI-04", "BFT/DLV/BV-10"]
 
-        static func run(_ filter: [String], defects: Set<Defect> = [], controller: BackendSpec = .btvirt,
-                        in folder: WorkFolder) async throws -> RunReport {
+        static func run(_ filter: [String], defects: Set<Defect> = [], in folder: WorkFolder) async throws -> RunReport {
             let root = Integration.RunCaseTests.root
             let profile = try Profile.loadDefault(path: "\(root)/Conformance/profiles/bridgefy-ios.yaml")
             var configuration = RunConfiguration(
                 profile: profile, catalogue: try Catalogue.load(path: "\(root)/Conformance/catalogue.yaml"),
-                registry: CaseRegistry.standard(profile: profile), controller: controller, filter: CaseFilter(filter),
+                registry: CaseRegistry.standard(profile: profile), controller: .btvirt, filter: CaseFilter(filter),
                 reportsRoot: folder.file("Reports"), capturesRoot: folder.file("Captures"),
                 workDirectory: folder.file("work"), caseTimeout: .seconds(60))
             configuration.transmitterProvider = ReferenceTransmitterProvider(
@@ -42,28 +40,6 @@ extension Integration {
             for item in report.cases {
                 #expect(item.verdict == .pass, "\(item.id): \(item.reasonWithFrames)\n\(item.log.joined(separator: "\n"))")
                 #expect(!item.captures.isEmpty && item.captures.allSatisfy { FileManager.default.fileExists(atPath: $0) })
-            }
-        }
-
-        /// The on-demand cap holds five links on the subject's controller: more than btvirt's
-        /// handle translation carries (not applicable there, saying why), so Rootcanal runs it,
-        /// right and with the cap off by one either way.
-        @Test("Rootcanal: the on-demand cap's cases pass on the reference and fail on a cap of 4 or none; btvirt says not applicable",
-              .requires(.btvirt, .preload, .rootcanal), .timeLimit(.minutes(5)))
-        func onDemandCap() async throws {
-            try RequiredComponent.require(.btvirt, .preload, .rootcanal)
-            let folder = try WorkFolder("run-cap")
-            defer { folder.cleanUp() }
-            let cap = ["BFT/OND/BI-02", "BFT/OND/BV-03", "BFT/OND/BV-04"]
-            let reference = try await Self.run(cap, controller: .rootcanal, in: folder)
-            for item in reference.cases { #expect(item.verdict == .pass, "\(item.id): \(item.reasonWithFrames)\n\(item.log.joined(separator: "\n"))") }
-            let uncapped = try await Self.run(["BFT/OND/BI-02"], defects: [.onDemandUncapped], controller: .rootcanal, in: folder)
-            #expect(uncapped.cases.map(\.verdict) == [.fail], "\(uncapped.cases.map(\.reason))")
-            let low = try await Self.run(["BFT/OND/BV-03", "BFT/OND/BV-04"], defects: [.onDemandCapTooLow], controller: .rootcanal, in: folder)
-            #expect(low.cases.map(\.verdict) == [.fail, .fail], "\(low.cases.map(\.reason))")
-            let btvirt = try await Self.run(cap, in: folder)
-            for item in btvirt.cases {
-                #expect(item.verdict == .notApplicable && item.reason.contains("5 links on one controller"), "\(item.id): \(item.reason)")
             }
         }
 
