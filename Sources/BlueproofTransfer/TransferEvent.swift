@@ -76,6 +76,24 @@ public struct TransferSummary: Hashable, Sendable {
     public var reply: [UInt8]?
     public var peer: BDAddress
 
+    public init(role: TransferRole, direction: TransferDirection, sent: Bool, bytes: Int, mtu: Int, chunkSize: Int,
+                chunks: Int, largestChunk: Int, elapsed: Duration, sha256: String, payload: [UInt8]?, reply: [UInt8]?,
+                peer: BDAddress) {
+        self.role = role
+        self.direction = direction
+        self.sent = sent
+        self.bytes = bytes
+        self.mtu = mtu
+        self.chunkSize = chunkSize
+        self.chunks = chunks
+        self.largestChunk = largestChunk
+        self.elapsed = elapsed
+        self.sha256 = sha256
+        self.payload = payload
+        self.reply = reply
+        self.peer = peer
+    }
+
     public var seconds: Double { elapsed.seconds }
     public var bytesPerSecond: Double { seconds > 0 ? Double(bytes) / seconds : 0 }
 }

@@ -38,6 +38,7 @@ struct RunCommand: AsyncParsableCommand {
           blueproof run --filter 'CBT/GATE/*' --repeat 3
           blueproof run --shard 2/4 --output Reports/ci
           blueproof run --list
+          blueproof run --filter 'CBT/*' --dut-exec 'python3 examples/duts/transfer_peripheral.py'
         """
     )
 
@@ -76,6 +77,15 @@ struct RunCommand: AsyncParsableCommand {
     var dut: String?
 
     @Option(name: .long, help: ArgumentHelp(
+        "An implementation under test the runner starts itself, per case (/bin/sh -c COMMAND): it gets the node of the role the case judges (a transfer case's peripheral or central, a transmitter case's node 0) as an H4 server behind the radio proxy and that node's capture, and the case in its environment (BLUEPROOF_HCI, BLUEPROOF_ROLE, BLUEPROOF_CASE, BLUEPROOF_PAYLOAD, BLUEPROOF_OUTPUT, BLUEPROOF_CONTROL). Exit status 77 means it does not play the role asked (the case does not apply); any other exit mid-case makes the case an error. See docs/dut.md.",
+        valueName: "command"))
+    var dutExec: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Seconds --dut-exec's program may take to come up (advertise, or serve the control protocol).", valueName: "seconds"))
+    var dutStartTimeout: Double = 20
+
+    @Option(name: .long, help: ArgumentHelp(
         "A precondition a case may fail to reach without failing the run (repeatable): \(Precondition.allCases.map(\.rawValue).joined(separator: ", ")). Such a case is not-applicable, and says why; any other set-up failure is an error.",
         valueName: "name"))
     var optionalPrecondition: [String] = []
@@ -108,6 +118,9 @@ struct RunCommand: AsyncParsableCommand {
         }
         if let shard { _ = try Self.parseShard(shard) }
         do { _ = try BackendSpec(parsing: controller) } catch { throw ValidationError("--controller: \(error)") }
+        if dut != nil, dutExec != nil { throw ValidationError("--dut and --dut-exec name two implementations under test; give one") }
+        if let dutExec, dutExec.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--dut-exec: the command is empty") }
+        guard dutStartTimeout > 0, dutStartTimeout <= 600 else { throw ValidationError("--dut-start-timeout must be more than 0 and at most 600 seconds") }
         if let dut, !(dut.hasPrefix("tcp:") || dut.hasPrefix("unix:")) || dut.split(separator: ":").count < 2 {
             throw ValidationError("--dut: expected tcp:HOST:PORT or unix:PATH, got \(dut)")
         }
@@ -138,7 +151,11 @@ struct RunCommand: AsyncParsableCommand {
             reportsRoot: output, capturesRoot: captures,
             caseTimeout: .milliseconds(Int64(caseTimeout * 1000)), dut: dut)
         let sessions = URL(fileURLWithPath: configuration.workDirectory).appendingPathComponent("sessions")
-        if let dut {
+        if let dutExec {
+            let exec = DUTExec(command: dutExec, startTimeout: .milliseconds(Int64(dutStartTimeout * 1000)))
+            configuration.dutExec = exec
+            configuration.transmitterProvider = DUTExecTransmitterProvider(exec: exec, sessionRoot: sessions)
+        } else if let dut {
             configuration.transmitterProvider = DUTTransmitterProvider(address: try TransportSpec(parsing: dut), sessionRoot: sessions)
         } else {
             configuration.transmitterProvider = ReferenceTransmitterProvider(link: .ble, sessionRoot: sessions, executable: Bundle.main.executableURL)
@@ -161,6 +178,7 @@ struct RunCommand: AsyncParsableCommand {
             Console.error("\(error)")
             throw ExitCode(3)
         }
+        if let implementation = report.implementation { Console.progress("implementation under test: \(implementation)") }
         Console.line(report.summaryLine)
         Console.progress("reports in \(configuration.reportFolder)/, captures in \(configuration.captureFolder)/")
         if report.result != .passed { throw ExitCode(report.result.exitStatus) }

@@ -27,6 +27,29 @@ struct CaptureEvidence: Sendable {
         }
     }
 
+    /// The RSSI of every advertising report the host was given (legacy and extended; nil for
+    /// "not available"), with its frame: what a central heard, as its capture shows.
+    var advertisingRSSIs: [(frame: Int, rssi: Int?)] {
+        records.enumerated().flatMap { index, record -> [(frame: Int, rssi: Int?)] in
+            guard record.direction == .received, record.packet.type == .event,
+                  let event = try? HCIEvent(payload: record.packet.payload) else { return [] }
+            switch event {
+            case let .le(.advertisingReport(reports)): return reports.reports.map { (index + 1, $0.rssi.map(Int.init)) }
+            case let .le(.extendedAdvertisingReport(reports)): return reports.reports.map { (index + 1, $0.rssi.map(Int.init)) }
+            default: return []
+            }
+        }
+    }
+
+    /// HCI Disconnect commands the host sent (Core Vol 4, Part E §7.1.6).
+    var disconnectFrames: [Int] {
+        frames { record in
+            guard record.direction == .sent, record.packet.type == .command,
+                  let command = try? HCICommandPacket(payload: record.packet.payload) else { return false }
+            return command.opcode == .disconnect
+        }
+    }
+
     /// ACL packets the host sent that start an ATT Handle Value Notification (L2CAP CID 4,
     /// opcode 0x1B).
     var notificationFrames: [Int] { attFrames(sent: 0x1B) }

@@ -11,8 +11,10 @@ import BlueproofTransmitter
 public final class CaseContext: Sendable {
     public let entry: CatalogueEntry
     public let profile: Profile
-    /// Started LE hosts, node 0 first.
-    public let hosts: [LEHost]
+    /// Our started LE host on each node, by node; nil on the node of a device under test.
+    public let nodes: [LEHost?]
+    /// The implementation under test on its node, when the run has one (`--dut-exec`).
+    public let dut: DUTNode?
     /// The capture of each node, by index: `Captures/<run>/<case>/node<N>.pcap`.
     public let captures: [String]
     public let radio: RadioWorld?
@@ -26,12 +28,21 @@ public final class CaseContext: Sendable {
     /// The run's clock: every timeout a case sets runs on it.
     public let clock: any Clock<Duration>
 
-    public init(entry: CatalogueEntry, profile: Profile, hosts: [LEHost], captures: [String], radio: RadioWorld?,
+    public convenience init(entry: CatalogueEntry, profile: Profile, hosts: [LEHost], captures: [String], radio: RadioWorld?,
+                            transmitterProvider: (any TransmitterProvider)?, transferFaults: TransferFaults, log: CaseLog,
+                            backendFacts: [BackendFact] = [], clock: any Clock<Duration> = ContinuousClock()) {
+        self.init(entry: entry, profile: profile, nodes: hosts, dut: nil, captures: captures, radio: radio,
+                  transmitterProvider: transmitterProvider, transferFaults: transferFaults, log: log,
+                  backendFacts: backendFacts, clock: clock)
+    }
+
+    public init(entry: CatalogueEntry, profile: Profile, nodes: [LEHost?], dut: DUTNode?, captures: [String], radio: RadioWorld?,
                 transmitterProvider: (any TransmitterProvider)?, transferFaults: TransferFaults, log: CaseLog,
                 backendFacts: [BackendFact] = [], clock: any Clock<Duration> = ContinuousClock()) {
         self.entry = entry
         self.profile = profile
-        self.hosts = hosts
+        self.nodes = nodes
+        self.dut = dut
         self.captures = captures
         self.radio = radio
         self.transmitterProvider = transmitterProvider
@@ -40,6 +51,18 @@ public final class CaseContext: Sendable {
         self.backendFacts = backendFacts
         self.clock = clock
     }
+
+    /// Our host on `node`; throws when the node has none (it is the device under test's, or
+    /// the case opened fewer).
+    public func host(_ node: Int) throws -> LEHost {
+        guard node < nodes.count, let host = nodes[node] else {
+            throw NodeWithoutHost(node: node, reason: node < nodes.count ? "it is the implementation under test's" : "the case opened \(nodes.count)")
+        }
+        return host
+    }
+
+    /// Whether the implementation under test plays node `node`.
+    public func isDevice(_ node: Int) -> Bool { dut?.node == node }
 
     /// Preconditions whose failure is `not-applicable` rather than `error` (the profile's
     /// `runner.optional_preconditions`, with `--optional-precondition` added).
@@ -61,4 +84,11 @@ public final class CaseContext: Sendable {
 /// A case asked for transmitters in a run configured without a provider.
 public struct MissingTransmitterProvider: Error, CustomStringConvertible {
     public var description: String { "no transmitter provider in this run" }
+}
+
+/// A case asked for our host on a node that has none.
+public struct NodeWithoutHost: Error, CustomStringConvertible {
+    public let node: Int
+    public let reason: String
+    public var description: String { "node \(node) has no host of ours: \(reason)" }
 }

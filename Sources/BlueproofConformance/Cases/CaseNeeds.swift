@@ -13,16 +13,24 @@ public struct CaseNeeds: Hashable, Sendable {
     public var transmitters: Int
     /// Simultaneous LE links the busiest node holds (one per peer it connects to).
     public var linksPerNode: Int
+    /// The node a device under test (`--dut-exec`) takes in a transfer case: the node of the
+    /// role the case judges (0 the peripheral, 1 the central). nil: the case has no place for one.
+    public var dutNode: Int?
 
     public init(controllers: Int = 0, features: Set<ControllerFeature> = [], radioScenario: String? = nil,
-                unproxiedNodes: Set<Int> = [], transmitters: Int = 0, linksPerNode: Int = 1) {
+                unproxiedNodes: Set<Int> = [], transmitters: Int = 0, linksPerNode: Int = 1, dutNode: Int? = nil) {
         self.linksPerNode = linksPerNode
+        self.dutNode = dutNode
         self.controllers = controllers
         self.features = features
         self.radioScenario = radioScenario
         self.unproxiedNodes = unproxiedNodes
         self.transmitters = transmitters
     }
+
+    /// Where a device under test goes: the case's own ``dutNode``, else node 0 of a
+    /// transmitter case (its subject); nil when the case has no place for one.
+    public var deviceNode: Int? { dutNode ?? (transmitters > 0 ? 0 : nil) }
 
     /// Two nodes, peripheral (node 0) and central (node 1), as the transfer cases use.
     public static let transferPair = CaseNeeds(controllers: 2)

@@ -15,6 +15,9 @@ public struct RunReport: Hashable, Sendable, Codable {
     public var profile: ProfileInfo
     public var controller: String
     public var dut: String?
+    /// How the implementation under test names itself: its first `blueproof-dut:` line
+    /// (`--dut-exec`, docs/dut.md); nil when it printed none.
+    public var implementation: String?
     public var filter: [String]
     public var shard: String?
     public var repeatCount: Int

@@ -27,6 +27,9 @@ public struct RunConfiguration: Sendable {
     /// cases that need transmitters are then not-applicable.
     public var dut: String?
     public var transmitterProvider: (any TransmitterProvider)?
+    /// `--dut-exec`: the implementation under test started by the runner on each case's
+    /// device node (``CaseNeeds/deviceNode``), behind the radio proxy and the capture.
+    public var dutExec: DUTExec?
     /// The transfer variant under test (``TransferFaults/none`` is the reference).
     public var transferFaults: TransferFaults
     /// Every timeout of the run and its cases runs on this clock.
@@ -36,8 +39,9 @@ public struct RunConfiguration: Sendable {
                 controller: BackendSpec = .btvirt, filter: CaseFilter = CaseFilter([]), shard: Shard? = nil,
                 repeatCount: Int = 1, reportsRoot: String = "Reports", capturesRoot: String = "Captures",
                 workDirectory: String? = nil, caseTimeout: Duration = .seconds(60), dut: String? = nil,
-                transmitterProvider: (any TransmitterProvider)? = nil, transferFaults: TransferFaults = .none,
-                clock: any Clock<Duration> = ContinuousClock()) {
+                transmitterProvider: (any TransmitterProvider)? = nil, dutExec: DUTExec? = nil,
+                transferFaults: TransferFaults = .none, clock: any Clock<Duration> = ContinuousClock()) {
+        self.dutExec = dutExec
         self.runID = runID
         self.profile = profile
         self.catalogue = catalogue

@@ -30,7 +30,8 @@ public struct Runner: Sendable {
         let writer = try ReportWriter(folder: config.reportFolder)
         var report = RunReport(runID: config.runID, startedAt: Date(),
                                profile: .init(name: config.profile.name, path: config.profile.path),
-                               controller: config.controller.description, dut: config.dut, filter: config.filter.globs,
+                               controller: config.controller.description, dut: config.dut ?? config.dutExec?.description,
+                               filter: config.filter.globs,
                                shard: config.shard?.description, repeatCount: config.repeatCount,
                                capturesRoot: config.captureFolder)
         let cases = config.selectedCases
@@ -40,8 +41,9 @@ public struct Runner: Sendable {
         try writer.write(report)
         for repetition in 1...max(1, config.repeatCount) {
             for item in cases {
-                let result = await runOne(item, repetition: repetition, preflight: preflight)
+                let (result, implementation) = await runOne(item, repetition: repetition, preflight: preflight)
                 report.cases.append(result)
+                if report.implementation == nil { report.implementation = implementation }
                 try? writer.write(report)
                 onResult(result)
             }
@@ -52,7 +54,8 @@ public struct Runner: Sendable {
     }
 
     /// One case on its own topology, with its timeout; never throws: every problem is a verdict.
-    func runOne(_ item: any ConformanceCase, repetition: Int, preflight: Preflight?) async -> CaseResult {
+    /// Also returns how the implementation under test named itself, when it ran in the case.
+    func runOne(_ item: any ConformanceCase, repetition: Int, preflight: Preflight?) async -> (CaseResult, String?) {
         let config = configuration
         let entry = config.catalogue.entry(item.id)!
         let log = CaseLog()
@@ -60,28 +63,36 @@ public struct Runner: Sendable {
         let suffix = config.repeatCount > 1 ? "-\(repetition)" : ""
         let captureFolder = "\(config.captureFolder)/\(item.id.pathComponent)\(suffix)"
         var captures: [String] = []
-        func result(_ outcome: CaseOutcome) -> CaseResult {
-            CaseResult(entry: entry, outcome: outcome, duration: ContinuousClock.now - start, repetition: repetition,
-                       captures: captures, log: log.excerpt)
+        var implementation: String?
+        func result(_ outcome: CaseOutcome) -> (CaseResult, String?) {
+            (CaseResult(entry: entry, outcome: outcome, duration: ContinuousClock.now - start, repetition: repetition,
+                        captures: captures, log: log.excerpt), implementation)
         }
 
-        if config.transmitterProvider?.isDeviceUnderTest == true, item.needs.transmitters > 0, item.needs.radioScenario != nil {
+        if config.dutExec == nil, config.transmitterProvider?.isDeviceUnderTest == true, item.needs.transmitters > 0, item.needs.radioScenario != nil {
             return result(.notApplicable("the case needs the radio proxy in front of every node, and the implementation's controller is not behind it"))
         }
         if let preflight, let missing = preflight.missing(item.needs) { return result(.notApplicable(missing)) }
+        var device: Topology.DeviceSlot?
+        if let exec = config.dutExec {
+            guard let node = item.needs.deviceNode, node < item.needs.controllers else {
+                return result(.notApplicable("the case has no part for an implementation under test (--dut-exec): it checks the harness or the reference alone"))
+            }
+            device = Topology.DeviceSlot(node: node, exec: exec, caseID: item.id, log: log)
+        }
 
         let topology: Topology
         do {
             log.note("opening \(item.needs.controllers) controller(s) on \(config.controller)")
             topology = try await Topology.open(item.needs, spec: config.controller, captureFolder: captureFolder,
                                                workDirectory: "\(config.workDirectory)/\(item.id.pathComponent)\(suffix)",
-                                               clock: config.clock)
+                                               device: device, clock: config.clock)
         } catch {
             log.note("topology failed: \(error)")
             return result(.error("could not set up the case's controllers: \(error)"))
         }
         captures = topology.captures
-        let context = CaseContext(entry: entry, profile: config.profile, hosts: topology.hosts, captures: captures,
+        let context = CaseContext(entry: entry, profile: config.profile, nodes: topology.hosts, dut: topology.dut, captures: captures,
                                   radio: topology.radio, transmitterProvider: config.transmitterProvider,
                                   transferFaults: config.transferFaults, log: log, backendFacts: topology.backend?.facts ?? [],
                                   clock: config.clock)
@@ -94,6 +105,13 @@ public struct Runner: Sendable {
         await topology.close()
         if outcome.verdict == .pass || outcome.verdict == .inconclusive {
             outcome = Self.withCaptureChecks(outcome, captures: captures, log: log)
+        }
+        if let dut = topology.dut {
+            implementation = dut.hello
+            if let override = dut.verdictOverride(optional: context.optionalPreconditions) {
+                log.note("the case concluded \(outcome.verdict.rawValue) (\(outcome.reason)); the implementation under test decides instead")
+                outcome = override
+            }
         }
         log.note("verdict \(outcome.verdict.rawValue): \(outcome.reason)")
         return result(outcome)

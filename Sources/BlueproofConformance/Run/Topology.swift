@@ -10,18 +10,30 @@ import Foundation
 /// ``close()`` ends all of it.
 struct Topology: Sendable {
     let backend: (any ControllerBackend)?
-    let hosts: [LEHost]
+    /// Our LE host on each node, by node; nil on the device under test's node.
+    let hosts: [LEHost?]
     let writers: [PcapWriter]
     let radio: RadioWorld?
+    /// The implementation under test on its node (`--dut-exec`).
+    let dut: DUTNode?
 
     var captures: [String] { writers.map(\.path) }
 
-    /// Opens the topology `needs` asks for; on failure closes what was opened and throws.
+    /// Where an implementation under test goes in a case.
+    struct DeviceSlot: Sendable {
+        var node: Int
+        var exec: DUTExec
+        var caseID: CaseID
+        var log: CaseLog
+    }
+
+    /// Opens the topology `needs` asks for, with `device`'s node served to the implementation
+    /// under test instead of our host; on failure closes what was opened and throws.
     static func open(_ needs: CaseNeeds, spec: BackendSpec, captureFolder: String, workDirectory: String,
-                     clock: any Clock<Duration>) async throws -> Topology {
+                     device: DeviceSlot? = nil, clock: any Clock<Duration>) async throws -> Topology {
         try FileManager.default.createDirectory(atPath: captureFolder, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: workDirectory, withIntermediateDirectories: true)
-        guard needs.controllers > 0 else { return Topology(backend: nil, hosts: [], writers: [], radio: nil) }
+        guard needs.controllers > 0 else { return Topology(backend: nil, hosts: [], writers: [], radio: nil, dut: nil) }
         let radio = try needs.radioScenario.map { RadioWorld(scenario: try RadioScenario.load(yaml: $0, file: "case scenario"), clock: clock) }
         let backend: any ControllerBackend
         do {
@@ -30,27 +42,37 @@ struct Topology: Sendable {
             radio?.shutdown()
             throw error
         }
-        var hosts: [LEHost] = []
+        var hosts: [LEHost?] = []
         var writers: [PcapWriter] = []
+        var dut: DUTNode?
         do {
             for node in 0..<needs.controllers {
                 let writer = try PcapWriter(path: "\(captureFolder)/node\(node).pcap")
                 writers.append(writer)
-                let transport = try await backend.openController(capture: writer)
+                let isDevice = device?.node == node
+                // The device's capture is taken at its bridge: what it sent and what it was told.
+                let transport = try await backend.openController(capture: isDevice ? nil : writer)
                 let proxied = needs.unproxiedNodes.contains(node) ? transport : radio?.attach(node: node, to: transport) ?? transport
+                if let device, isDevice {
+                    dut = try DUTNode.open(node: node, exec: device.exec, transport: proxied, capture: writer, caseID: device.caseID,
+                                           folder: captureFolder, log: device.log)
+                    hosts.append(nil)
+                    continue
+                }
                 let host = LEHost(controller: HCIController(transport: proxied))
                 hosts.append(host)
                 try await host.start()
             }
         } catch {
-            await Topology(backend: backend, hosts: hosts, writers: writers, radio: radio).close()
+            await Topology(backend: backend, hosts: hosts, writers: writers, radio: radio, dut: dut).close()
             throw error
         }
-        return Topology(backend: backend, hosts: hosts, writers: writers, radio: radio)
+        return Topology(backend: backend, hosts: hosts, writers: writers, radio: radio, dut: dut)
     }
 
     func close() async {
-        for host in hosts { await host.close() }
+        await dut?.close()
+        for host in hosts { await host?.close() }
         radio?.shutdown()
         for writer in writers { writer.close() }
         await backend?.shutdown()

@@ -9,7 +9,7 @@ import BlueproofTransfer
 /// the payload the central received, byte for byte.
 struct ChunkSizeCase: ConformanceCase {
     let id: CaseID = "CBT/CHUNK/BV-01"
-    let needs = CaseNeeds(controllers: 2, radioScenario: TransferScenarios.closeRange)
+    let needs = CaseNeeds(controllers: 2, radioScenario: TransferScenarios.closeRange, dutNode: 0)
     static let mtus = [23, 185, 517]
     static let payloadSize = 3000
 

@@ -1,13 +1,17 @@
 import BlueproofAsync
 import BlueproofHost
 import BlueproofTransfer
+import BlueproofWire
 
 /// CBT/CLEAN/BV-01: after a complete transfer the central unsubscribes and disconnects, so
 /// neither node holds a connection (corebluetooth-transfer-sample.md, "When the Central
-/// Receives the Data, Update the User Interface").
+/// Receives the Data, Update the User Interface": `cleanup()` turns notifications off and
+/// cancels the connection). Judged on the central's capture (node 1: a CCCD write of 0x0000
+/// after the last notification, then its own HCI Disconnect; for an implementation under test
+/// this happened before the runner ended it) and on our nodes' connections once it is done.
 struct CleanupCase: ConformanceCase {
     let id: CaseID = "CBT/CLEAN/BV-01"
-    let needs = CaseNeeds(controllers: 2, radioScenario: TransferScenarios.closeRange)
+    let needs = CaseNeeds(controllers: 2, radioScenario: TransferScenarios.closeRange, dutNode: 1)
     /// How long a disconnection may take to be reported once both roles are done.
     static let grace: Duration = .seconds(3)
 
@@ -21,8 +25,12 @@ struct CleanupCase: ConformanceCase {
         guard case let .success(received) = exchange.central, received.payload == payload else {
             return .fail("\(payload.count) bytes were sent and did not arrive intact: \(exchange.centralText)")
         }
+        if let verdict = Self.judgeCentral(try CaptureEvidence(path: context.captures[1])) {
+            return verdict
+        }
         var open: [String] = []
-        for (node, host) in context.hosts.enumerated() {
+        for (node, host) in context.nodes.enumerated() {
+            guard let host else { continue }
             for connection in await host.connections {
                 let ended = try? await withTimeout(Self.grace, clock: context.clock, what: "the end of \(connection)") { () async -> Bool in
                     _ = await host.waitForDisconnection(connection)
@@ -36,5 +44,30 @@ struct CleanupCase: ConformanceCase {
                          findings: [Finding("the central's commands, or the Disconnect missing among them", capture: context.captures[1])])
         }
         return .pass("no connection left on either node")
+    }
+
+    /// The central's capture must show it turn notifications off after the last one and then
+    /// disconnect by itself; nil when it did.
+    static func judgeCentral(_ capture: CaptureEvidence) -> CaseOutcome? {
+        let pdus = capture.attPDUs
+        guard let last = pdus.last(where: { item in
+            if item.direction == .received, case .handleValueNotification = item.pdu { true } else { false }
+        }) else {
+            return .fail("the central's capture holds no notification it received", findings: [Finding("the central's capture", capture: capture.path)])
+        }
+        let offWrites = pdus.filter { item in
+            guard item.frame > last.frame, item.direction == .sent else { return false }
+            if case let .writeRequest(_, value) = item.pdu { return value == [0, 0] }
+            return false
+        }
+        guard let off = offWrites.first else {
+            return .fail("the central never turned notifications off (no CCCD write of 0x0000 after the last notification)",
+                         findings: [Finding("the last notification", capture: capture.path, frames: [last.frame])])
+        }
+        guard capture.disconnectFrames.contains(where: { $0 > off.frame }) else {
+            return .fail("the central turned notifications off but never disconnected (no HCI Disconnect from it)",
+                         findings: [Finding("the CCCD write", capture: capture.path, frames: [off.frame])])
+        }
+        return nil
     }
 }

@@ -8,7 +8,7 @@ import BlueproofTransfer
 /// Number Of Completed Packets for 1 s; the sender's capture is judged packet by packet.
 struct CreditsCase: ConformanceCase {
     let id: CaseID = "CBT/FLOW/BI-01"
-    let needs = CaseNeeds(controllers: 2, radioScenario: TransferScenarios.withheldCredits)
+    let needs = CaseNeeds(controllers: 2, radioScenario: TransferScenarios.withheldCredits, dutNode: 0)
 
     func run(_ context: CaseContext) async throws -> CaseOutcome {
         let payload = TransferExchange.payload(120_000)

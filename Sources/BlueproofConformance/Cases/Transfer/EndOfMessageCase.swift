@@ -8,7 +8,7 @@ import BlueproofTransfer
 /// marker gets a short message and fails.
 struct EndOfMessageCase: ConformanceCase {
     let id: CaseID = "CBT/CHUNK/BV-02"
-    let needs = CaseNeeds(controllers: 2, radioScenario: TransferScenarios.closeRange)
+    let needs = CaseNeeds(controllers: 2, radioScenario: TransferScenarios.closeRange, dutNode: 0)
 
     func run(_ context: CaseContext) async throws -> CaseOutcome {
         let marker = try context.profile.string("transfer.eom_marker")

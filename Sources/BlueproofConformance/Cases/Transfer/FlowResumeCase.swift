@@ -5,7 +5,7 @@ import BlueproofTransfer
 /// "Overview"). The same topology as CBT/FLOW/BI-01; judged on the payload and the proxy's log.
 struct FlowResumeCase: ConformanceCase {
     let id: CaseID = "CBT/FLOW/BV-01"
-    let needs = CaseNeeds(controllers: 2, radioScenario: TransferScenarios.withheldCredits)
+    let needs = CaseNeeds(controllers: 2, radioScenario: TransferScenarios.withheldCredits, dutNode: 0)
 
     func run(_ context: CaseContext) async throws -> CaseOutcome {
         let payload = TransferExchange.payload(120_000)

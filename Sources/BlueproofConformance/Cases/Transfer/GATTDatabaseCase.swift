@@ -14,15 +14,25 @@ import BlueproofWire
 /// permission shows in CBT/ROLE/BV-01 (the Write Command write-back is taken).
 struct GATTDatabaseCase: ConformanceCase {
     let id: CaseID = "CBT/GATT/BV-07"
-    let needs = CaseNeeds(controllers: 2, radioScenario: TransferScenarios.closeRange)
+    let needs = CaseNeeds(controllers: 2, radioScenario: TransferScenarios.closeRange, dutNode: 0)
     static let limit: Duration = .seconds(5)
 
-    func run(_ context: CaseContext) async throws -> CaseOutcome {
-        let wanted = try Wanted(context.profile)
-        let profile = TransferExchange.transferProfile(context)
+    /// The peripheral on node 0, advertising when this returns: ours, or the implementation
+    /// under test (which must enable advertising within its start timeout).
+    static func startPeripheral(_ context: CaseContext, profile: TransferProfile) async throws -> Task<Void, Never> {
+        if let dut = context.dut, dut.node == 0 {
+            let launch = try await dut.launch(.peripheral, payload: [1, 2, 3])
+            do {
+                try await launch.waitForAdvertising(within: dut.exec.startTimeout, clock: context.clock)
+            } catch {
+                dut.noteStartFailure("\(error)")
+                throw error
+            }
+            return Task {}
+        }
         let advertising = OneShot<Void>()
         let log = context.log
-        let stream = TransferPeripheral(host: context.hosts[0], profile: profile, clock: context.clock).run(.send([1, 2, 3]))
+        let stream = TransferPeripheral(host: try context.host(0), profile: profile, clock: context.clock).run(.send([1, 2, 3]))
         let peripheral = Task {
             for await event in stream {
                 log.note("peripheral (node 0): \(event)")
@@ -31,9 +41,16 @@ struct GATTDatabaseCase: ConformanceCase {
             }
             advertising.resolve(())
         }
-        defer { peripheral.cancel() }
         _ = await advertising.wait()
-        let host = context.hosts[1]
+        return peripheral
+    }
+
+    func run(_ context: CaseContext) async throws -> CaseOutcome {
+        let wanted = try Wanted(context.profile)
+        let profile = TransferExchange.transferProfile(context)
+        let peripheral = try await Self.startPeripheral(context, profile: profile)
+        defer { peripheral.cancel() }
+        let host = try context.host(1)
         let devices = try await host.discover()
         let found = try? await withTimeout(Self.limit, clock: context.clock, what: "an advertiser") { () async -> LEDiscoveredDevice? in
             for await device in devices where device.connectable { return device }

@@ -8,7 +8,7 @@ import BlueproofTransfer
 struct GateAtThresholdCase: ConformanceCase {
     let id: CaseID = "CBT/GATE/BV-02"
     let gate: Int
-    var needs: CaseNeeds { CaseNeeds(controllers: 2, radioScenario: TransferScenarios.fixed(rssi: gate)) }
+    var needs: CaseNeeds { CaseNeeds(controllers: 2, radioScenario: TransferScenarios.fixed(rssi: gate), dutNode: 1) }
 
     /// `gate` is the profile's (the registry is built for a profile).
     init(gate: Int = -50) { self.gate = gate }
@@ -19,16 +19,29 @@ struct GateAtThresholdCase: ConformanceCase {
         let exchange = await TransferExchange.run(context, .send(payload), .receive(reply: .echoPrefix), profile: profile)
         let central = try CaptureEvidence(path: context.captures[1])
         let attempts = central.createConnectionFrames
-        guard let first = exchange.gateDecisions.first else {
-            return .error("the central heard no advertiser, so nothing reached its gate: \(exchange.centralText)")
+        let why: String
+        if context.isDevice(1) {
+            // A central under test is judged on its capture: what it was told, what it asked.
+            if let unheard = GateRefusalCase.unheard(central, expected: gate) { return unheard }
+            guard !attempts.isEmpty else {
+                return .fail("a peer heard at \(gate) dBm, the profile's gate, was never connected",
+                             findings: [Finding("the central's capture: no LE Create Connection", capture: central.path)])
+            }
+            why = "the implementation under test"
+        } else {
+            guard let first = exchange.gateDecisions.first else {
+                return .error("the central heard no advertiser, so nothing reached its gate: \(exchange.centralText)")
+            }
+            guard first.rssi == gate else {
+                return .error("the proxy was to report \(gate) dBm; the central heard \(first.rssi.map { "\($0) dBm" } ?? "not available")")
+            }
+            guard !attempts.isEmpty, exchange.centralConnected else {
+                return .fail("a peer heard at \(gate) dBm, the profile's gate, was never connected (the central: \(first.reason))",
+                             findings: [Finding("the central's capture: no LE Create Connection", capture: central.path)])
+            }
+            why = first.reason
         }
-        guard first.rssi == gate else {
-            return .error("the proxy was to report \(gate) dBm; the central heard \(first.rssi.map { "\($0) dBm" } ?? "not available")")
-        }
-        guard !attempts.isEmpty, exchange.centralConnected else {
-            return .fail("a peer heard at \(gate) dBm, the profile's gate, was never connected (the central: \(first.reason))",
-                         findings: [Finding("the central's capture: no LE Create Connection", capture: central.path)])
-        }
+        context.log.note("gate: \(why)")
         guard case let .success(received) = exchange.central, received.payload == payload else {
             return .fail("connected at the gate but the \(payload.count) bytes sent did not arrive intact: \(exchange.centralText)")
         }
@@ -79,21 +92,47 @@ struct GateRefusalCase: ConformanceCase {
 
     var needs: CaseNeeds {
         switch heard {
-        case .belowGate, .aboveMaximum: CaseNeeds(controllers: 2, radioScenario: TransferScenarios.fixed(rssi: reported ?? gate))
-        case .notAvailable: CaseNeeds(controllers: 2, radioScenario: TransferScenarios.closeRange, unproxiedNodes: [0])
+        case .belowGate, .aboveMaximum: CaseNeeds(controllers: 2, radioScenario: TransferScenarios.fixed(rssi: reported ?? gate), dutNode: 1)
+        case .notAvailable: CaseNeeds(controllers: 2, radioScenario: TransferScenarios.closeRange, unproxiedNodes: [0], dutNode: 1)
         }
+    }
+
+    /// How long our peripheral advertises to a central under test that must not connect.
+    static let deviceWindow: Duration = .seconds(6)
+
+    /// An error when the central's capture shows no advertising report at `expected` dBm
+    /// (nil: not available): the proxy did not put the case's stimulus in front of it.
+    static func unheard(_ capture: CaptureEvidence, expected: Int?) -> CaseOutcome? {
+        let heard = capture.advertisingRSSIs
+        guard !heard.contains(where: { $0.rssi == expected }) else { return nil }
+        let what = expected.map { "\($0) dBm" } ?? "not available"
+        let seen = Set(heard.map { $0.rssi.map(String.init) ?? "n/a" }).sorted().joined(separator: ", ")
+        return .error("the central was to hear the peripheral at \(what); its capture holds "
+                      + (heard.isEmpty ? "no advertising report (did it scan?)" : "reports at \(seen) only"))
     }
 
     func run(_ context: CaseContext) async throws -> CaseOutcome {
         if heard == .notAvailable, try context.profile.bool("transfer.rssi_allow_unavailable") {
             return .notApplicable("the profile lets \"not available\" pass (transfer.rssi_allow_unavailable)")
         }
-        let profile = TransferExchange.transferProfile(context, scanTimeout: .seconds(3))
+        var profile = TransferExchange.transferProfile(context, scanTimeout: .seconds(3))
+        // A central under test is given this long, once it scans, to connect when it must not.
+        if context.isDevice(1) { profile.acceptTimeout = Self.deviceWindow }
         let exchange = await TransferExchange.run(context, .send(TransferExchange.payload(500)), .receive(reply: .none),
                                                   profile: profile)
         let central = try CaptureEvidence(path: context.captures[1])
         let attempts = central.createConnectionFrames
         let heardAs = reported.map { "\($0) dBm" } ?? "not available"
+        if context.isDevice(1) {
+            if let unheard = Self.unheard(central, expected: reported) { return unheard }
+            let connected = exchange.peripheralEvents.contains { if case .connected = $0 { true } else { false } }
+            if !attempts.isEmpty || connected {
+                return .fail("the central tried to connect to a peer heard at \(heardAs)",
+                             findings: [Finding("LE Create Connection sent", capture: central.path, frames: attempts)])
+            }
+            let reports = central.advertisingRSSIs.filter { $0.rssi == reported }.count
+            return .pass("\(reports) report(s) at \(heardAs) in \(Self.deviceWindow) and no LE Create Connection in \(central.path)")
+        }
         guard let first = exchange.gateDecisions.first else {
             return .error("the central heard no advertiser, so nothing reached its gate: \(exchange.centralText)")
         }

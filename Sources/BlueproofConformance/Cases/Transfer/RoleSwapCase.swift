@@ -5,7 +5,7 @@ import BlueproofTransfer
 /// Interface": either device can take either role).
 struct RoleSwapCase: ConformanceCase {
     let id: CaseID = "CBT/ROLE/BV-03"
-    let needs = CaseNeeds(controllers: 2, radioScenario: TransferScenarios.closeRange)
+    let needs = CaseNeeds(controllers: 2, radioScenario: TransferScenarios.closeRange, dutNode: 0)
 
     func run(_ context: CaseContext) async throws -> CaseOutcome {
         let profile = TransferExchange.transferProfile(context)

@@ -6,7 +6,7 @@ import BlueproofTransfer
 /// User Interface"). Judged by BlueproofCheck on the peripheral's capture.
 struct SubscriptionCase: ConformanceCase {
     let id: CaseID = "CBT/GATT/BV-03"
-    let needs = CaseNeeds(controllers: 2, radioScenario: TransferScenarios.closeRange)
+    let needs = CaseNeeds(controllers: 2, radioScenario: TransferScenarios.closeRange, dutNode: 0)
 
     func run(_ context: CaseContext) async throws -> CaseOutcome {
         let payload = TransferExchange.payload(1500)

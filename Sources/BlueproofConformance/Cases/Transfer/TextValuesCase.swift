@@ -10,7 +10,7 @@ import BlueproofTransfer
 /// values are not UTF-8.
 struct TextValuesCase: ConformanceCase {
     let id: CaseID = "CBT/CHUNK/BV-09"
-    let needs = CaseNeeds(controllers: 2, radioScenario: TransferScenarios.closeRange)
+    let needs = CaseNeeds(controllers: 2, radioScenario: TransferScenarios.closeRange, dutNode: 1)
     static let mtu = 23
 
     /// Seven chunks of 20 bytes at ATT_MTU 23 (the last shorter).

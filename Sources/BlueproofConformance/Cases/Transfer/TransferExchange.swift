@@ -11,6 +11,9 @@ struct TransferExchange: Sendable {
     var central: Result<TransferSummary, TransferError>
     var peripheralEvents: [TransferEvent]
     var centralEvents: [TransferEvent]
+    /// The launch of the implementation under test that played one role, when one did
+    /// (TransferExchange+DUT.swift); its side's result is then built from what it reported.
+    var dutLaunch: DUTLaunch? = nil
 
     var gateDecisions: [RSSIGate.Decision] {
         centralEvents.compactMap { if case let .gate(_, decision) = $0 { decision } else { nil } }
@@ -29,9 +32,12 @@ struct TransferExchange: Sendable {
 
     var centralConnected: Bool { centralEvents.contains { if case .connected = $0 { true } else { false } } }
 
-    /// The ATT_MTU and chunk size the central announced once subscribed; nil when it never was.
+    /// The ATT_MTU and chunk size once the central subscribed, as the central announced it
+    /// (or, for a central under test, as our peripheral saw it); nil when it never was.
     var centralReady: (mtu: Int, chunkSize: Int)? {
         for case let .ready(mtu, chunkSize) in centralEvents { return (mtu, chunkSize) }
+        guard dutLaunch?.role == .central else { return nil }
+        for case let .ready(mtu, chunkSize) in peripheralEvents { return (mtu, chunkSize) }
         return nil
     }
 
@@ -72,38 +78,19 @@ struct TransferExchange: Sendable {
     static func run(_ context: CaseContext, peripheralNode: Int = 0, centralNode: Int = 1,
                     _ peripheralMode: TransferPeripheral.Mode, _ centralMode: TransferCentral.Mode,
                     profile: TransferProfile) async -> TransferExchange {
-        let log = context.log
-        let advertising = OneShot<Void>()
-        let ended = OneShot<Void>()
-        let peripheralStream = TransferPeripheral(host: context.hosts[peripheralNode], profile: profile, clock: context.clock)
-            .run(peripheralMode)
-        let peripheralTask = Task { () -> (Result<TransferSummary, TransferError>, [TransferEvent]) in
-            var events: [TransferEvent] = []
-            for await event in peripheralStream {
-                events.append(event)
-                log.note("peripheral (node \(peripheralNode)): \(Self.describe(event))")
-                if case .advertising = event { advertising.resolve(()) }
-                if let outcome = event.outcome {
-                    advertising.resolve(())
-                    ended.resolve(())
-                    return (outcome, events)
-                }
-            }
-            advertising.resolve(())
-            return (.failure(.gatt("stopped: the central ended first")), events)
+        if let dut = context.dut, dut.node == peripheralNode || dut.node == centralNode {
+            return await runWithDevice(dut, context, peripheralNode: peripheralNode, centralNode: centralNode,
+                                       peripheralMode, centralMode, profile: profile)
         }
+        guard let peripheralHost = try? context.host(peripheralNode), let centralHost = try? context.host(centralNode) else {
+            let failure = Result<TransferSummary, TransferError>.failure(.gatt("the case has no host of ours on nodes \(peripheralNode) and \(centralNode)"))
+            return TransferExchange(peripheral: failure, central: failure, peripheralEvents: [], centralEvents: [])
+        }
+        let (peripheralTask, advertising, ended) = startPeripheral(context, node: peripheralNode, host: peripheralHost,
+                                                                   peripheralMode, profile: profile)
         _ = await advertising.wait()
-        var centralEvents: [TransferEvent] = []
-        var centralOutcome: Result<TransferSummary, TransferError> = .failure(.gatt("no outcome"))
-        let central = TransferCentral(host: context.hosts[centralNode], profile: profile, clock: context.clock)
-        for await event in central.run(centralMode) {
-            centralEvents.append(event)
-            log.note("central (node \(centralNode)): \(Self.describe(event))")
-            if let outcome = event.outcome {
-                centralOutcome = outcome
-                break
-            }
-        }
+        let (centralOutcome, centralEvents) = await runCentral(context, node: centralNode, host: centralHost, centralMode,
+                                                               profile: profile)
         if case .failure = centralOutcome {
             // A peripheral that failed first (and made the central fail) reports why; one still
             // waiting for a central is stopped once it has had the moment to.
@@ -117,11 +104,53 @@ struct TransferExchange: Sendable {
                                 peripheralEvents: peripheralEvents, centralEvents: centralEvents)
     }
 
-    private static func describe(_ event: TransferEvent) -> String {
+    typealias RoleRun = (Result<TransferSummary, TransferError>, [TransferEvent])
+
+    /// Our peripheral on `host`, running until its outcome; `advertising` resolves once it
+    /// advertises (or ended without), `ended` once it reported its outcome.
+    static func startPeripheral(_ context: CaseContext, node: Int, host: LEHost, _ mode: TransferPeripheral.Mode,
+                                profile: TransferProfile) -> (Task<RoleRun, Never>, OneShot<Void>, OneShot<Void>) {
+        let log = context.log
+        let advertising = OneShot<Void>()
+        let ended = OneShot<Void>()
+        let stream = TransferPeripheral(host: host, profile: profile, clock: context.clock).run(mode)
+        let task = Task { () -> RoleRun in
+            var events: [TransferEvent] = []
+            for await event in stream {
+                events.append(event)
+                log.note("peripheral (node \(node)): \(Self.describe(event))")
+                if case .advertising = event { advertising.resolve(()) }
+                if let outcome = event.outcome {
+                    advertising.resolve(())
+                    ended.resolve(())
+                    return (outcome, events)
+                }
+            }
+            advertising.resolve(())
+            return (.failure(.gatt("stopped: the central ended first")), events)
+        }
+        return (task, advertising, ended)
+    }
+
+    /// Our central on `host`, until its outcome.
+    static func runCentral(_ context: CaseContext, node: Int, host: LEHost, _ mode: TransferCentral.Mode,
+                           profile: TransferProfile) async -> RoleRun {
+        var events: [TransferEvent] = []
+        let central = TransferCentral(host: host, profile: profile, clock: context.clock)
+        for await event in central.run(mode) {
+            events.append(event)
+            context.log.note("central (node \(node)): \(Self.describe(event))")
+            if let outcome = event.outcome { return (outcome, events) }
+        }
+        return (.failure(.gatt("no outcome")), events)
+    }
+
+    static func describe(_ event: TransferEvent) -> String {
         switch event {
         case let .progress(progress): "progress \(progress.bytes) bytes"
         case let .done(summary): "done: \(summary.bytes) bytes, ATT_MTU \(summary.mtu), chunk \(summary.chunkSize), \(summary.chunks) chunks"
         case let .failed(error): "failed: \(error)"
+        case let .reply(bytes): "reply: \(bytes.count) bytes"
         default: "\(event)"
         }
     }

@@ -76,10 +76,10 @@ public final class ReferenceTransmitterProvider: TransmitterProvider {
             let linkForNode: any TransmitterLink
             switch link {
             case .ble:
-                guard index < context.hosts.count else {
-                    throw TransmitterUnavailable("node \(index) has no controller (the case opened \(context.hosts.count))")
+                guard index < context.nodes.count, let host = context.nodes[index] else {
+                    throw TransmitterUnavailable("node \(index) has no controller of ours (the case opened \(context.nodes.count))")
                 }
-                linkForNode = BLELink(host: context.hosts[index])
+                linkForNode = BLELink(host: host)
             case .simulated:
                 linkForNode = network.link(kind: .ble)  // the network numbers links 0, 1, … as made
             }
