@@ -263,7 +263,7 @@ private struct NeverEnds: ConformanceCase {
     let needs = CaseNeeds(controllers: 1)
 
     func run(_ context: CaseContext) async throws -> CaseOutcome {
-        for await _ in try await context.hosts[0].discover(services: [TransferProfile.sampleService]) {}
+        for await _ in try await context.host(0).discover(services: [TransferProfile.sampleService]) {}
         return .pass("the scan ended")
     }
 }
@@ -281,7 +281,7 @@ private struct KillsItsController: ConformanceCase {
         }
         context.log.note("killing btvirt, pid \(pid)")
         kill(pid, SIGKILL)
-        let devices = try await context.hosts[1].discover(services: [TransferProfile.sampleService])
+        let devices = try await context.host(1).discover(services: [TransferProfile.sampleService])
         for await _ in devices {}
         return .pass("the scan ended without the controller")
     }

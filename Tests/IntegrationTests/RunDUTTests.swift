@@ -1,0 +1,125 @@
+import BlueproofCapture
+import BlueproofConformance
+import BlueproofTestSupport
+import Foundation
+import Testing
+
+/// `blueproof run --dut-exec` as a third party uses it: the runner starts the program per case
+/// on the judged role's node and judges what it did. The programs here are shell scripts
+/// around blueproof's own CLI roles (another process, another host stack instance, reached only
+/// through BLUEPROOF_HCI); the Bumble implementations are in DUTExamplesTests.
+extension Integration {
+    @Suite("blueproof run --dut-exec", .serialized)
+    struct RunDUTTests {
+        /// A DUT script: `body` is the shell text after the hello line, `$B` the blueproof CLI.
+        static func script(_ folder: WorkFolder, _ name: String, cli: String, _ body: String) throws -> String {
+            let path = folder.file("\(name).sh")
+            try "#!/bin/sh\nB='\(cli)'\necho \"blueproof-dut: \(name) 1\"\n\(body)\n"
+                .write(toFile: path, atomically: true, encoding: .utf8)
+            chmod(path, 0o755)
+            return path
+        }
+
+        /// The transfer roles of blueproof's CLI; `centralOptions` are added to the central.
+        static func roles(_ folder: WorkFolder, cli: String, centralOptions: String = "") throws -> String {
+            try script(folder, "roles\(centralOptions.isEmpty ? "" : "-broken")", cli: cli, """
+            case "$BLUEPROOF_ROLE" in
+              peripheral) exec "$B" transfer peripheral --file "$BLUEPROOF_PAYLOAD" --controller "$BLUEPROOF_HCI" ;;
+              central) exec "$B" transfer central \(centralOptions) --controller "$BLUEPROOF_HCI" --output "$BLUEPROOF_OUTPUT/received.bin" ;;
+              *) exit 77 ;;
+            esac
+            """)
+        }
+
+        static func runDUT(_ cli: String, _ folder: WorkFolder, _ arguments: [String]) throws -> (status: Int32, stdout: String, report: RunReport?) {
+            // A folder of its own per run, so the report read back is this run's.
+            let output = folder.file("Reports-\(UUID().uuidString.prefix(8))")
+            let result = try run(cli, ["run", "--output", output, "--captures", folder.file("Captures")] + arguments)
+            let reports = (try? FileManager.default.contentsOfDirectory(atPath: output)) ?? []
+            let report = reports.first.flatMap { try? Data(contentsOf: URL(fileURLWithPath: "\(output)/\($0)/report.json")) }
+                .flatMap { try? JSONDecoder().decode(RunReport.self, from: $0) }
+            return (result.status, result.stdout + result.stderr, report)
+        }
+
+        @Test("every CBT case judges another process in the role the case names: all pass; the DUT's node capture holds its own HCI Reset; the report names it",
+              .requires(.cli, .btvirt, .preload), .timeLimit(.minutes(4)))
+        func transferRoles() throws {
+            let cli = try RequiredComponent.require(.cli, .btvirt, .preload)[0]
+            let folder = try WorkFolder("dut-roles")
+            defer { folder.cleanUp() }
+            let dut = try Self.roles(folder, cli: cli)
+            let result = try Self.runDUT(cli, folder, ["--filter", "CBT/*", "--dut-exec", dut])
+            #expect(result.status == 0, "\(result.stdout)")
+            let report = try #require(result.report)
+            #expect(report.cases.count == 15)
+            #expect(report.cases.allSatisfy { $0.verdict == .pass }, "\(report.cases.map { "\($0.id): \($0.reason)" })")
+            #expect(report.implementation == "roles 1")
+            #expect(report.dut?.hasPrefix("exec: ") == true)
+            // The peripheral case's node 0 and the central case's node 1 are the DUT's, with a launch each.
+            for (id, node, role) in [("CBT/CHUNK/BV-02", 0, "peripheral"), ("CBT/ROLE/BV-02", 1, "central")] {
+                let item = try #require(report.cases.first { $0.id.rawValue == id })
+                #expect(item.log.contains { $0.contains("dut: launch 1 as \(role)") }, "\(id): \(item.log)")
+                let capture = try CaptureReader.read(path: item.captures[node]).records
+                #expect(capture.first?.direction == .sent && capture.first?.packet.payload.prefix(2) == [0x03, 0x0C],
+                        "\(id): node \(node) starts with the DUT's HCI Reset")
+            }
+        }
+
+        @Test("a central under test that connects below the gate fails CBT/GATE/BI-01 and only it",
+              .requires(.cli, .btvirt, .preload), .timeLimit(.minutes(2)))
+        func brokenGate() throws {
+            let cli = try RequiredComponent.require(.cli, .btvirt, .preload)[0]
+            let folder = try WorkFolder("dut-gate")
+            defer { folder.cleanUp() }
+            let dut = try Self.roles(folder, cli: cli, centralOptions: "--min-rssi=-60")
+            let result = try Self.runDUT(cli, folder, ["--filter", "CBT/GATE/*", "--dut-exec", dut])
+            #expect(result.status == 1, "\(result.stdout)")
+            let verdicts = Dictionary(uniqueKeysWithValues: (result.report?.cases ?? []).map { ($0.id.rawValue, $0.verdict) })
+            #expect(verdicts == ["CBT/GATE/BI-01": .fail, "CBT/GATE/BI-02": .pass, "CBT/GATE/BI-03": .pass, "CBT/GATE/BV-02": .pass],
+                    "\(result.stdout)")
+        }
+
+        @Test("status 77 is not-applicable; another exit mid-case is an error naming it; a DUT that never comes up fails precondition start",
+              .requires(.cli, .btvirt, .preload), .timeLimit(.minutes(2)))
+        func lifecycle() throws {
+            let cli = try RequiredComponent.require(.cli, .btvirt, .preload)[0]
+            let folder = try WorkFolder("dut-life")
+            defer { folder.cleanUp() }
+            let unsupported = try Self.script(folder, "peripheral-only", cli: cli, "exit 77")
+            let one = try Self.runDUT(cli, folder, ["--filter", "CBT/ROLE/BV-02", "--dut-exec", unsupported])
+            #expect(one.status == 4, "\(one.stdout)")
+            #expect(one.report?.cases.first?.verdict == .notApplicable)
+            #expect(one.report?.cases.first?.reason.contains("does not play the central role") == true)
+
+            let crashing = try Self.script(folder, "crash", cli: cli, "echo 'Traceback: boom' >&2; exit 3")
+            let two = try Self.runDUT(cli, folder, ["--filter", "CBT/ROLE/BV-02", "--dut-exec", crashing])
+            #expect(two.status == 1, "\(two.stdout)")
+            #expect(two.report?.cases.first?.verdict == .error)
+            #expect(two.report?.cases.first?.reason.contains("exited with status 3") == true, "\(two.stdout)")
+            #expect(two.report?.cases.first?.log.contains { $0.contains("Traceback: boom") } == true)
+
+            let silent = try Self.script(folder, "silent", cli: cli, "exec sleep 600")
+            let three = try Self.runDUT(cli, folder, ["--filter", "CBT/CHUNK/BV-02", "--dut-exec", silent, "--dut-start-timeout", "2"])
+            #expect(three.status == 1, "\(three.stdout)")
+            #expect(three.report?.cases.first?.verdict == .error)
+            #expect(three.report?.cases.first?.reason.contains("precondition start not met") == true, "\(three.stdout)")
+        }
+
+        @Test("the reference transmitter as a DUT over the control protocol: a three-node case applies and passes",
+              .requires(.cli, .btvirt, .preload), .timeLimit(.minutes(2)))
+        func transmitter() throws {
+            let cli = try RequiredComponent.require(.cli, .btvirt, .preload)[0]
+            let folder = try WorkFolder("dut-tx")
+            defer { folder.cleanUp() }
+            let dut = try Self.script(folder, "transmitter", cli: cli, """
+            [ "$BLUEPROOF_ROLE" = transmitter ] || exit 77
+            exec "$B" dut --controller "$BLUEPROOF_HCI" --listen "$BLUEPROOF_CONTROL"
+            """)
+            let result = try Self.runDUT(cli, folder, ["--filter", "BFT/DLV/BV-04", "--filter", "BFT/LOG/BV-03", "--dut-exec", dut])
+            #expect(result.status == 0, "\(result.stdout)")
+            let cases = result.report?.cases ?? []
+            #expect(cases.count == 2 && cases.allSatisfy { $0.verdict == .pass }, "\(result.stdout)")
+            #expect(cases.allSatisfy { $0.log.contains { $0.contains("dut: launch 1 as transmitter") } })
+        }
+    }
+}
