@@ -13,6 +13,19 @@ struct RadioModelTests {
         #expect(!RadioModel(sensitivity: -90, defaultLink: .fixed(-91)).inRange(0, 1, at: .zero))
     }
 
+    @Test("fixed: not-available is always in range and reports 127; the scenario text reads it, and a misspelling is refused")
+    func unmeasured() throws {
+        let model = RadioModel(sensitivity: -20, defaultLink: .unmeasured)
+        #expect(model.rssi(observer: 0, advertiser: 1, at: .seconds(7)) == 127)
+        #expect(model.inRange(0, 1, at: .zero))
+        #expect(model.nextRangeChange(0, 1, after: .zero) == nil)
+        let yaml = "nodes:\n  - name: a\n  - name: b\nrssi:\n  fixed: not-available\n"
+        #expect(try RadioScenario.load(yaml: yaml, file: "t.yaml").model.defaultLink == .unmeasured)
+        #expect(throws: RadioScenarioError.self) {
+            try RadioScenario.load(yaml: yaml.replacingOccurrences(of: "not-available", with: "unavailable"), file: "t.yaml")
+        }
+    }
+
     @Test("a schedule steps at its times, and its range changes are found exactly")
     func schedule() {
         let steps: [RadioLinkModel.Step] = [.init(at: .zero, rssi: -50), .init(at: .seconds(2), rssi: -51), .init(at: .seconds(4), rssi: -50)]

@@ -4,6 +4,9 @@ import Foundation
 public enum RadioLinkModel: Hashable, Sendable {
     /// The same value all the time, dBm.
     case fixed(Double)
+    /// Always in range, but the RSSI is not measured: reports carry 127, "not available"
+    /// (Core Vol 4, Part E §7.7.65.2), as btvirt's do. Scenario text: `fixed: not-available`.
+    case unmeasured
     /// Steps: from each entry's time on, its value (the first value also before it).
     case schedule([Step])
     /// Log-distance path loss from the nodes' positions:

@@ -48,6 +48,8 @@ public struct RadioModel: Hashable, Sendable {
         switch link(a, b) {
         case let .fixed(value):
             return value
+        case .unmeasured:
+            return .infinity
         case let .schedule(steps):
             return (steps.last { $0.at <= time } ?? steps.first)?.rssi ?? sensitivity
         case let .pathLoss(model):
@@ -59,6 +61,7 @@ public struct RadioModel: Hashable, Sendable {
     /// the seeded noise, rounded to whole dBm and kept within -127...20 (Core Vol 4, Part E
     /// §7.7.65.2: RSSI is -127 to +20 dBm, 127 meaning not available).
     public func rssi(observer: Int, advertiser: Int, at time: Duration) -> Int8 {
+        if case .unmeasured = link(observer, advertiser) { return 127 }
         var value = meanRSSI(observer, advertiser, at: time)
         if case let .pathLoss(model) = link(observer, advertiser) {
             value += model.noise.sample(seed: seed, observer: observer, advertiser: advertiser, at: time)
@@ -75,7 +78,7 @@ public struct RadioModel: Hashable, Sendable {
     public func nextRangeChange(_ a: Int, _ b: Int, after time: Duration) -> Duration? {
         let now = inRange(a, b, at: time)
         switch link(a, b) {
-        case .fixed:
+        case .fixed, .unmeasured:
             return nil
         case let .schedule(steps):
             return steps.first { $0.at > time && ($0.rssi >= sensitivity) != now }?.at

@@ -123,6 +123,7 @@ struct ScenarioReader {
         }
         switch try fields.oneOf(["fixed", "schedule", "path-loss"], in: entry, at: value, what) {
         case "fixed":
+            if (try? fields.string(entry["fixed"]!, "\(what).fixed")) == "not-available" { return (.unmeasured, pair) }
             return (.fixed(try fields.rssi(entry["fixed"]!, "\(what).fixed")), pair)
         case "schedule":
             var steps: [RadioLinkModel.Step] = []

@@ -59,7 +59,7 @@ struct GateRefusalCase: ConformanceCase {
     enum Heard: Sendable {
         /// One dBm below the profile's gate.
         case belowGate
-        /// btvirt's "not available": the peripheral is outside the radio proxy.
+        /// "Not available" (127): the radio proxy reports no measurement, on any backend.
         case notAvailable
         /// One dBm above the profile's `transfer.rssi_max_dbm`.
         case aboveMaximum
@@ -93,7 +93,7 @@ struct GateRefusalCase: ConformanceCase {
     var needs: CaseNeeds {
         switch heard {
         case .belowGate, .aboveMaximum: CaseNeeds(controllers: 2, radioScenario: TransferScenarios.fixed(rssi: reported ?? gate), dutNode: 1)
-        case .notAvailable: CaseNeeds(controllers: 2, radioScenario: TransferScenarios.closeRange, unproxiedNodes: [0], dutNode: 1)
+        case .notAvailable: CaseNeeds(controllers: 2, radioScenario: TransferScenarios.unmeasured, dutNode: 1)
         }
     }
 

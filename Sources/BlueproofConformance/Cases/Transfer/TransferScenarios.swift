@@ -14,6 +14,18 @@ enum TransferScenarios {
         """
     }
 
+    /// Both nodes in range, every report carrying RSSI 127, "not available", on any backend
+    /// (Rootcanal measures an RSSI; btvirt reports 127 anyway).
+    static let unmeasured = """
+        seed: 1
+        advertising-interval: 100ms
+        nodes:
+          - name: peripheral
+          - name: central
+        rssi:
+          fixed: not-available
+        """
+
     /// Close range: -40 dBm, well above the sample's gate.
     static let closeRange = fixed(rssi: -40)
 
