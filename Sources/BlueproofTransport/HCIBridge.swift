@@ -9,7 +9,10 @@ import Synchronization
 /// restarts (a process per transfer) gets the same controller again.
 ///
 /// Every packet either way is recorded to `capture` (the host's side of the link: what it
-/// sent and what it was told) and shown to `observe` before it is passed on. A host whose
+/// sent and what it was told) and shown to `observe` before it is passed on. Data the host
+/// sends on a handle whose Disconnection Complete already crossed is dropped, neither sent nor
+/// recorded, as our own transports do (``EndedHandles``: the crossing is a race inherent to
+/// HCI, not the host's fault), and counted in ``discardedOnEndedHandles``. A host whose
 /// bytes are not an H4 stream is disconnected with the error reported to `onError`; the
 /// controller link stays open for the next connection.
 public final class HCIBridge: Sendable {
@@ -22,6 +25,10 @@ public final class HCIBridge: Sendable {
     private let onError: @Sendable (String) -> Void
     private let client = Mutex<StreamSocket?>(nil)
     private let tasks = Mutex<[Task<Void, Never>]>([])
+    private let ended = Mutex((handles: EndedHandles(), discarded: 0))
+
+    /// Data packets from the host dropped because their handle had ended.
+    public var discardedOnEndedHandles: Int { ended.withLock { $0.discarded } }
 
     /// Listens on `spec` (`tcp:127.0.0.1:0` picks a free port) and starts serving `transport`.
     public init(listeningOn spec: TransportSpec, transport: any HCITransport, capture: (any CaptureSink)?,
@@ -55,7 +62,10 @@ public final class HCIBridge: Sendable {
     private func forwardControllerPackets() async {
         do {
             for try await packet in transport.inbound {
-                record(.received, packet)
+                ended.withLock { state in
+                    state.handles.observe(received: packet)
+                    record(.received, packet)
+                }
                 observe(.received, packet)
                 let socket = client.withLock { $0 }
                 try? socket?.send(packet.h4Bytes)
@@ -84,7 +94,15 @@ public final class HCIBridge: Sendable {
             for try await bytes in socket.incoming {
                 deframer.append(bytes)
                 while let packet = try deframer.next() {
-                    record(.sent, packet)
+                    let admitted = ended.withLock { state in
+                        guard state.handles.admits(sent: packet) else {
+                            state.discarded += 1
+                            return false
+                        }
+                        record(.sent, packet)
+                        return true
+                    }
+                    guard admitted else { continue }
                     observe(.sent, packet)
                     try transport.send(packet)
                 }

@@ -74,7 +74,7 @@ extension Integration {
             ("RSSI gate ignored", TransferFaults(ignoreRSSIGate: true), ["CBT/GATE/BI-01", "CBT/GATE/BI-02"], "tried to connect"),
             ("RSSI at the gate refused", TransferFaults(refuseAtGate: true), ["CBT/GATE/BV-02"], "never connected"),
             ("no write-back", TransferFaults(skipWriteBack: true), ["CBT/ROLE/BV-01", "CBT/ROLE/BV-02"], nil),
-            ("no cleanup", TransferFaults(skipCleanup: true), ["CBT/CLEAN/BV-01"], "still open"),
+            ("no cleanup", TransferFaults(skipCleanup: true), ["CBT/CLEAN/BV-01"], "never turned notifications off"),
             // The issue-12 finding: the host cut each 183-byte chunk to 182 and the case passed.
             ("chunks one byte too big", TransferFaults(chunkSizeDelta: 1), ["CBT/CHUNK/BV-01"], "-byte chunk; at most ATT_MTU - 3"),
             ("write-back to the wrong handle", TransferFaults(writeBackToWrongHandle: true), ["CBT/ROLE/BV-01", "CBT/ROLE/BV-02"], nil),
@@ -86,6 +86,7 @@ extension Integration {
             ("Write property added", TransferFaults(extraProperties: .write), ["CBT/GATT/BV-07"], "properties"),
             ("value not readable", TransferFaults(unreadableValue: true), ["CBT/GATT/BV-07"], "Read Request"),
             ("foreign service UUID", TransferFaults(foreignServiceUUID: true), ["CBT/GATT/BV-07"], "not the profile's service"),
+            ("RSSI gate ignored on a walk-in", TransferFaults(ignoreRSSIGate: true), ["CBT/GATE/BV-04"], "below the -50 dBm gate"),
         ]
 
         @Test("btvirt: chunks one byte short fail CBT/CHUNK/BV-01", .requires(.btvirt, .preload), .timeLimit(.minutes(2)))
@@ -100,6 +101,10 @@ extension Integration {
 
         @Test("btvirt: an ignored RSSI gate fails CBT/GATE/BI-01 and BI-02", .requires(.btvirt, .preload), .timeLimit(.minutes(2)))
         func brokenGateIgnored() async throws { try await check(Self.variants[2]) }
+
+        @Test("btvirt: an ignored RSSI gate connects a peer walking in while it is still weak: CBT/GATE/BV-04 fails",
+              .requires(.btvirt, .preload), .timeLimit(.minutes(2)))
+        func brokenGateWalkIn() async throws { try await check(Self.variants[16]) }
 
         @Test("btvirt: a gate refusing -50 dBm fails CBT/GATE/BV-02", .requires(.btvirt, .preload), .timeLimit(.minutes(2)))
         func brokenGateStrict() async throws { try await check(Self.variants[3]) }

@@ -24,6 +24,7 @@ public struct CaseRegistry: Sendable {
             GateRefusalCase(.belowGate, gate: gate),
             GateRefusalCase(.notAvailable, gate: gate),
             GateRefusalCase(.aboveMaximum, gate: gate, maximum: maximum),
+            GateWalkInCase(gate: gate),
             CreditsCase(),
             FlowResumeCase(),
             SubscriptionCase(),

@@ -74,6 +74,9 @@ public final class DUTNode: Sendable {
                 log.note("dut \(launch.index): \(line)")
             }
         }
+        if bridge.discardedOnEndedHandles > 0 {
+            log.note("dut: \(bridge.discardedOnEndedHandles) data packet(s) it sent on connections already ended were dropped (they crossed the Disconnection Complete)")
+        }
         bridge.close()
     }
 
