@@ -154,7 +154,7 @@ struct RunCommand: AsyncParsableCommand {
         if let dutExec {
             let exec = DUTExec(command: dutExec, startTimeout: .milliseconds(Int64(dutStartTimeout * 1000)))
             configuration.dutExec = exec
-            configuration.transmitterProvider = DUTExecTransmitterProvider(exec: exec, sessionRoot: sessions)
+            configuration.transmitterProvider = DUTTransmitterProvider(.exec(exec), sessionRoot: sessions)
         } else if let dut {
             configuration.transmitterProvider = DUTTransmitterProvider(address: try TransportSpec(parsing: dut), sessionRoot: sessions)
         } else {
