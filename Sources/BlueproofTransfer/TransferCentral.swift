@@ -94,12 +94,13 @@ public struct TransferCentral: Sendable {
             throw .host(error)
         }
         let faults = profile.faults
+        let profile = self.profile
         var unbounded = profile.gate
         unbounded.maximum = Int.max
         let gate = faults.acceptAboveMaximum ? unbounded : profile.gate
         let rejected = ByteCounter()
         let found = await first(of: devices, within: profile.scanTimeout, clock: clock) { device -> LEDiscoveredDevice? in
-            guard device.connectable else { return nil }
+            guard device.connectable, profile.peer.map({ $0 == device.address }) ?? true else { return nil }
             var decision = gate.decide(rssi: device.rssi.map(Int.init))
             if faults.refuseAtGate, decision.rssi == gate.minimum { decision.passed = false }
             emit(.gate(address: device.address, decision: decision))

@@ -27,6 +27,9 @@ public struct TransferProfile: Hashable, Sendable {
     public var payloadLimit: Int
     /// The local name in the peripheral's scan response.
     public var localName: String
+    /// The only peripheral the central considers, when set (a device on the air under test);
+    /// nil: any advertiser of the service.
+    public var peer: BDAddress?
     /// Deliberate faults for the conformance suite's broken variants; ``TransferFaults/none`` in
     /// every real transfer.
     public var faults: TransferFaults = .none

@@ -3,6 +3,7 @@ import BlueproofTransport
 import BlueproofBackend
 import BlueproofConformance
 import BlueproofTransmitter
+import BlueproofWire
 import Foundation
 import Logging
 
@@ -82,6 +83,19 @@ struct RunCommand: AsyncParsableCommand {
     var dutExec: String?
 
     @Option(name: .long, help: ArgumentHelp(
+        "A device under test on the air (a phone, a board) sharing --controller's air but not behind it: its address (AA:BB:CC:DD:EE:FF), or any for the first advertiser of the transfer service. With --dut-role; only the transfer cases whose rule shows on the reference's side apply (docs/dut.md, \"A device on the air\").",
+        valueName: "address"))
+    var dutAddress: String?
+
+    @Option(name: .long, help: ArgumentHelp("The role the --dut-address device plays: peripheral or central.", valueName: "role"))
+    var dutRole: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "The bytes a --dut-address peripheral sends (the text or file it was given), compared byte for byte with what arrives.",
+        valueName: "file"))
+    var dutPayload: String?
+
+    @Option(name: .long, help: ArgumentHelp(
         "Seconds --dut-exec's program may take to come up (advertise, or serve the control protocol).", valueName: "seconds"))
     var dutStartTimeout: Double = 20
 
@@ -118,12 +132,43 @@ struct RunCommand: AsyncParsableCommand {
         }
         if let shard { _ = try Self.parseShard(shard) }
         do { _ = try BackendSpec(parsing: controller) } catch { throw ValidationError("--controller: \(error)") }
-        if dut != nil, dutExec != nil { throw ValidationError("--dut and --dut-exec name two implementations under test; give one") }
+        if [dut != nil, dutExec != nil, dutAddress != nil].filter({ $0 }).count > 1 {
+            throw ValidationError("--dut, --dut-exec and --dut-address each name an implementation under test; give one")
+        }
+        _ = try airDevice()
         if let dutExec, dutExec.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--dut-exec: the command is empty") }
         guard dutStartTimeout > 0, dutStartTimeout <= 600 else { throw ValidationError("--dut-start-timeout must be more than 0 and at most 600 seconds") }
         if let dut, !(dut.hasPrefix("tcp:") || dut.hasPrefix("unix:")) || dut.split(separator: ":").count < 2 {
             throw ValidationError("--dut: expected tcp:HOST:PORT or unix:PATH, got \(dut)")
         }
+    }
+
+    /// `--dut-address`, `--dut-role` and `--dut-payload`, checked together.
+    func airDevice() throws -> AirDevice? {
+        guard let dutAddress else {
+            if dutRole != nil || dutPayload != nil { throw ValidationError("--dut-role and --dut-payload go with --dut-address") }
+            return nil
+        }
+        var address: BDAddress?
+        if dutAddress != "any" {
+            guard let parsed = BDAddress(dutAddress) else {
+                throw ValidationError("--dut-address: expected AA:BB:CC:DD:EE:FF or any, got \(dutAddress)")
+            }
+            address = parsed
+        }
+        guard let dutRole, let role = DUTRole(rawValue: dutRole), role != .transmitter else {
+            throw ValidationError("--dut-address needs --dut-role peripheral or --dut-role central")
+        }
+        var payload: [UInt8]?
+        if let dutPayload {
+            guard let data = FileManager.default.contents(atPath: dutPayload) else {
+                throw ValidationError("--dut-payload: cannot read \(dutPayload)")
+            }
+            payload = [UInt8](data)
+        } else if role == .peripheral {
+            throw ValidationError("--dut-role peripheral needs --dut-payload: the bytes the device sends, to compare with what arrives")
+        }
+        return AirDevice(address: address, role: role, payload: payload)
     }
 
     static func parseShard(_ text: String) throws -> Shard {
@@ -151,6 +196,10 @@ struct RunCommand: AsyncParsableCommand {
             reportsRoot: output, capturesRoot: captures,
             caseTimeout: .milliseconds(Int64(caseTimeout * 1000)), dut: dut)
         let sessions = URL(fileURLWithPath: configuration.workDirectory).appendingPathComponent("sessions")
+        if let air = try airDevice() {
+            configuration.airDevice = air
+            configuration.dut = air.description
+        }
         if let dutExec {
             let exec = DUTExec(command: dutExec, startTimeout: .milliseconds(Int64(dutStartTimeout * 1000)))
             configuration.dutExec = exec

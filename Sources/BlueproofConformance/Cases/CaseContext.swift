@@ -15,6 +15,8 @@ public final class CaseContext: Sendable {
     public let nodes: [LEHost?]
     /// The implementation under test on its node, when the run has one (`--dut-exec`).
     public let dut: DUTNode?
+    /// A device under test on the air (`--dut-address`), standing for node `airDevice.node`.
+    public let airDevice: AirDevice?
     /// The capture of each node, by index: `Captures/<run>/<case>/node<N>.pcap`.
     public let captures: [String]
     public let radio: RadioWorld?
@@ -31,18 +33,20 @@ public final class CaseContext: Sendable {
     public convenience init(entry: CatalogueEntry, profile: Profile, hosts: [LEHost], captures: [String], radio: RadioWorld?,
                             transmitterProvider: (any TransmitterProvider)?, transferFaults: TransferFaults, log: CaseLog,
                             backendFacts: [BackendFact] = [], clock: any Clock<Duration> = ContinuousClock()) {
-        self.init(entry: entry, profile: profile, nodes: hosts, dut: nil, captures: captures, radio: radio,
+        self.init(entry: entry, profile: profile, nodes: hosts, dut: nil, airDevice: nil, captures: captures, radio: radio,
                   transmitterProvider: transmitterProvider, transferFaults: transferFaults, log: log,
                   backendFacts: backendFacts, clock: clock)
     }
 
-    public init(entry: CatalogueEntry, profile: Profile, nodes: [LEHost?], dut: DUTNode?, captures: [String], radio: RadioWorld?,
+    public init(entry: CatalogueEntry, profile: Profile, nodes: [LEHost?], dut: DUTNode?, airDevice: AirDevice?,
+                captures: [String], radio: RadioWorld?,
                 transmitterProvider: (any TransmitterProvider)?, transferFaults: TransferFaults, log: CaseLog,
                 backendFacts: [BackendFact] = [], clock: any Clock<Duration> = ContinuousClock()) {
         self.entry = entry
         self.profile = profile
         self.nodes = nodes
         self.dut = dut
+        self.airDevice = airDevice
         self.captures = captures
         self.radio = radio
         self.transmitterProvider = transmitterProvider
@@ -61,8 +65,11 @@ public final class CaseContext: Sendable {
         return host
     }
 
-    /// Whether the implementation under test plays node `node`.
-    public func isDevice(_ node: Int) -> Bool { dut?.node == node }
+    /// Whether an implementation under test plays node `node` (started by the runner, or on the air).
+    public func isDevice(_ node: Int) -> Bool { dut?.node == node || airDevice?.node == node }
+
+    /// Whether a device on the air plays node `node`.
+    public func isAirDevice(_ node: Int) -> Bool { airDevice?.node == node }
 
     /// Preconditions whose failure is `not-applicable` rather than `error` (the profile's
     /// `runner.optional_preconditions`, with `--optional-precondition` added).

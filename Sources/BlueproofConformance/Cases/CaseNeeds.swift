@@ -16,10 +16,16 @@ public struct CaseNeeds: Hashable, Sendable {
     /// The node a device under test (`--dut-exec`) takes in a transfer case: the node of the
     /// role the case judges (0 the peripheral, 1 the central). nil: the case has no place for one.
     public var dutNode: Int?
+    /// Whether the case can judge a device on the air (`--dut-address`) at ``dutNode`` from
+    /// the reference's side alone: without the device's capture, without the radio proxy in
+    /// front of it, without what it reports.
+    public var judgesAirDevice: Bool
 
     public init(controllers: Int = 0, features: Set<ControllerFeature> = [], radioScenario: String? = nil,
-                unproxiedNodes: Set<Int> = [], transmitters: Int = 0, linksPerNode: Int = 1, dutNode: Int? = nil) {
+                unproxiedNodes: Set<Int> = [], transmitters: Int = 0, linksPerNode: Int = 1, dutNode: Int? = nil,
+                judgesAirDevice: Bool = false) {
         self.linksPerNode = linksPerNode
+        self.judgesAirDevice = judgesAirDevice
         self.dutNode = dutNode
         self.controllers = controllers
         self.features = features

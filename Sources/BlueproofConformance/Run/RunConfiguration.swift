@@ -30,6 +30,8 @@ public struct RunConfiguration: Sendable {
     /// `--dut-exec`: the implementation under test started by the runner on each case's
     /// device node (``CaseNeeds/deviceNode``), behind the radio proxy and the capture.
     public var dutExec: DUTExec?
+    /// `--dut-address`: a device under test on the air, not behind the runner's controllers.
+    public var airDevice: AirDevice?
     /// The transfer variant under test (``TransferFaults/none`` is the reference).
     public var transferFaults: TransferFaults
     /// Every timeout of the run and its cases runs on this clock.

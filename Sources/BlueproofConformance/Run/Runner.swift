@@ -74,6 +74,11 @@ public struct Runner: Sendable {
         }
         if let preflight, let missing = preflight.missing(item.needs) { return result(.notApplicable(missing)) }
         var device: Topology.DeviceSlot?
+        var skipped: Int?
+        if let air = config.airDevice {
+            if let reason = Self.inapplicable(item.needs, to: air) { return result(.notApplicable(reason)) }
+            skipped = air.node
+        }
         if let exec = config.dutExec {
             guard let node = item.needs.deviceNode, node < item.needs.controllers else {
                 return result(.notApplicable("the case has no part for an implementation under test (--dut-exec): it checks the harness or the reference alone"))
@@ -86,13 +91,14 @@ public struct Runner: Sendable {
             log.note("opening \(item.needs.controllers) controller(s) on \(config.controller)")
             topology = try await Topology.open(item.needs, spec: config.controller, captureFolder: captureFolder,
                                                workDirectory: "\(config.workDirectory)/\(item.id.pathComponent)\(suffix)",
-                                               device: device, clock: config.clock)
+                                               device: device, skipping: skipped, clock: config.clock)
         } catch {
             log.note("topology failed: \(error)")
             return result(.error("could not set up the case's controllers: \(error)"))
         }
-        captures = topology.captures
-        let context = CaseContext(entry: entry, profile: config.profile, nodes: topology.hosts, dut: topology.dut, captures: captures,
+        captures = topology.captures.filter { FileManager.default.fileExists(atPath: $0) }
+        let context = CaseContext(entry: entry, profile: config.profile, nodes: topology.hosts, dut: topology.dut, airDevice: config.airDevice,
+                                  captures: topology.captures,
                                   radio: topology.radio, transmitterProvider: config.transmitterProvider,
                                   transferFaults: config.transferFaults, log: log, backendFacts: topology.backend?.facts ?? [],
                                   clock: config.clock)
@@ -115,6 +121,20 @@ public struct Runner: Sendable {
         }
         log.note("verdict \(outcome.verdict.rawValue): \(outcome.reason)")
         return result(outcome)
+    }
+
+    /// Why a case cannot judge a device on the air, or nil when it can.
+    static func inapplicable(_ needs: CaseNeeds, to device: AirDevice) -> String? {
+        guard let node = needs.dutNode else {
+            return "a device on the air (--dut-address) has no part in this case: its transmitter cases need the control protocol (--dut)"
+        }
+        guard node == device.node else {
+            return "the device on the air plays the \(device.role.rawValue); this case judges the \(node == 0 ? "peripheral" : "central")"
+        }
+        guard needs.judgesAirDevice else {
+            return "the case needs the device's own capture, the radio proxy in front of it, or what it reports; none of them exists for a device on the air (use --dut-exec)"
+        }
+        return nil
     }
 
     /// The case, raced against its timeout and against its backend dying.

@@ -17,7 +17,8 @@ struct Topology: Sendable {
     /// The implementation under test on its node (`--dut-exec`).
     let dut: DUTNode?
 
-    var captures: [String] { writers.map(\.path) }
+    /// Each node's capture path, by node; a device on the air's node has none on disk.
+    let captures: [String]
 
     /// Where an implementation under test goes in a case.
     struct DeviceSlot: Sendable {
@@ -30,10 +31,11 @@ struct Topology: Sendable {
     /// Opens the topology `needs` asks for, with `device`'s node served to the implementation
     /// under test instead of our host; on failure closes what was opened and throws.
     static func open(_ needs: CaseNeeds, spec: BackendSpec, captureFolder: String, workDirectory: String,
-                     device: DeviceSlot? = nil, clock: any Clock<Duration>) async throws -> Topology {
+                     device: DeviceSlot? = nil, skipping: Int? = nil, clock: any Clock<Duration>) async throws -> Topology {
         try FileManager.default.createDirectory(atPath: captureFolder, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: workDirectory, withIntermediateDirectories: true)
-        guard needs.controllers > 0 else { return Topology(backend: nil, hosts: [], writers: [], radio: nil, dut: nil) }
+        let captures = (0..<needs.controllers).map { "\(captureFolder)/node\($0).pcap" }
+        guard needs.controllers > 0 else { return Topology(backend: nil, hosts: [], writers: [], radio: nil, dut: nil, captures: []) }
         let radio = try needs.radioScenario.map { RadioWorld(scenario: try RadioScenario.load(yaml: $0, file: "case scenario"), clock: clock) }
         let backend: any ControllerBackend
         do {
@@ -47,7 +49,12 @@ struct Topology: Sendable {
         var dut: DUTNode?
         do {
             for node in 0..<needs.controllers {
-                let writer = try PcapWriter(path: "\(captureFolder)/node\(node).pcap")
+                // A device on the air takes this node: no controller of ours, no capture.
+                if node == skipping {
+                    hosts.append(nil)
+                    continue
+                }
+                let writer = try PcapWriter(path: captures[node])
                 writers.append(writer)
                 let isDevice = device?.node == node
                 // The device's capture is taken at its bridge: what it sent and what it was told.
@@ -64,10 +71,10 @@ struct Topology: Sendable {
                 try await host.start()
             }
         } catch {
-            await Topology(backend: backend, hosts: hosts, writers: writers, radio: radio, dut: dut).close()
+            await Topology(backend: backend, hosts: hosts, writers: writers, radio: radio, dut: dut, captures: captures).close()
             throw error
         }
-        return Topology(backend: backend, hosts: hosts, writers: writers, radio: radio, dut: dut)
+        return Topology(backend: backend, hosts: hosts, writers: writers, radio: radio, dut: dut, captures: captures)
     }
 
     func close() async {

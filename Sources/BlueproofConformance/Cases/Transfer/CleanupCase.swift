@@ -11,7 +11,7 @@ import BlueproofWire
 /// this happened before the runner ended it) and on our nodes' connections once it is done.
 struct CleanupCase: ConformanceCase {
     let id: CaseID = "CBT/CLEAN/BV-01"
-    let needs = CaseNeeds(controllers: 2, radioScenario: TransferScenarios.closeRange, dutNode: 1)
+    let needs = CaseNeeds(controllers: 2, radioScenario: TransferScenarios.closeRange, dutNode: 1, judgesAirDevice: true)
     /// How long a disconnection may take to be reported once both roles are done.
     static let grace: Duration = .seconds(3)
 
@@ -22,11 +22,20 @@ struct CleanupCase: ConformanceCase {
         guard exchange.centralReady != nil else {
             return .error("the central never subscribed; no transfer to clean up after: \(exchange.centralText)")
         }
-        guard case let .success(received) = exchange.central, received.payload == payload else {
-            return .fail("\(payload.count) bytes were sent and did not arrive intact: \(exchange.centralText)")
-        }
-        if let verdict = Self.judgeCentral(try CaptureEvidence(path: context.captures[1])) {
-            return verdict
+        if context.isAirDevice(1) {
+            // A central on the air: our peripheral must have sent it everything, and then see it
+            // turn notifications off and leave.
+            // (Its capture is read once it has left, below.)
+            guard case .success = exchange.peripheral else {
+                return .fail("the transfer to the device did not complete: \(exchange.peripheralText)")
+            }
+        } else {
+            guard case let .success(received) = exchange.central, received.payload == payload else {
+                return .fail("\(payload.count) bytes were sent and did not arrive intact: \(exchange.centralText)")
+            }
+            if let verdict = Self.judgeCentral(try CaptureEvidence(path: context.captures[1])) {
+                return verdict
+            }
         }
         var open: [String] = []
         for (node, host) in context.nodes.enumerated() {
@@ -43,7 +52,29 @@ struct CleanupCase: ConformanceCase {
             return .fail("\(open.count) connection(s) still open \(Self.grace) after the transfer: \(open.joined(separator: "; "))",
                          findings: [Finding("the central's commands, or the Disconnect missing among them", capture: context.captures[1])])
         }
+        if context.isAirDevice(1), let verdict = Self.judgeUnsubscribe(seenBy: try CaptureEvidence(path: context.captures[0])) {
+            return verdict
+        }
         return .pass("no connection left on either node")
+    }
+
+    /// The peripheral's capture must show the central's CCCD write of 0x0000 after the last
+    /// notification; nil when it does.
+    static func judgeUnsubscribe(seenBy capture: CaptureEvidence) -> CaseOutcome? {
+        let pdus = capture.attPDUs
+        let last = pdus.last { item in
+            if item.direction == .sent, case .handleValueNotification = item.pdu { true } else { false }
+        }
+        let off = pdus.contains { item in
+            guard item.direction == .received, item.frame > (last?.frame ?? 0) else { return false }
+            if case let .writeRequest(_, value) = item.pdu { return value == [0, 0] }
+            return false
+        }
+        guard off else {
+            return .fail("the central never turned notifications off (no CCCD write of 0x0000 reached our peripheral after the last notification)",
+                         findings: [Finding("our peripheral's capture", capture: capture.path)])
+        }
+        return nil
     }
 
     /// The central's capture must show it turn notifications off after the last one and then

@@ -8,20 +8,22 @@ import BlueproofTransfer
 /// marker gets a short message and fails.
 struct EndOfMessageCase: ConformanceCase {
     let id: CaseID = "CBT/CHUNK/BV-02"
-    let needs = CaseNeeds(controllers: 2, radioScenario: TransferScenarios.closeRange, dutNode: 0)
+    let needs = CaseNeeds(controllers: 2, radioScenario: TransferScenarios.closeRange, dutNode: 0, judgesAirDevice: true)
 
     func run(_ context: CaseContext) async throws -> CaseOutcome {
         let marker = try context.profile.string("transfer.eom_marker")
-        let payload = Self.payload(2000, marker: Array(marker.utf8))
+        // A device on the air sends what it was given (--dut-payload), judged by our central alone.
+        let air = context.isAirDevice(0)
+        let payload = context.airDevice?.payload ?? Self.payload(2000, marker: Array(marker.utf8))
         let profile = TransferExchange.transferProfile(context)
         let exchange = await TransferExchange.run(context, .send(payload), .receive(reply: .echoPrefix), profile: profile)
-        let sender = try CaptureEvidence(path: context.captures[0])
-        let check = sender.check("CBT/CHUNK/BV-02")
+        let sender = air ? CaptureEvidence(path: context.captures[1], records: []) : try CaptureEvidence(path: context.captures[0])
+        let check = air ? nil : sender.check("CBT/CHUNK/BV-02")
         if check?.verdict == .fail, let check {
             return .fail("a chunked stream does not end with \(marker)", findings: [Finding(check, capture: sender.path)])
         }
         switch exchange.central {
-        case let .success(received) where received.payload == payload && check?.verdict == .pass:
+        case let .success(received) where received.payload == payload && (air || check?.verdict == .pass):
             return .pass("the message ended on \(marker) and arrived byte-exact (\(payload.count) bytes)",
                          findings: check.map { [Finding($0, capture: sender.path)] } ?? [])
         case let .success(received):

@@ -14,12 +14,13 @@ import BlueproofWire
 /// permission shows in CBT/ROLE/BV-01 (the Write Command write-back is taken).
 struct GATTDatabaseCase: ConformanceCase {
     let id: CaseID = "CBT/GATT/BV-07"
-    let needs = CaseNeeds(controllers: 2, radioScenario: TransferScenarios.closeRange, dutNode: 0)
+    let needs = CaseNeeds(controllers: 2, radioScenario: TransferScenarios.closeRange, dutNode: 0, judgesAirDevice: true)
     static let limit: Duration = .seconds(5)
 
     /// The peripheral on node 0, advertising when this returns: ours, or the implementation
     /// under test (which must enable advertising within its start timeout).
     static func startPeripheral(_ context: CaseContext, profile: TransferProfile) async throws -> Task<Void, Never> {
+        if context.isAirDevice(0) { return Task {} }
         if let dut = context.dut, dut.node == 0 {
             let launch = try await dut.launch(.peripheral, payload: [1, 2, 3])
             do {
@@ -53,7 +54,11 @@ struct GATTDatabaseCase: ConformanceCase {
         let host = try context.host(1)
         let devices = try await host.discover()
         let found = try? await withTimeout(Self.limit, clock: context.clock, what: "an advertiser") { () async -> LEDiscoveredDevice? in
-            for await device in devices where device.connectable { return device }
+            for await device in devices where device.connectable {
+                // A device on the air is the one at its address, or the first advertiser of the service.
+                guard let air = context.airDevice else { return device }
+                if air.address.map({ $0 == device.address }) ?? device.serviceUUIDs.contains(wanted.service) { return device }
+            }
             return nil
         }
         guard let device = found else { return .error("no connectable advertiser within \(Self.limit)") }

@@ -40,7 +40,8 @@ extension TransferExchange {
                                                                profile: profile)
         await launch.stop(grace: dut.exec.grace)
         return TransferExchange(peripheral: .failure(.gatt("played by the implementation under test: judged on the air")),
-                                central: centralOutcome, peripheralEvents: [], centralEvents: centralEvents, dutLaunch: launch)
+                                central: centralOutcome, peripheralEvents: [], centralEvents: centralEvents, dutLaunch: launch,
+                                deviceRole: .peripheral)
     }
 
     /// Our peripheral advertises and notifies; the implementation scans, gates, connects,
@@ -73,7 +74,7 @@ extension TransferExchange {
         let central = centralResult(launch, peripheral: peripheralOutcome, events: peripheralEvents)
         context.log.note("central (node \(dut.node), the implementation under test): \(text(central))")
         return TransferExchange(peripheral: peripheralOutcome, central: central, peripheralEvents: peripheralEvents,
-                                centralEvents: [], dutLaunch: launch)
+                                centralEvents: [], dutLaunch: launch, deviceRole: .central)
     }
 
     /// What a central under test reported: the message it wrote to `received.bin`, with the
@@ -91,6 +92,34 @@ extension TransferExchange {
             role: .central, direction: .peripheralToCentral, sent: false, bytes: received.count,
             mtu: ready?.0 ?? 0, chunkSize: ready?.1 ?? 0, chunks: sent?.chunks ?? 0, largestChunk: sent?.largestChunk ?? 0,
             elapsed: .zero, sha256: SHA256.hex(received), payload: received, reply: nil, peer: sent?.peer ?? BDAddress(littleEndian: [0, 0, 0, 0, 0, 0])))
+    }
+
+    /// How long our peripheral waits for a central on the air: a person may have to start it.
+    static let airCentralWait: Duration = .seconds(40)
+
+    /// A device on the air plays one role (docs/dut.md, "A device on the air"); our side is an
+    /// instrument: our central takes the device whatever its RSSI (the gate is not under
+    /// judgement, and a real RSSI depends on where the device lies) and only that device.
+    static func runWithAirDevice(_ air: AirDevice, _ context: CaseContext, peripheralNode: Int, centralNode: Int,
+                                 _ peripheralMode: TransferPeripheral.Mode, _ centralMode: TransferCentral.Mode,
+                                 profile: TransferProfile) async -> TransferExchange {
+        if air.node == peripheralNode {
+            guard let host = try? context.host(centralNode) else { return unplayable("node \(centralNode) has no host of ours") }
+            var instrument = profile
+            instrument.peer = air.address
+            instrument.gate = RSSIGate(minimum: -127, allowUnavailable: true)
+            instrument.scanTimeout = max(profile.scanTimeout, .seconds(30))
+            let (outcome, events) = await runCentral(context, node: centralNode, host: host, centralMode, profile: instrument)
+            return TransferExchange(peripheral: .failure(.gatt("a device on the air: judged on what our central received")),
+                                    central: outcome, peripheralEvents: [], centralEvents: events, deviceRole: .peripheral)
+        }
+        guard let host = try? context.host(peripheralNode) else { return unplayable("node \(peripheralNode) has no host of ours") }
+        var waiting = profile
+        waiting.acceptTimeout = max(profile.acceptTimeout, airCentralWait)
+        let (task, _, _) = startPeripheral(context, node: peripheralNode, host: host, peripheralMode, profile: waiting)
+        let (outcome, events) = await task.value
+        return TransferExchange(peripheral: outcome, central: .failure(.gatt("a device on the air reports nothing of its own")),
+                                peripheralEvents: events, centralEvents: [], deviceRole: .central)
     }
 
     /// An exchange that could not be played: both sides failed with `reason`.

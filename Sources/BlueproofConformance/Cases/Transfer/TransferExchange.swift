@@ -14,6 +14,8 @@ struct TransferExchange: Sendable {
     /// The launch of the implementation under test that played one role, when one did
     /// (TransferExchange+DUT.swift); its side's result is then built from what it reported.
     var dutLaunch: DUTLaunch? = nil
+    /// The role an implementation under test played (started by the runner or on the air).
+    var deviceRole: DUTRole? = nil
 
     var gateDecisions: [RSSIGate.Decision] {
         centralEvents.compactMap { if case let .gate(_, decision) = $0 { decision } else { nil } }
@@ -36,7 +38,7 @@ struct TransferExchange: Sendable {
     /// (or, for a central under test, as our peripheral saw it); nil when it never was.
     var centralReady: (mtu: Int, chunkSize: Int)? {
         for case let .ready(mtu, chunkSize) in centralEvents { return (mtu, chunkSize) }
-        guard dutLaunch?.role == .central else { return nil }
+        guard deviceRole == .central else { return nil }
         for case let .ready(mtu, chunkSize) in peripheralEvents { return (mtu, chunkSize) }
         return nil
     }
@@ -78,6 +80,10 @@ struct TransferExchange: Sendable {
     static func run(_ context: CaseContext, peripheralNode: Int = 0, centralNode: Int = 1,
                     _ peripheralMode: TransferPeripheral.Mode, _ centralMode: TransferCentral.Mode,
                     profile: TransferProfile) async -> TransferExchange {
+        if let air = context.airDevice, air.node == peripheralNode || air.node == centralNode {
+            return await runWithAirDevice(air, context, peripheralNode: peripheralNode, centralNode: centralNode,
+                                          peripheralMode, centralMode, profile: profile)
+        }
         if let dut = context.dut, dut.node == peripheralNode || dut.node == centralNode {
             return await runWithDevice(dut, context, peripheralNode: peripheralNode, centralNode: centralNode,
                                        peripheralMode, centralMode, profile: profile)

@@ -1,3 +1,4 @@
+import BlueproofCapture
 import BlueproofTransfer
 import BlueproofWire
 
@@ -10,7 +11,7 @@ import BlueproofWire
 /// notification came from, carrying the write-back; no Write Request to that handle.
 struct WriteCommandCase: ConformanceCase {
     let id: CaseID = "CBT/ROLE/BV-02"
-    let needs = CaseNeeds(controllers: 2, radioScenario: TransferScenarios.closeRange, dutNode: 1)
+    let needs = CaseNeeds(controllers: 2, radioScenario: TransferScenarios.closeRange, dutNode: 1, judgesAirDevice: true)
 
     func run(_ context: CaseContext) async throws -> CaseOutcome {
         guard try context.profile.bool("transfer.write_back") else {
@@ -26,21 +27,29 @@ struct WriteCommandCase: ConformanceCase {
         // The document does not say what the central writes back: an implementation under test
         // may write anything but nothing; ours writes the message's first chunk (echo prefix).
         let expected = context.isDevice(1) ? nil : Array(payload.prefix(ready.chunkSize))
+        // A central on the air is judged on our peripheral's capture: the same PDUs, the other way.
+        if context.isAirDevice(1) {
+            return Self.judge(try CaptureEvidence(path: context.captures[0]), marker: marker, writeBack: expected,
+                              central: exchange.central, seenBy: .peripheral)
+        }
         return Self.judge(try CaptureEvidence(path: context.captures[1]), marker: marker, writeBack: expected,
                           central: exchange.central)
     }
 
-    /// The verdict on the central's capture: `writeBack` is what it was asked to write back
-    /// (nil: any value but an empty one).
+    /// The verdict on the central's capture, or on the peripheral's (`seenBy`): `writeBack` is
+    /// what it was asked to write back (nil: any value but an empty one).
     static func judge(_ capture: CaptureEvidence, marker: [UInt8], writeBack: [UInt8]?,
-                      central: Result<TransferSummary, TransferError>) -> CaseOutcome {
+                      central: Result<TransferSummary, TransferError>, seenBy side: TransferRole = .central) -> CaseOutcome {
+        // The direction of the central's writes in this capture, and of the notifications.
+        let written: CaptureDirection = side == .central ? .sent : .received
+        let notified: CaptureDirection = side == .central ? .received : .sent
         let pdus = capture.attPDUs
         let end = pdus.first { item in
-            guard item.direction == .received, case let .handleValueNotification(_, value) = item.pdu else { return false }
+            guard item.direction == notified, case let .handleValueNotification(_, value) = item.pdu else { return false }
             return value == marker
         }
         let commands = pdus.filter { item in
-            guard item.direction == .sent, case .writeCommand = item.pdu else { return false }
+            guard item.direction == written, case .writeCommand = item.pdu else { return false }
             return true
         }
         guard let end, case let .handleValueNotification(valueHandle, _) = end.pdu else {
@@ -57,7 +66,7 @@ struct WriteCommandCase: ConformanceCase {
                                             frames: early.map(\.frame))])
         }
         let requests = pdus.filter { item in
-            guard item.direction == .sent, case let .writeRequest(handle, _) = item.pdu else { return false }
+            guard item.direction == written, case let .writeRequest(handle, _) = item.pdu else { return false }
             return handle == valueHandle
         }
         guard requests.isEmpty else {
