@@ -122,5 +122,28 @@ extension Integration {
             #expect(cases.count == 2 && cases.allSatisfy { $0.verdict == .pass }, "\(result.stdout)")
             #expect(cases.allSatisfy { $0.log.contains { $0.contains("dut: launch 1 as transmitter") } })
         }
+
+        @Test("a central on the air (--dut-address any --dut-role central): ROLE/BV-01, BV-02 and CLEAN/BV-01 judged on our peripheral's side, ROLE/BV-03 not-applicable; a missing payload for a peripheral is a usage error",
+              .requires(.cli, .btvirt, .preload), .timeLimit(.minutes(3)))
+        func airCentral() async throws {
+            let cli = try RequiredComponent.require(.cli, .btvirt, .preload)[0]
+            let folder = try WorkFolder("dut-air")
+            defer { folder.cleanUp() }
+            let usage = try run(cli, ["run", "--list", "--dut-address", "any", "--dut-role", "peripheral"])
+            #expect(usage.status == 2 && usage.stderr.contains("--dut-payload"), "\(usage.stderr)")
+            try await withBackend(.btvirt, in: folder.path) { backend in
+                let socket = try #require(backend.facts.first { $0.name == "socket" }?.value)
+                // The device: another process, a central on the same btvirt, once per case.
+                let device = try LiveCLI("/bin/sh", ["-c", "for i in 1 2 3; do '\(cli)' transfer central --controller unix:\(socket) "
+                                                     + "--allow-unavailable-rssi --timeout 40; done"])
+                defer { device.stop() }
+                let result = try Self.runDUT(cli, folder, ["--controller", "unix:\(socket)", "--dut-address", "any", "--dut-role", "central",
+                                                           "--filter", "CBT/ROLE/*", "--filter", "CBT/CLEAN/*"])
+                let verdicts = Dictionary(uniqueKeysWithValues: (result.report?.cases ?? []).map { ($0.id.rawValue, $0.verdict) })
+                #expect(verdicts == ["CBT/ROLE/BV-01": .pass, "CBT/ROLE/BV-02": .pass, "CBT/ROLE/BV-03": .notApplicable,
+                                     "CBT/CLEAN/BV-01": .pass], "\(result.stdout)")
+                #expect(result.status == 0, "\(result.stdout)")
+            }
+        }
     }
 }
