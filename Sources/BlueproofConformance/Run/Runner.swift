@@ -72,13 +72,16 @@ public struct Runner: Sendable {
         if config.dutExec == nil, config.transmitterProvider?.isDeviceUnderTest == true, item.needs.transmitters > 0, item.needs.radioScenario != nil {
             return result(.notApplicable("the case needs the radio proxy in front of every node, and the implementation's controller is not behind it"))
         }
-        if let preflight, let missing = preflight.missing(item.needs) { return result(.notApplicable(missing)) }
         var device: Topology.DeviceSlot?
         var skipped: Int?
+        var ours = item.needs
         if let air = config.airDevice {
             if let reason = Self.inapplicable(item.needs, to: air) { return result(.notApplicable(reason)) }
+            // The device's node needs no controller of ours: one adapter can test a phone.
             skipped = air.node
+            ours.controllers -= 1
         }
+        if let preflight, let missing = preflight.missing(ours) { return result(.notApplicable(missing)) }
         if let exec = config.dutExec {
             guard let node = item.needs.deviceNode, node < item.needs.controllers else {
                 return result(.notApplicable("the case has no part for an implementation under test (--dut-exec): it checks the harness or the reference alone"))
