@@ -19,6 +19,18 @@ public actor ControlClient: TransmitterControl {
     private let hello = OneShot<Result<ControlEvent, TransmitterError>>()
     /// Why the channel ended, once it has.
     public private(set) var failure: TransmitterError?
+    /// The protocol version the implementation's `hello` named.
+    public private(set) var protocolVersion = controlProtocolVersion
+    /// How the implementation's `hello` named it.
+    public private(set) var implementation: String?
+
+    private func greeted(version: Int, implementation: String?) {
+        protocolVersion = version
+        self.implementation = implementation
+    }
+
+    /// Log lines come as `log` events from version 2 on.
+    public func reportsLogLines() async -> Bool { protocolVersion >= 2 }
 
     /// Connects and waits for the server's `hello`.
     public static func connect(to spec: TransportSpec, timeout: Duration = .seconds(30)) async throws(TransmitterError) -> ControlClient {
@@ -40,10 +52,12 @@ public actor ControlClient: TransmitterControl {
             await client.close()
             throw .controlChannel("no hello from \(spec): \(error)")
         }
-        guard greeting.protocol == controlProtocolVersion else {
+        guard let version = greeting.protocol, controlProtocolVersions.contains(version) else {
             await client.close()
-            throw .controlChannel("\(spec) speaks protocol \(greeting.protocol.map(String.init) ?? "?"), this runner \(controlProtocolVersion)")
+            throw .controlChannel("\(spec) speaks protocol \(greeting.protocol.map(String.init) ?? "?"), this runner "
+                                  + "\(controlProtocolVersions.lowerBound) to \(controlProtocolVersions.upperBound)")
         }
+        await client.greeted(version: version, implementation: greeting.implementation)
         return client
     }
 

@@ -1,8 +1,12 @@
 import BlueproofTransmitter
 import Foundation
 
-/// The protocol's version, sent in the server's `hello` event.
-public let controlProtocolVersion = 1
+/// The protocol's version, sent in the server's `hello` event. 2 added the `log` event
+/// (docs/control-protocol.md, "Versions").
+public let controlProtocolVersion = 2
+
+/// The versions a client speaks: an implementation of version 1 is driven without log lines.
+public let controlProtocolVersions = 1...controlProtocolVersion
 
 /// One command line, client to server (docs/control-protocol.md, "Commands"). Arguments are
 /// optional fields; each command reads the ones it documents.

@@ -21,11 +21,15 @@ public protocol TransmitterProvider: Sendable {
     /// made for the case), for what must persist across processes; ended in ``release(for:)``.
     /// Throws ``TransmitterUnavailable`` when the provider cannot start one.
     func otherProcess(sharingSessionOf index: Int, for context: CaseContext) async throws -> any TransmitterControl
+    /// How the implementation under test names itself (its control protocol `hello`), once a
+    /// case reached it; nil for the reference.
+    func implementationName() async -> String?
 }
 
 extension TransmitterProvider {
     public var airTimeout: Duration { .seconds(30) }
     public func harnessFailure() async -> String? { nil }
+    public func implementationName() async -> String? { nil }
     public func otherProcess(sharingSessionOf index: Int, for context: CaseContext) async throws -> any TransmitterControl {
         throw TransmitterUnavailable("\(name) cannot start another process of the implementation on the same session")
     }

@@ -109,6 +109,7 @@ public struct Runner: Sendable {
                                          clock: config.clock)
         if let provider = config.transmitterProvider, item.needs.transmitters > 0 {
             if let failure = await provider.harnessFailure() { outcome = .error(failure) }
+            implementation = await provider.implementationName()
             await provider.release(for: context)
         }
         await topology.close()
@@ -116,7 +117,7 @@ public struct Runner: Sendable {
             outcome = Self.withCaptureChecks(outcome, captures: captures, log: log)
         }
         if let dut = topology.dut {
-            implementation = dut.hello
+            implementation = dut.hello ?? implementation
             if let override = dut.verdictOverride(optional: context.optionalPreconditions) {
                 log.note("the case concluded \(outcome.verdict.rawValue) (\(outcome.reason)); the implementation under test decides instead")
                 outcome = override

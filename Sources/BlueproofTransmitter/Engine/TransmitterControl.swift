@@ -47,6 +47,10 @@ public protocol TransmitterControl: Sendable {
 
     /// "Save state": held mesh packets are written so they survive a restart.
     func saveState() async throws(TransmitterError)
+
+    /// Whether this transmitter's own log lines reach ``events()`` as `log` events (the BFT/LOG
+    /// cases judge them); an implementation behind control protocol 1 sends none.
+    func reportsLogLines() async -> Bool
 }
 
 /// The four log levels, each including the ones below it ("Log levels"). Default `.error`.
@@ -54,4 +58,8 @@ public enum TransmitterLogLevel: Int, Sendable, Comparable, CaseIterable, Codabl
     case error = 0, info, debug, trace
 
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+extension TransmitterControl {
+    public func reportsLogLines() async -> Bool { true }
 }

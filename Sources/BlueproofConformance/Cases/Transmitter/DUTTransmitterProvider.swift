@@ -60,6 +60,8 @@ public actor DUTTransmitterProvider: TransmitterProvider {
         await testers.release(for: context)
     }
 
+    public func implementationName() async -> String? { await client?.implementation }
+
     /// The control channel broke during the case: the runner calls the case an error rather
     /// than trusting what the client returned.
     public func harnessFailure() async -> String? {

@@ -8,6 +8,7 @@ enum LogCases {
     static func all() -> [ScriptCase] {
         [
             ScriptCase("BFT/LOG/BV-03", nodes: 2, brokenBy: [.logLevelIgnored]) { stage in
+                if let outcome = await unobservable(stage) { return outcome }
                 let (lines, _) = try await script(stage, level: .error)
                 if let shown = lines.first(where: { $0.level != .error }) {
                     return .fail("at error a \(shown.level.name) line was written: \(shown.text)")
@@ -32,6 +33,7 @@ enum LogCases {
     /// At `level`: lines of that level appear, and none of a level above it.
     static func levelCase(_ id: CaseID, level: TransmitterLogLevel, brokenBy: Set<Defect>) -> ScriptCase {
         ScriptCase(id, nodes: 2, brokenBy: brokenBy) { stage in
+            if let outcome = await unobservable(stage) { return outcome }
             let (lines, mesh) = try await script(stage, level: level)
             if let above = lines.first(where: { $0.level > level }) {
                 return .fail("at \(level.name) a \(above.level.name) line was written: \(above.text)")
@@ -46,6 +48,12 @@ enum LogCases {
             }
             return .pass("at \(level.name): \(own.count) \(level.name) lines (e.g. \(example.text)), none above")
         }
+    }
+
+    /// Not applicable when the subject cannot show its log lines (control protocol 1).
+    static func unobservable(_ stage: TransmitterStage) async -> CaseOutcome? {
+        guard await !stage.subject.reportsLogLines() else { return nil }
+        return .notApplicable("the implementation speaks control protocol 1, which carries no log lines (docs/control-protocol.md, \"Versions\")")
     }
 
     struct Line { var level: TransmitterLogLevel; var text: String }
