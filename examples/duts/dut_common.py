@@ -14,6 +14,26 @@ import signal
 import sys
 import time
 
+
+def _run_in_the_project_venv() -> None:
+    """Started by a Python without Bumble (`python3 examples/duts/...`): start again with the
+    repository's .venv (scripts/setup makes it), which has the pinned Bumble."""
+    try:
+        import bumble  # noqa: F401
+        return
+    except ImportError:
+        pass
+    venv = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".venv"))
+    python = os.path.join(venv, "bin", "python")
+    if os.path.exists(python) and os.path.realpath(sys.prefix) != os.path.realpath(venv):
+        os.execv(python, [python] + sys.argv)
+    sys.stderr.write("error: Bumble is not installed for this Python: run scripts/setup, or "
+                     "pip install bumble==0.0.236\n")
+    sys.exit(2)
+
+
+_run_in_the_project_venv()
+
 # The Core Bluetooth transfer sample's numbers (docs: corebluetooth-transfer-sample.md).
 SERVICE_UUID = "E20A39F4-73F5-4BC4-A12F-17D1AD07A961"
 CHARACTERISTIC_UUID = "08590F7E-DB05-467E-8757-72F6FAEB13D4"

@@ -350,7 +350,20 @@ class Session:
             event("write-back", f"Write Command sent although the characteristic lacks "
                                 f"write-without-response ({properties})")
         await self.characteristic.write_value(value, with_response=False)
+        await self.flush("the write-back")
         event("write-back", f"Write Command, {len(value)} bytes, hex {hex_preview(value)}")
+
+    async def flush(self, what: str) -> None:
+        """Until the controller has completed every ACL packet queued on this connection. A
+        Write Command returns once Bumble has queued it; a disconnection before the controller
+        took it all would drop the rest (btvirt takes one 192-byte packet at a time)."""
+        host_connection = self.central.device.host.connections.get(self.connection.handle)
+        if host_connection is None:
+            return
+        try:
+            await self.step(host_connection.acl_packet_queue.drain(self.connection.handle), what)
+        except ValueError:
+            pass  # nothing was ever queued on this connection
 
     async def unsubscribe(self) -> None:
         if not self.subscribed or self.ended.done():
@@ -372,6 +385,7 @@ class Session:
     async def clean_up(self, disconnect: bool) -> None:
         await self.unsubscribe()
         if disconnect and not self.ended.done():
+            await self.flush("the last packets before the disconnection")
             event("disconnecting")
             try:
                 await self.connection.disconnect()
