@@ -120,6 +120,7 @@ struct TransferCentralCommand: AsyncParsableCommand {
         let bytes = try payload.payload()
         let session = try await ControllerSession.open(options, count: 1)
         let hosts = try await session.startHosts()
+        if let hint = session.joinHint { Console.progress(hint) }
         let central = TransferCentral(host: hosts[0], profile: profile.profile())
         let events = central.run(reverse ? .send(bytes) : .receive(reply: profile.transferReply))
         do {
