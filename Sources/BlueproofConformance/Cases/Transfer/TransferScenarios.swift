@@ -2,29 +2,23 @@
 /// peripheral, node 1 the central.
 enum TransferScenarios {
     /// Both nodes heard at `rssi` dBm, always in range.
-    static func fixed(rssi: Int) -> String {
-        """
-        seed: 1
-        advertising-interval: 100ms
-        nodes:
-          - name: peripheral
-          - name: central
-        rssi:
-          fixed: \(rssi)
-        """
-    }
+    static func fixed(rssi: Int) -> String { fixed(value: "\(rssi)") }
 
     /// Both nodes in range, every report carrying RSSI 127, "not available", on any backend
     /// (Rootcanal measures an RSSI; btvirt reports 127 anyway).
-    static let unmeasured = """
+    static let unmeasured = fixed(value: "not-available")
+
+    private static func fixed(value: String) -> String {
+        """
         seed: 1
         advertising-interval: 100ms
         nodes:
           - name: peripheral
           - name: central
         rssi:
-          fixed: not-available
+          fixed: \(value)
         """
+    }
 
     /// Close range: -40 dBm, well above the sample's gate.
     static let closeRange = fixed(rssi: -40)
