@@ -12,6 +12,8 @@ public enum HCICommandError: Error, Hashable, Sendable, CustomStringConvertible 
     case malformedReturn(command: String, error: WireError)
     /// An expected event did not come in time.
     case eventTimedOut(what: String, limit: Duration)
+    /// The task waiting for the answer was cancelled first (the command may still have run).
+    case cancelled(command: String)
 
     public var description: String {
         switch self {
@@ -20,6 +22,7 @@ public enum HCICommandError: Error, Hashable, Sendable, CustomStringConvertible 
         case let .controllerGone(reason): "controller gone: \(reason)"
         case let .malformedReturn(command, error): "\(command): malformed return parameters: \(error)"
         case let .eventTimedOut(what, limit): "no \(what) within \(limit)"
+        case let .cancelled(command): "\(command): stopped waiting for the answer (cancelled)"
         }
     }
 }

@@ -97,12 +97,25 @@ public actor HCIController {
         let (ticket, actions) = flow.submit(command)
         answers[ticket] = answer
         perform(actions)
-        let outcome = try? await withTimeout(commandTimeout, clock: clock, what: name) { await answer.wait() }
-        guard let result = outcome else {
+        let outcome: Result<HCICommandFlow.Answer, HCICommandError>??
+        do {
+            outcome = try await withTimeout(commandTimeout, clock: clock, what: name) { await answer.wait() }
+        } catch is TimeoutError {
+            outcome = nil
+        } catch {
+            outcome = .some(nil)
+        }
+        guard let waited = outcome else {
             flow.abandon(ticket)
             answers[ticket] = nil
             logger.warning("no answer to \(name) within \(commandTimeout)")
             throw .timedOut(command: name, limit: commandTimeout)
+        }
+        guard let result = waited else {
+            // Cancelled, not late: the command stays outstanding, so the answer that still
+            // comes is taken as its own (and returns the command credit), with no one waiting.
+            answers[ticket] = nil
+            throw .cancelled(command: name)
         }
         return try result.get()
     }
