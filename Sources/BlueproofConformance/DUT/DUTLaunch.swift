@@ -134,9 +134,13 @@ public final class DUTLaunch: Sendable {
 
     static let outputLimit: UInt64 = 64 * 1024
 
-    /// The first `blueproof-dut:` line of its output: how it names itself.
+    /// The first `blueproof-dut:` line of its output (read from the output's first 16 KiB):
+    /// how it names itself.
     public var hello: String? {
-        output.split(separator: "\n").first { $0.hasPrefix(DUTEnvironment.helloPrefix) }
+        guard let handle = FileHandle(forReadingAtPath: "\(folder)/output.log") else { return nil }
+        defer { try? handle.close() }
+        let head = String(decoding: (try? handle.read(upToCount: 16 * 1024)) ?? Data(), as: UTF8.self)
+        return head.split(separator: "\n").first { $0.hasPrefix(DUTEnvironment.helloPrefix) }
             .map { $0.dropFirst(DUTEnvironment.helloPrefix.count).trimmingCharacters(in: .whitespaces) }
     }
 
