@@ -8,6 +8,7 @@ public enum TransmitterCases {
         cases += SizeCase.all() as [any TransmitterCase]
         cases.append(MeshBinaryCase())
         cases += SizeRelayCases.all()
+        cases.append(ThroughputCase())
         cases += DeliveryCases.all() as [any TransmitterCase]
         cases += SecureCases.all() as [any TransmitterCase]
         cases += SessionKeyCases.all() as [any TransmitterCase]
