@@ -36,8 +36,7 @@ extension Integration {
             let output = folder.file("Reports-\(UUID().uuidString.prefix(8))")
             let result = try run(cli, ["run", "--output", output, "--captures", folder.file("Captures")] + arguments)
             let reports = (try? FileManager.default.contentsOfDirectory(atPath: output)) ?? []
-            let report = reports.first.flatMap { try? Data(contentsOf: URL(fileURLWithPath: "\(output)/\($0)/report.json")) }
-                .flatMap { try? JSONDecoder().decode(RunReport.self, from: $0) }
+            let report = try reports.first.map { try ReportWriter.read(folder: "\(output)/\($0)") }
             return (result.status, result.stdout + result.stderr, report)
         }
 
