@@ -35,6 +35,8 @@ struct TransmitterCaseVariantTests {
         Variant(id: "BFT/SIZE/BV-15", defects: [.encryptedPayloadCorrupted], verdict: .fail),
         // A relay that never forwards fails the hold-and-forward case too.
         Variant(id: "BFT/DLV/BV-04", defects: [.meshNeverRelays], verdict: .fail),
+        // A key never stored cannot conflict: the different key is taken without a word too.
+        Variant(id: "BFT/KEY/BI-03", defects: [.keyNotStored], verdict: .fail),
         // The hop limit bounded from below: a packet stopped one hop short.
         Variant(id: "BFT/DLV/BI-05", defects: [.meshLimitShortByOne], verdict: .fail),
     ]
