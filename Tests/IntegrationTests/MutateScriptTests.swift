@@ -154,6 +154,21 @@ extension Integration {
                     }
                 }
                 extension Array where Element == UInt8 {}
+                struct Level {
+                    var raw: Int
+                    static func < (lhs: Level, rhs: Level) -> Bool { lhs.raw < rhs.raw }
+                    init(
+                        raw: Int = 2,
+                        check: @escaping (Int) -> Bool = { _ in false },
+                        limit: Int = 4096
+                    ) {
+                        self.raw = raw
+                    }
+                    func stream(_ x: Int)
+                        -> [Int] {
+                        [x + 1]
+                    }
+                }
 
                 """, to: folder.file("Sources/Fixture/Gate.swift"))
             let ids = try listedIDs(folder, ["--files", "Sources/Fixture/Gate.swift"])
@@ -164,6 +179,12 @@ extension Integration {
             #expect(ids.contains("\(path)@Gate.decide#1 relational > -> >="))
             #expect(ids.contains("\(path)@Gate.decide#1 negation ! -> (removed)"))
             #expect(ids.contains("\(path)@Array#1 relational == -> !="))
+            // An operator function is named by its operator; a closure among default values ends
+            // no statement; `-> T {` under a parameter list continues the declaration.
+            #expect(ids.contains("\(path)@Level.<#1 relational < -> <="))
+            #expect(ids.contains("\(path)@Level.init#1 constant 4096 -> 4097"))
+            #expect(ids.contains("\(path)@Level.init#1 boolean false -> true"))
+            #expect(ids.contains("\(path)@Level.stream#1 arithmetic + -> -"))
         }
 
         @Test("--sample N --seed S is a reproducible subset; --operators and --match narrow")

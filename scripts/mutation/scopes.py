@@ -2,8 +2,8 @@
 
 `scopes(masked)` scans the mask of `lexer.mask` once and returns a function that names the
 declaration enclosing an offset, as a dotted path such as `RSSIGate.init` or
-`Transmitter.send.options`: the types, extensions, functions, initialisers, subscripts and
-properties whose braces hold it. A type's stored property or enum case (no braces of its own)
+`Transmitter.send.options`: the types, extensions, functions (an operator function by its
+operator, `Level.<`), initialisers, subscripts and properties whose braces hold it. A type's stored property or enum case (no braces of its own)
 and a default value in a declaration's header are named by that declaration. Braces that
 declare nothing (`if`, `for`, closures, accessors) are transparent. Offsets outside every
 declaration are `<file>`.
@@ -18,13 +18,16 @@ _DECLARATION = re.compile(
     r"(func|init|deinit|subscript|var|let|struct|class|enum|actor|extension|protocol|case)\b(.*)", re.S)
 _TYPES = ("struct", "class", "enum", "actor", "extension", "protocol")
 _NAMED = {
-    "func": re.compile(r"\s*([^\s(<]+)"),
+    "func": re.compile(r"\s*([A-Za-z_]\w*|[-+*/%<>=!&|^~?.]+)"),
     "var": re.compile(r"\s*\(?\s*([A-Za-z_]\w*)"),
     "let": re.compile(r"\s*\(?\s*([A-Za-z_]\w*)"),
     "case": re.compile(r"\s*([A-Za-z_]\w*)"),
 }
 _TYPE_NAME = re.compile(r"\s*([A-Za-z_][\w.]*)")
 TOP = "<file>"
+# A line starting with one of these continues the declaration above it (`-> T {` under a long
+# parameter list, a `where` clause).
+_CONTINUATION = re.compile(r"\s*(?:->|where\b|throws\b|rethrows\b|async\b)")
 
 
 def declaration(text):
@@ -47,32 +50,41 @@ class Scopes:
         self.masked = masked
         self.braces = []  # (open, close, kind, name) of every brace pair that declares something
         self.statement = [0] * (len(masked) + 1)  # offset -> where its statement starts
-        stack = []  # open delimiters: (char, index into self.braces or None)
+        stack = []  # open delimiters: (char, index into self.braces or None, start to restore or None)
         start = 0
+        earlier = []  # the statement starts before `start` since the last brace, for continuations
         for i, c in enumerate(masked):
             self.statement[i] = start
             if c == "{":
-                found = declaration(masked[start:i])
+                header_start = start
+                while _CONTINUATION.match(masked, header_start) and earlier:
+                    header_start = earlier.pop()
+                found = declaration(masked[header_start:i])
                 index = None
                 if found:
                     index = len(self.braces)
                     self.braces.append([i, len(masked), found[0], found[1]])
-                stack.append(("{", index))
-                start = i + 1
+                # A closure inside parentheses (a default value, an argument) ends no statement.
+                inside = bool(stack) and stack[-1][0] != "{"
+                stack.append(("{", index, start if inside else None))
+                start, earlier = i + 1, []
             elif c == "}":
                 while stack and stack[-1][0] != "{":
                     stack.pop()
+                restore = None
                 if stack:
-                    _, index = stack.pop()
+                    _, index, restore = stack.pop()
                     if index is not None:
                         self.braces[index][1] = i
-                start = i + 1
+                start, earlier = (restore, []) if restore is not None else (i + 1, [])
             elif c in "([":
-                stack.append((c, None))
+                stack.append((c, None, None))
             elif c in ")]":
                 if stack and stack[-1][0] != "{":
                     stack.pop()
             elif c in "\n;" and (not stack or stack[-1][0] == "{"):
+                if masked[start:i].strip():
+                    earlier.append(start)
                 start = i + 1
         self.statement[len(masked)] = start
 
