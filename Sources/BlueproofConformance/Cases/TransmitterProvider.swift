@@ -21,11 +21,15 @@ public protocol TransmitterProvider: Sendable {
     /// made for the case), for what must persist across processes; ended in ``release(for:)``.
     /// Throws ``TransmitterUnavailable`` when the provider cannot start one.
     func otherProcess(sharingSessionOf index: Int, for context: CaseContext) async throws -> any TransmitterControl
+    /// What the subject prints, when the runner can see it (its own reference transmitters,
+    /// with `blueproof run`'s console capture); nil otherwise.
+    var console: TransmitterConsole? { get }
 }
 
 extension TransmitterProvider {
     public var airTimeout: Duration { .seconds(30) }
     public func harnessFailure() async -> String? { nil }
+    public var console: TransmitterConsole? { nil }
     public func otherProcess(sharingSessionOf index: Int, for context: CaseContext) async throws -> any TransmitterControl {
         throw TransmitterUnavailable("\(name) cannot start another process of the implementation on the same session")
     }
