@@ -1,6 +1,8 @@
 import BlueproofCapture
 import BlueproofCheck
 @testable import BlueproofConformance
+@testable import BlueproofTransfer
+import BlueproofWire
 import Testing
 
 /// The capture-judged cases against captures of a reference sender and of deliberately broken
@@ -103,6 +105,38 @@ struct CaseVariantTests {
         let outcome = try judge("CBT/GATT/BV-03", .transfer(subscribeFirst: false))
         #expect(outcome.verdict == .fail)
         #expect(outcome.findings.first?.frames.isEmpty == false)
+    }
+
+    /// CBT/CHUNK/BV-04 on the outcomes of broken variants (no switch of the reference makes
+    /// them; the case runs on btvirt in RunCaseTests): a sender that lets a lone "EOM" data
+    /// chunk end the message (the central completes it short), one that never ends it (the
+    /// central stalls), and a central that never got ready.
+    @Test("CBT/CHUNK/BV-04 fails when a payload ending in a lone marker chunk arrives short or never completes")
+    func markerPayload() throws {
+        let marker = Array("EOM".utf8)
+        let payloads = MarkerPayloadCase.payloads(marker: marker, chunkSize: 20)
+        #expect(payloads.map(\.count) == [3, 43])
+        #expect(payloads.allSatisfy { $0.suffix(3).elementsEqual(marker) })
+        func exchange(_ central: Result<[UInt8], TransferError>, ready: Bool = true) -> TransferExchange {
+            let summary = { (payload: [UInt8]) in
+                TransferSummary(role: .central, direction: .peripheralToCentral, sent: false, bytes: payload.count, mtu: 23,
+                                chunkSize: 20, chunks: 3, largestChunk: 20, elapsed: .seconds(1), sha256: "", payload: payload,
+                                reply: nil, peer: BDAddress(littleEndian: [1, 2, 3, 4, 5, 6]))
+            }
+            return TransferExchange(peripheral: .failure(.gatt("not judged")), central: central.map(summary),
+                                    peripheralEvents: [], centralEvents: ready ? [.ready(mtu: 23, chunkSize: 20)] : [])
+        }
+        let payload = payloads[1]
+        #expect(MarkerPayloadCase.judge(exchange(.success(payload)), payload: payload, marker: marker) == nil)
+        let short = MarkerPayloadCase.judge(exchange(.success(Array(payload.dropLast(3)))), payload: payload, marker: marker)
+        #expect(short?.verdict == .fail)
+        #expect(short?.reason.contains("43 bytes were sent and 40 received") == true, "\(String(describing: short))")
+        let stalled = MarkerPayloadCase.judge(exchange(.failure(.stalled(bytes: 40, limit: .seconds(4)))), payload: payload, marker: marker)
+        #expect(stalled?.verdict == .fail)
+        let alone = MarkerPayloadCase.judge(exchange(.success([])), payload: marker, marker: marker)
+        #expect(alone?.verdict == .fail)
+        #expect(alone?.reason.contains("the payload that is the marker itself") == true)
+        #expect(MarkerPayloadCase.judge(exchange(.success(payload), ready: false), payload: payload, marker: marker)?.verdict == .error)
     }
 
     @Test("CaptureEvidence finds notifications and connection attempts by frame")

@@ -1,5 +1,6 @@
 @testable import BlueproofConformance
 import BlueproofTransmitter
+import Logging
 import Testing
 
 /// Broken variants beyond the one each case names in `brokenBy` (TransmitterCaseTests runs
@@ -35,6 +36,8 @@ struct TransmitterCaseVariantTests {
         Variant(id: "BFT/SIZE/BV-15", defects: [.encryptedPayloadCorrupted], verdict: .fail),
         // A relay that never forwards fails the hold-and-forward case too.
         Variant(id: "BFT/DLV/BV-04", defects: [.meshNeverRelays], verdict: .fail),
+        // A key never stored cannot conflict: the different key is taken without a word too.
+        Variant(id: "BFT/KEY/BI-03", defects: [.keyNotStored], verdict: .fail),
         // The hop limit bounded from below: a packet stopped one hop short.
         Variant(id: "BFT/DLV/BI-05", defects: [.meshLimitShortByOne], verdict: .fail),
     ]
@@ -44,5 +47,33 @@ struct TransmitterCaseVariantTests {
         let item = try #require(TransmitterCaseTests.cases.first { $0.id.rawValue == variant.id })
         let outcome = try await TransmitterCaseTests.run(item, defects: variant.defects)
         #expect(outcome.verdict == variant.verdict, "\(variant.testDescription): got \(outcome.verdict) \(outcome.reason)")
+    }
+
+    /// The BFT/LOG cases' check of what the subject printed (`blueproof run` captures the
+    /// reference's console): a subject whose `log` events claim lines it never printed, or that
+    /// printed above the level, fails; without a console nothing more is judged.
+    @Test("the LOG cases fail a subject that reports lines it never printed, or prints above the level")
+    func printedLines() {
+        typealias Line = LogCases.Line
+        let reported = [Line(level: .error, text: "licence refused"), Line(level: .info, text: "started")]
+        #expect(LogCases.judgePrinted(reported, printed: nil, level: .info) == nil)
+        #expect(LogCases.judgePrinted(reported, printed: reported, level: .info) == nil)
+        let silent = LogCases.judgePrinted(reported, printed: [], level: .info)
+        #expect(silent?.verdict == .fail)
+        #expect(silent?.reason.contains("never printed: licence refused") == true, "\(String(describing: silent))")
+        let chatty = LogCases.judgePrinted(reported, printed: reported + [Line(level: .debug, text: "hop 3")], level: .info)
+        #expect(chatty?.verdict == .fail)
+        #expect(chatty?.reason.contains("at info a debug line was printed") == true, "\(String(describing: chatty))")
+    }
+
+    @Test("the console capture keeps each printed line with its user")
+    func console() {
+        let console = TransmitterConsole()
+        let user = UserID.random()
+        var logger = Logger(label: "test") { _ in console.handler() }
+        logger.logLevel = .trace
+        logger.info("started", metadata: ["user": "\(user)"])
+        logger.debug("someone else's", metadata: ["user": "\(UserID.random())"])
+        #expect(console.lines(for: user) == [TransmitterConsole.Line(user: user.description, level: .info, text: "started")])
     }
 }

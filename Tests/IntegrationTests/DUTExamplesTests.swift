@@ -26,18 +26,18 @@ extension Integration {
             Dictionary(uniqueKeysWithValues: (report?.cases ?? []).map { ($0.id.rawValue, $0.verdict) })
         }
 
-        @Test("the correct peripheral passes its 6 cases, the central its 9; the others are not-applicable (status 77); the report names the program",
+        @Test("the correct peripheral passes its 7 cases, the central its 9; the others are not-applicable (status 77); the report names the program",
               .requires(.cli, .btvirt, .preload, .bumble), .timeLimit(.minutes(4)))
         func correctPrograms() throws {
             let (cli, python) = try (RequiredComponent.require(.cli, .btvirt, .preload)[0], RequiredComponent.require(.bumble)[0])
             let folder = try WorkFolder("dut-bumble")
             defer { folder.cleanUp() }
-            for (program, judged) in [("peripheral", 6), ("central", 9)] {
+            for (program, judged) in [("peripheral", 7), ("central", 9)] {
                 let result = try RunDUTTests.runDUT(cli, folder, ["--filter", "CBT/*", "--dut-exec", Self.command(python, program)])
                 #expect(result.status == 0, "\(program): \(result.stdout)")
                 let report = try #require(result.report)
                 #expect(report.cases.filter { $0.verdict == .pass }.count == judged, "\(program): \(result.stdout)")
-                #expect(report.cases.filter { $0.verdict == .notApplicable }.count == 16 - judged, "\(program): \(result.stdout)")
+                #expect(report.cases.filter { $0.verdict == .notApplicable }.count == 17 - judged, "\(program): \(result.stdout)")
                 #expect(report.implementation?.hasPrefix("transfer-\(program) ") == true, "\(String(describing: report.implementation))")
             }
         }
@@ -75,7 +75,7 @@ extension Integration {
             }
         }
 
-        @Test("Rootcanal: one program per role, every one of the 16 CBT cases passes",
+        @Test("Rootcanal: one program per role, every one of the 17 CBT cases passes",
               .requires(.cli, .rootcanal, .bumble), .timeLimit(.minutes(5)))
         func rootcanal() throws {
             let (cli, python) = try (RequiredComponent.require(.cli, .rootcanal)[0], RequiredComponent.require(.bumble)[0])
@@ -84,7 +84,7 @@ extension Integration {
             let result = try RunDUTTests.runDUT(cli, folder, ["--controller", "rootcanal", "--filter", "CBT/*",
                                                               "--dut-exec", Self.command(python, "both")])
             #expect(result.status == 0, "\(result.stdout)")
-            #expect(result.report?.cases.count == 16 && result.report?.cases.allSatisfy { $0.verdict == .pass } == true,
+            #expect(result.report?.cases.count == 17 && result.report?.cases.allSatisfy { $0.verdict == .pass } == true,
                     "\(result.stdout)")
         }
     }

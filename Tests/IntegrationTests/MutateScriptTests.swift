@@ -80,20 +80,20 @@ extension Integration {
             #expect(listed.status == 0, "stderr: \(listed.stderr)")
             let file = Self.path
             let expected = [
-                "\(file):12:9 call emit(...) -> (removed)",
-                "\(file):12:15 event sent -> lost",
-                "\(file):13:14 relational >= -> <",
-                "\(file):13:14 relational >= -> >",
-                "\(file):13:17 constant 10 -> 10000",
-                "\(file):13:17 constant 10 -> 11",
-                "\(file):13:17 constant 10 -> 9",
-                "\(file):13:20 logical && -> ||",
-                "\(file):13:23 negation ! -> (removed)",
-                "\(file):13:38 boolean true -> false",
-                "\(file):14:18 relational == -> !=",
-                "\(file):14:21 constant 1024 -> 1000",
-                "\(file):14:21 constant 1024 -> 1023",
-                "\(file):14:21 constant 1024 -> 1025",
+                "\(file)@Rules.check#1 call emit(...) -> (removed)  at \(file):12:9",
+                "\(file)@Rules.check#1 event sent -> lost  at \(file):12:15",
+                "\(file)@Rules.check#1 relational >= -> <  at \(file):13:14",
+                "\(file)@Rules.check#1 relational >= -> >  at \(file):13:14",
+                "\(file)@Rules.check#1 constant 10 -> 10000  at \(file):13:17",
+                "\(file)@Rules.check#1 constant 10 -> 11  at \(file):13:17",
+                "\(file)@Rules.check#1 constant 10 -> 9  at \(file):13:17",
+                "\(file)@Rules.check#1 logical && -> ||  at \(file):13:20",
+                "\(file)@Rules.check#1 negation ! -> (removed)  at \(file):13:23",
+                "\(file)@Rules.check#1 boolean true -> false  at \(file):13:38",
+                "\(file)@Rules.check#1 relational == -> !=  at \(file):14:18",
+                "\(file)@Rules.check#1 constant 1024 -> 1000  at \(file):14:21",
+                "\(file)@Rules.check#1 constant 1024 -> 1023  at \(file):14:21",
+                "\(file)@Rules.check#1 constant 1024 -> 1025  at \(file):14:21",
             ]
             let ids = listed.stdout.split(separator: "\n").map { line in
                 String(line.components(separatedBy: "   [").first ?? "")
@@ -104,7 +104,7 @@ extension Integration {
             #expect(listed.stdout.split(separator: "\n").allSatisfy { $0.hasSuffix("[BFT/OPT BFT/SIZE]") })
         }
 
-        @Test("ids are stable: the same on every listing and untouched by edits of other files")
+        @Test("ids are stable: the same on every listing, untouched by edits of other files and of other declarations of the same file")
         func stableIDs() throws {
             let folder = try project("stable")
             defer { folder.cleanUp() }
@@ -113,7 +113,78 @@ extension Integration {
             try write("let z = 3 + 4\n", to: folder.file("Sources/Fixture/Other.swift"))
             let after = try listedIDs(folder)
             #expect(after.filter { $0.hasPrefix(Self.path) } == first)
-            #expect(after.contains { $0.hasPrefix("Sources/Fixture/Other.swift:1:11 arithmetic + -> -") })
+            #expect(after.contains { $0.hasPrefix("Sources/Fixture/Other.swift@z#1 arithmetic + -> -") })
+
+            // Lines added above `check` (a comment, a property, a function with the same
+            // mutations) move every line number but no id of `check`; the new code's mutants are
+            // named by their own declarations. A second equal mutation in `check` counts on: #2.
+            let edited = Self.rules
+                .replacingOccurrences(of: "    let result: Result<Int, Error>\n",
+                                      with: "    let result: Result<Int, Error>\n    // moved\n    static let limit = 10\n"
+                                          + "    func extra(_ x: Int) -> Bool {\n        x >= 10\n    }\n")
+                .replacingOccurrences(of: "        return x == 1024\n", with: "        return x == 1024 || x >= 10\n")
+            try write(edited, to: folder.file(Self.path))
+            let moved = try mutate(["--root", folder.path, "--list"])
+            #expect(moved.status == 0, "stderr: \(moved.stderr)")
+            let movedIDs = try listedIDs(folder)
+            #expect(Set(first).isSubset(of: Set(movedIDs)))
+            #expect(movedIDs.contains("\(Self.path)@Rules.limit#1 constant 10 -> 11"))
+            #expect(movedIDs.contains("\(Self.path)@Rules.extra#1 relational >= -> >"))
+            #expect(movedIDs.contains("\(Self.path)@Rules.check#2 relational >= -> >"))
+            // The place for humans follows the line.
+            #expect(moved.stdout.contains("\(Self.path)@Rules.check#1 relational == -> !=  at \(Self.path):19:18"))
+        }
+
+        @Test("a default value in a declaration's header belongs to it; closures and `if` blocks are transparent")
+        func scopes() throws {
+            let folder = try project("scopes")
+            defer { folder.cleanUp() }
+            try write("""
+                struct Gate {
+                    var minimum: Int
+                    init(
+                        minimum: Int = -50
+                    ) {
+                        self.minimum = minimum
+                    }
+                    func decide(_ x: Int) -> Bool {
+                        let all = [x].filter { value in value >= minimum }
+                        if x > 0 { return x >= minimum }
+                        return !all.isEmpty
+                    }
+                }
+                extension Array where Element == UInt8 {}
+                struct Level {
+                    var raw: Int
+                    static func < (lhs: Level, rhs: Level) -> Bool { lhs.raw < rhs.raw }
+                    init(
+                        raw: Int = 2,
+                        check: @escaping (Int) -> Bool = { _ in false },
+                        limit: Int = 4096
+                    ) {
+                        self.raw = raw
+                    }
+                    func stream(_ x: Int)
+                        -> [Int] {
+                        [x + 1]
+                    }
+                }
+
+                """, to: folder.file("Sources/Fixture/Gate.swift"))
+            let ids = try listedIDs(folder, ["--files", "Sources/Fixture/Gate.swift"])
+            let path = "Sources/Fixture/Gate.swift"
+            #expect(ids.contains("\(path)@Gate.init#1 constant 50 -> 51"))
+            #expect(ids.contains("\(path)@Gate.decide.all#1 relational >= -> >"))
+            #expect(ids.contains("\(path)@Gate.decide#1 relational >= -> >"))
+            #expect(ids.contains("\(path)@Gate.decide#1 relational > -> >="))
+            #expect(ids.contains("\(path)@Gate.decide#1 negation ! -> (removed)"))
+            #expect(ids.contains("\(path)@Array#1 relational == -> !="))
+            // An operator function is named by its operator; a closure among default values ends
+            // no statement; `-> T {` under a parameter list continues the declaration.
+            #expect(ids.contains("\(path)@Level.<#1 relational < -> <="))
+            #expect(ids.contains("\(path)@Level.init#1 constant 4096 -> 4097"))
+            #expect(ids.contains("\(path)@Level.init#1 boolean false -> true"))
+            #expect(ids.contains("\(path)@Level.stream#1 arithmetic + -> -"))
         }
 
         @Test("--sample N --seed S is a reproducible subset; --operators and --match narrow")
@@ -128,15 +199,19 @@ extension Integration {
             let relational = try listedIDs(folder, ["--operators", "relational"])
             #expect(relational.count == 3)
             #expect(relational.allSatisfy { $0.contains(" relational ") })
-            // --match selects by id, to judge survivors again.
-            let matched = try listedIDs(folder, ["--match", "Rules.swift:13:14 ", "--match", "boolean"])
-            #expect(matched == ["\(Self.path):13:14 relational >= -> <", "\(Self.path):13:14 relational >= -> >",
-                                "\(Self.path):13:38 boolean true -> false"])
+            // --match selects by a part of the id or by the place (`path:line[:col]`, the path's
+            // last components being enough), to judge survivors again.
+            let matched = try listedIDs(folder, ["--match", "Rules.swift:13:14", "--match", "boolean"])
+            #expect(matched == ["\(Self.path)@Rules.check#1 relational >= -> <", "\(Self.path)@Rules.check#1 relational >= -> >",
+                                "\(Self.path)@Rules.check#1 boolean true -> false"])
+            #expect(try listedIDs(folder, ["--match", "Fixture/Rules.swift:14"]).count == 4)
+            #expect(try listedIDs(folder, ["--match", "Rules.swift:1"]).isEmpty, "a line is matched whole")
+            #expect(try listedIDs(folder, ["--match", "@Rules.check#1 relational =="]) == ["\(Self.path)@Rules.check#1 relational == -> !="])
         }
 
         @Test("mistakes are refused naming the file and the line: unmapped files, bad operators, reasonless equivalents")
         func refusals() throws {
-            let folder = try project("refuse", equivalent: "\(Self.path):13:14 relational >= -> >\n")
+            let folder = try project("refuse", equivalent: "\(Self.path)@Rules.check#1 relational >= -> >\n")
             defer { folder.cleanUp() }
             let reasonless = try mutate(["--root", folder.path, "--list"])
             #expect(reasonless.status == 2)
@@ -158,11 +233,15 @@ extension Integration {
 
         @Test("score = killed / (generated - stillborn - equivalent); survivors listed with file:line and diff")
         func score() throws {
-            let marked = "\(Self.path):14:18 relational == -> !="
-            let folder = try project("score", equivalent: "# judged\n\(marked) | x is never 1024 here\n")
+            let marked = "\(Self.path)@Rules.check#1 relational == -> !="
+            let folder = try project("score", equivalent: "# judged\n\(marked) | x is never 1024 here\n"
+                                         + "\(Self.path)@Rules.gone#1 relational == -> != | code since removed\n")
             defer { folder.cleanUp() }
             let listed = try mutate(["--root", folder.path, "--list"])
-            #expect(listed.stdout.contains("\(marked)   [BFT/OPT BFT/SIZE]  (judged equivalent)"))
+            #expect(listed.stdout.contains("\(marked)  at \(Self.path):14:18   [BFT/OPT BFT/SIZE]  (judged equivalent)"))
+            // An equivalent line that names no mutant any more is warned about: judge it again.
+            #expect(listed.stderr.contains("names \(Self.path)@Rules.gone#1 relational == -> !=, which is no mutant of the current sources"))
+            #expect(!listed.stderr.contains("names \(marked)"))
 
             func record(_ id: Int, _ status: String, path: String = Self.path, identifier: String? = nil) -> String {
                 let object: [String: Any] = [

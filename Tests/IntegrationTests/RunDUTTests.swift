@@ -50,7 +50,7 @@ extension Integration {
             let result = try Self.runDUT(cli, folder, ["--filter", "CBT/*", "--dut-exec", dut])
             #expect(result.status == 0, "\(result.stdout)")
             let report = try #require(result.report)
-            #expect(report.cases.count == 16)
+            #expect(report.cases.count == 17)
             #expect(report.cases.allSatisfy { $0.verdict == .pass }, "\(report.cases.map { "\($0.id): \($0.reason)" })")
             #expect(report.implementation == "roles 1")
             #expect(report.dut?.hasPrefix("exec: ") == true)

@@ -41,7 +41,12 @@ examples:
 
 mark a survivor as equivalent (no behaviour changes, so no case can catch it) by adding its id
 and the reason to Conformance/mutation/equivalent.txt:
-  Sources/X.swift:12:9 relational >= -> > | both sides are never equal: X is odd, Y even
+  Sources/X.swift@X.check#1 relational >= -> > | both sides are never equal: X is odd, Y even
+
+a mutant's id is `path@scope#k operator original -> replacement`: `scope` is the declaration that
+encloses it (`RSSIGate.init`, `TransferChunker.Iterator.next`) and k counts that exact mutation
+within it, so edits elsewhere in the file keep it; `at path:line:col` follows it for humans.
+--match TEXT selects by a part of the id or by the place (`RSSIGate.swift:44`).
 """
 
 
@@ -57,6 +62,17 @@ class Work:
     source_mutant: object = None
     curated: object = None
     files: tuple = ()
+    location: str = ""  # `path:line:col` for humans; the id does not depend on it
+
+    def matches(self, text):
+        """--match: TEXT is part of the id, or names the place (`path:line[:col]`, the path
+        possibly shortened to its last components, e.g. `RSSIGate.swift:44`)."""
+        if text in self.id:
+            return True
+        if not self.location:
+            return False
+        line = self.location.rsplit(":", 1)[0]
+        return any(place == text or place.endswith("/" + text) for place in (self.location, line))
 
     @property
     def filters(self):
@@ -94,7 +110,8 @@ def parse_arguments(argv):
     parser.add_argument("--operators", metavar="LIST",
                         help=f"comma-separated operators; default all: {','.join(operators.OPERATORS)}")
     parser.add_argument("--match", action="append", metavar="TEXT",
-                        help="only mutants whose id contains TEXT (repeatable), e.g. to judge survivors again")
+                        help="only mutants whose id contains TEXT or that are at TEXT (`path:line[:col]`, the path's last "
+                             "components are enough); repeatable, e.g. to judge survivors again")
     parser.add_argument("--sample", type=int, metavar="N", help="a random subset of N mutants (reproducible with --seed)")
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="seed of --sample (default 0)")
     parser.add_argument("--curated", nargs="*", metavar="NAME",
@@ -176,8 +193,32 @@ def generated_work(root, arguments, rules):
         except ValueError as error:
             raise config.ConfigError(f"{path}: {error}") from None
         for mutant in found:
-            work.append(Work(mutant.id, path, mutant.line, mutant.operator, groups, mutant.diff(text), mutant))
+            work.append(Work(mutant.id, path, mutant.line, mutant.operator, groups, mutant.diff(text), mutant,
+                             location=mutant.location))
     return work
+
+
+def stale_equivalents(root, equivalent, rules):
+    """Ids of equivalent.txt that name a judged file but no mutant of it (the code they named
+    changed or moved to another declaration): each must be judged again, and its line fixed."""
+    by_path = {}
+    for ident in equivalent:
+        path = ident.split("@", 1)[0] if "@" in ident else ident.split(":", 1)[0]
+        by_path.setdefault(path, []).append(ident)
+    stale, events = [], {}
+    for path, idents in sorted(by_path.items()):
+        full = os.path.join(root, path)
+        if not os.path.isfile(full) or not config.groups_for(rules, path):
+            stale += idents
+            continue
+        with open(full, encoding="utf-8") as handle:
+            text = handle.read()
+        try:
+            known = {m.id for m in operators.mutants(path, text, operators.OPERATORS, module_events(root, path, events))}
+        except ValueError:
+            continue  # the broken file is reported where it is read for its mutants
+        stale += [ident for ident in idents if ident not in known]
+    return stale
 
 
 def curated_work(root, arguments, rules):
@@ -228,8 +269,11 @@ def main(argv=None):
     except config.ConfigError as error:
         print(f"scripts/mutate: {error}", file=sys.stderr)
         return 2
+    for ident in stale_equivalents(root, equivalent, rules):
+        print(f"scripts/mutate: warning: {config.EQUIVALENT} names {ident}, which is no mutant of the "
+              "current sources: judge that code again and fix or remove the line", file=sys.stderr)
     if arguments.match:
-        items = [item for item in items if any(text in item.id for text in arguments.match)]
+        items = [item for item in items if any(item.matches(text) for text in arguments.match)]
     if arguments.sample is not None and arguments.sample < len(items):
         chosen = set(random.Random(arguments.seed).sample(range(len(items)), arguments.sample))
         items = [item for index, item in enumerate(items) if index in chosen]
@@ -241,7 +285,7 @@ def main(argv=None):
 def list_work(items, equivalent, arguments):
     for item in items:
         if arguments.json:
-            entry = {"id": item.id, "path": item.path, "line": item.line, "operator": item.operator,
+            entry = {"id": item.id, "location": item.location, "path": item.path, "line": item.line, "operator": item.operator,
                      "groups": list(item.groups), "equivalent": item.id in equivalent}
             if item.source_mutant is not None:
                 entry.update(col=item.source_mutant.col, original=item.source_mutant.original,
@@ -249,7 +293,8 @@ def list_work(items, equivalent, arguments):
             print(json.dumps(entry, sort_keys=True))
             continue
         mark = "  (judged equivalent)" if item.id in equivalent else ""
-        print(f"{item.id}   [{' '.join(item.groups)}]{mark}")
+        place = f"  at {item.location}" if item.location else ""
+        print(f"{item.id}{place}   [{' '.join(item.groups)}]{mark}")
         if arguments.diff:
             print("\n".join("    " + line for line in item.diff.splitlines()))
     if not arguments.json:

@@ -3,13 +3,19 @@
 Every operator searches the mask of `lexer.mask`, so comments, strings, imports, directives and
 attributes are never touched. Binary operators are mutated only when written with white space on
 both sides, as this code base writes them: `a < b` is a comparison, `Result<A, B>` and `-> T` are
-not. Each mutant has a stable id: `path:line:col operator original -> replacement`.
+not.
+
+Each mutant has an id that survives edits elsewhere in its file:
+`path@scope#k operator original -> replacement`, where `scope` is the enclosing declaration
+(`scopes.py`: `RSSIGate.init`, `TransferChunker.Iterator.next`, a stored property's own name) and
+`k` counts that exact mutation (operator, original, replacement) within the scope, from 1 in file
+order. Its place for humans, `path:line:col`, is `location`.
 """
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from . import lexer
+from . import lexer, scopes
 
 OPERATORS = ("relational", "arithmetic", "logical", "negation", "constant", "boolean", "call", "event")
 
@@ -48,11 +54,21 @@ class Mutant:
     line: int
     col: int
     label: str = field(default="")  # the original as the id shows it (calls: the callee)
+    scope: str = field(default=scopes.TOP)  # the enclosing declaration (scopes.py)
+    ordinal: int = field(default=1)  # k: this exact mutation's occurrence within the scope
+
+    @property
+    def mutation(self):
+        """`operator original -> replacement`, as the id shows it."""
+        return f"{self.operator} {self.label or self.original} -> {self.replacement or '(removed)'}"
 
     @property
     def id(self):
-        shown = self.label or self.original
-        return f"{self.path}:{self.line}:{self.col} {self.operator} {shown} -> {self.replacement or '(removed)'}"
+        return f"{self.path}@{self.scope}#{self.ordinal} {self.mutation}"
+
+    @property
+    def location(self):
+        return f"{self.path}:{self.line}:{self.col}"
 
     def apply(self, source):
         end = self.offset + len(self.original)
@@ -293,4 +309,16 @@ def mutants(path, text, operators=OPERATORS, events=None):
         for offset, original, replacement in _events(masked, events if events is not None else event_enums([text])):
             add(offset, original, replacement, "event")
     found.sort(key=lambda m: (m.offset, OPERATORS.index(m.operator), m.replacement))
-    return found
+    return numbered(found, scopes.Scopes(masked))
+
+
+def numbered(found, scope_of):
+    """The mutants (in file order) with their scope and their ordinal within it."""
+    seen = {}
+    out = []
+    for mutant in found:
+        scope = scope_of.name(mutant.offset)
+        key = (scope, mutant.mutation)
+        seen[key] = seen.get(key, 0) + 1
+        out.append(replace(mutant, scope=scope, ordinal=seen[key]))
+    return out

@@ -173,6 +173,8 @@ class Runner:
                   "operator": item.operator, "groups": list(item.groups), "diff": item.diff}
         if item.files:
             record["files"] = list(item.files)
+        if item.location:
+            record["location"] = item.location
         if not filters or not self.baseline.get(filters, (0, 0, 0))[1]:
             record.update(status="survived", note="no implemented case judges this file", build_s=0, run_s=0)
             return record
@@ -216,4 +218,4 @@ class Runner:
             elif record.get("note"):
                 detail = ": " + record["note"]
             self.say(f"[{index}/{total}] {_clock(elapsed)} ETA {_clock(eta)}  {record['status']:<10} {record['id']}"
-                     f"  ({time.monotonic() - begun:.0f} s){detail}")
+                     f"{'  at ' + item.location if item.location else ''}  ({time.monotonic() - begun:.0f} s){detail}")

@@ -87,7 +87,7 @@ def summary(records, equivalent, out):
     survivors = [record for status, record in classified if status == "survived"]
     print(f"\nsurvivors ({len(survivors)}):", file=out)
     for record in survivors:
-        where = f"{record['path']}:{record['line']}" if record.get("line") else ", ".join(record.get("files", [record["path"]]))
+        where = record.get("location") or (f"{record['path']}:{record['line']}" if record.get("line") else None) or ", ".join(record.get("files", [record["path"]]))
         judges = " ".join(record.get("groups", [])) or "no group"
         note = f" [{record['note']}]" if record.get("note") else ""
         shown = record["id"] if record["id"].startswith(f"{where}:") else f"{where}  {record['id']}"

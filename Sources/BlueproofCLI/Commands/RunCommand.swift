@@ -5,7 +5,6 @@ import BlueproofConformance
 import BlueproofTransmitter
 import BlueproofWire
 import Foundation
-import Logging
 
 struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -178,8 +177,10 @@ struct RunCommand: AsyncParsableCommand {
     func run() async throws {
         logLevel.bootstrap()
         // The reference transmitters' own lines are what the BFT/LOG cases judge (their `log`
-        // events), at levels the cases set: they are not the run's diagnostics.
-        TransmitterLog.use { _ in SwiftLogNoOpLogHandler() }
+        // events, and what they print), at levels the cases set: they are not the run's
+        // diagnostics, so they are kept for the cases rather than written out.
+        let console = TransmitterConsole()
+        TransmitterLog.use { _ in console.handler() }
         let teardown = Teardown()
         defer { withExtendedLifetime(teardown) {} }
         let (profileAsLoaded, catalogue) = try ConformanceInputs.load(profile: profile)
@@ -207,7 +208,8 @@ struct RunCommand: AsyncParsableCommand {
         } else if let dut {
             configuration.transmitterProvider = DUTTransmitterProvider(address: try TransportSpec(parsing: dut), sessionRoot: sessions)
         } else {
-            configuration.transmitterProvider = ReferenceTransmitterProvider(link: .ble, sessionRoot: sessions, executable: Bundle.main.executableURL)
+            configuration.transmitterProvider = ReferenceTransmitterProvider(
+                link: .ble, sessionRoot: sessions, executable: Bundle.main.executableURL, console: console)
         }
         configuration.keepWorkDirectory = keepWork
         let workDirectory = configuration.workDirectory

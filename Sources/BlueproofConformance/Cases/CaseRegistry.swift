@@ -18,6 +18,7 @@ public struct CaseRegistry: Sendable {
         return CaseRegistry([
             ChunkSizeCase(),
             EndOfMessageCase(),
+            MarkerPayloadCase(),
             TextValuesCase(),
             GATTDatabaseCase(),
             GateAtThresholdCase(gate: gate),

@@ -24,12 +24,16 @@ public protocol TransmitterProvider: Sendable {
     /// How the implementation under test names itself (its control protocol `hello`), once a
     /// case reached it; nil for the reference.
     func implementationName() async -> String?
+    /// What the subject prints, when the runner can see it (its own reference transmitters,
+    /// with `blueproof run`'s console capture); nil otherwise.
+    var console: TransmitterConsole? { get }
 }
 
 extension TransmitterProvider {
     public var airTimeout: Duration { .seconds(30) }
     public func harnessFailure() async -> String? { nil }
     public func implementationName() async -> String? { nil }
+    public var console: TransmitterConsole? { nil }
     public func otherProcess(sharingSessionOf index: Int, for context: CaseContext) async throws -> any TransmitterControl {
         throw TransmitterUnavailable("\(name) cannot start another process of the implementation on the same session")
     }

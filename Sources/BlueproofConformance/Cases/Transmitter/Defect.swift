@@ -12,6 +12,8 @@ public enum Defect: String, CaseIterable, Sendable, Codable {
     case meshSkipsReceiver, meshNeverHolds, expiryEarly, expiryLate, relayDropsAtLimit, hopLimitIgnored, meshLimitOffByOne
     case meshLimitShortByOne
     case sessionNotPersisted
+    /// A different key imported for a user with a key on record replaces it, unreported.
+    case keyReplacedSilently
     // The subject's configuration.
     /// On-demand mode allows one connection fewer than documented.
     case onDemandCapTooLow
@@ -61,6 +63,7 @@ public enum Defect: String, CaseIterable, Sendable, Codable {
         case .meshLimitOffByOne: .meshLimitOffByOne
         case .meshLimitShortByOne: .meshLimitShortByOne
         case .sessionNotPersisted: .sessionNotPersisted
+        case .keyReplacedSilently: .keyReplacedSilently
         default: nil
         }
     }

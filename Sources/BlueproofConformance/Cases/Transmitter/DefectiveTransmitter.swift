@@ -192,7 +192,7 @@ public actor DefectiveTransmitter: TransmitterControl {
         do {
             try await inner.savePublicKey(key, forUser: user)
         } catch {
-            guard has(.keyNotValidated) else { throw error }
+            guard has(.keyNotValidated) else { throw misreported(error) }
             invalidKeysSaved.insert(user)
         }
     }

@@ -2,17 +2,20 @@ import BlueproofTransmitter
 
 /// Log levels (bridgefy-ios-sdk-readme.md, "Log levels"): error, info, debug and trace, each
 /// level writing the lines of the levels below it as well. The subject's lines are its `log`
-/// events. Each case sets a level, runs the same script (start, connect, secure connection, a
-/// direct and a mesh send, stop) and judges which levels' lines appeared.
+/// events; where the runner also sees what the subject prints (its own reference transmitters,
+/// `TransmitterConsole`), every reported line must have been printed, and nothing printed may
+/// be above the level. Each case sets a level, runs the same script (start, connect, secure
+/// connection, a direct and a mesh send, stop) and judges which levels' lines appeared.
 enum LogCases {
     static func all() -> [ScriptCase] {
         [
             ScriptCase("BFT/LOG/BV-03", nodes: 2, brokenBy: [.logLevelIgnored]) { stage in
                 if let outcome = await unobservable(stage) { return outcome }
-                let (lines, _) = try await script(stage, level: .error)
+                let (lines, _, printed) = try await script(stage, level: .error)
                 if let shown = lines.first(where: { $0.level != .error }) {
                     return .fail("at error a \(shown.level.name) line was written: \(shown.text)")
                 }
+                if let unprinted = judgePrinted(lines, printed: printed, level: .error) { return unprinted }
                 // The channel must work, or "only errors" cannot be told from "nothing at all".
                 try await stage.start(0)
                 await stage.subject.setLogLevel(.info)
@@ -34,10 +37,11 @@ enum LogCases {
     static func levelCase(_ id: CaseID, level: TransmitterLogLevel, brokenBy: Set<Defect>) -> ScriptCase {
         ScriptCase(id, nodes: 2, brokenBy: brokenBy) { stage in
             if let outcome = await unobservable(stage) { return outcome }
-            let (lines, mesh) = try await script(stage, level: level)
+            let (lines, mesh, printed) = try await script(stage, level: level)
             if let above = lines.first(where: { $0.level > level }) {
                 return .fail("at \(level.name) a \(above.level.name) line was written: \(above.text)")
             }
+            if let unprinted = judgePrinted(lines, printed: printed, level: level) { return unprinted }
             let own = lines.filter { $0.level == level }
             guard let example = own.first else {
                 return .fail("at \(level.name) no \(level.name) line was written (start, connection, secure connection, a direct and a mesh send, stop)")
@@ -56,13 +60,27 @@ enum LogCases {
         return .notApplicable("the implementation speaks control protocol 1, which carries no log lines (docs/control-protocol.md, \"Versions\")")
     }
 
-    struct Line { var level: TransmitterLogLevel; var text: String }
+    struct Line: Equatable { var level: TransmitterLogLevel; var text: String }
 
-    /// Sets `level`, runs the script and returns the subject's lines once it has stopped, and
-    /// the id of its mesh packet.
-    static func script(_ stage: TransmitterStage, level: TransmitterLogLevel) async throws -> (lines: [Line], mesh: PacketID) {
+    /// When the subject's printed lines are known: `fail` for a reported line it did not print
+    /// (at its level), or a printed line above `level`; nil when they agree.
+    static func judgePrinted(_ lines: [Line], printed: [Line]?, level: TransmitterLogLevel) -> CaseOutcome? {
+        guard let printed else { return nil }
+        if let above = printed.first(where: { $0.level > level }) {
+            return .fail("at \(level.name) a \(above.level.name) line was printed: \(above.text)")
+        }
+        if let missing = lines.first(where: { !printed.contains($0) }) {
+            return .fail("the subject reported a \(missing.level.name) line it never printed: \(missing.text)")
+        }
+        return nil
+    }
+
+    /// Sets `level`, runs the script and returns the subject's lines once it has stopped, the
+    /// id of its mesh packet, and the lines it printed when the provider sees them.
+    static func script(_ stage: TransmitterStage, level: TransmitterLogLevel) async throws
+        -> (lines: [Line], mesh: PacketID, printed: [Line]?) {
         await stage.subject.setLogLevel(level)
-        let (_, tester) = try await stage.connectedPair()
+        let (subject, tester) = try await stage.connectedPair()
         try await stage.secure(0, with: tester)
         let text: [String: TransmitterValue] = ["text": .string("blueproof log levels")]
         let direct = try await stage.subject.send(dictionary: text, data: nil, to: tester, options: .directTransmission)
@@ -79,6 +97,11 @@ enum LogCases {
         let lines = stage.logs[0].events.compactMap { event in
             if case let .log(level, text) = event { Line(level: level, text: text) } else { nil }
         }
-        return (lines, mesh)
+        let printed = stage.context.transmitterProvider?.console.map { console in
+            console.lines(for: subject).compactMap { line in
+                TransmitterLogLevel.allCases.first { $0.swiftLogLevel == line.level }.map { Line(level: $0, text: line.text) }
+            }
+        }
+        return (lines, mesh, printed)
     }
 }

@@ -28,6 +28,9 @@ public final class ReferenceTransmitterProvider: TransmitterProvider {
     /// The `blueproof` executable, for a second process on a node's session (`blueproof dut
     /// --no-radio`, BFT/KEY/BV-02); nil: no second process.
     public let executable: URL?
+    /// Where the reference transmitters' printed lines go (`TransmitterLog.use`), when the
+    /// caller installed one; nil: the BFT/LOG cases judge the `log` events alone.
+    public let console: TransmitterConsole?
     private let sessionRoot: URL
     private let made = Mutex<[ObjectIdentifier: [Transmitter]]>([:])
     /// Per case: the session directory of each node kept on disk, and the second processes.
@@ -35,7 +38,8 @@ public final class ReferenceTransmitterProvider: TransmitterProvider {
     private let processes = Mutex<[ObjectIdentifier: [SessionProcess]]>([:])
 
     public init(link: LinkChoice = .ble, defects: Set<Defect> = [], subjectLimits: TransmitterLimits = .documented,
-                sessionRoot: URL, executable: URL? = nil) {
+                sessionRoot: URL, executable: URL? = nil, console: TransmitterConsole? = nil) {
+        self.console = console
         self.link = link
         self.defects = defects
         self.subjectLimits = subjectLimits

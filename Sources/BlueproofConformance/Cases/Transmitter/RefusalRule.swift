@@ -34,6 +34,10 @@ public enum RefusalRule: String, Sendable, Hashable, CaseIterable, Comparable {
     case connectionLimit = "connection_limit"
     /// Direct transmission to a receiver out of range ("Sending options").
     case receiverNotInRange = "receiver_not_in_range"
+    /// A key other than the one on record for a user ("Export and import keys" says how keys
+    /// are imported, not what a second, different key does: the project's reading is that it
+    /// is never taken silently).
+    case keyConflict = "key_conflict"
 
     /// The profile key listing the errors that count as this refusal.
     public var profileKey: String { "bridgefy.refusals.\(rawValue)" }

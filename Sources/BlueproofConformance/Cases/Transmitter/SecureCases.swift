@@ -23,6 +23,18 @@ enum SecureCases {
                 }
                 return .pass("establishSecureConnection led to didDetectSecureConnection with \(tester.shortName)")
             },
+            // "Secure connections": the delegate reports a successful secure connection "in both
+            // ways"; here the tester starts it, and the subject, which only answered, must report
+            // it too and may then send encrypted content to the tester.
+            ScriptCase("BFT/SEC/BV-16", nodes: 2, brokenBy: [.secureConnectionNeverCompletes]) { stage in
+                let (subject, tester) = try await stage.connectedPair()
+                try await stage.secure(1, with: subject)
+                guard await stage.logs[0].first(within: stage.airTimeout, where: { $0 == .secureConnection(tester) }) != nil else {
+                    return .fail("the tester made a secure connection with the subject, which never reported didDetectSecureConnectionWithUser")
+                }
+                let id = try await stage.subject.send(dictionary: message, data: nil, to: tester, options: [.encrypted, .directTransmission])
+                return .pass("a secure connection the tester started was reported by the subject, whose encrypted send was accepted (packet \(id))")
+            },
             ScriptCase("BFT/SEC/BV-03", nodes: 2, brokenBy: [.encryptionRefused]) { stage in
                 let (_, tester) = try await stage.connectedPair()
                 try await stage.secure(0, with: tester)

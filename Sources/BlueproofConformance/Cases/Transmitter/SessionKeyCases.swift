@@ -90,6 +90,7 @@ enum SessionKeyCases {
                 guard await !stage.subject.existsKey(forUser: .random()) else { return .fail("existsKeyForUser is true for a user never met") }
                 return .pass("existsKeyForUser is false for a user never met and never imported")
             },
+            ScriptCase("BFT/KEY/BI-03", nodes: 2, brokenBy: [.keyReplacedSilently], judgesRefusals: true, keyConflict),
             ScriptCase("BFT/KEY/BI-02", nodes: 1, brokenBy: [.keyNotValidated]) { stage in
                 try await stage.start(0)
                 let user = UserID.random()
@@ -99,6 +100,42 @@ enum SessionKeyCases {
                 return .pass(refused ? "savePublicKey refused a key that is not base64" : "the invalid key was not stored")
             },
         ]
+    }
+
+    /// BFT/KEY/BI-03 (bridgefy-ios-sdk-readme.md, "Export and import keys"): a key imported for a
+    /// user with a different key on record does not replace it silently. The section has keys
+    /// handed out by a third party and encrypted content then sent with them; it does not say
+    /// what a second, different key for the same user does. Taken without a word, whoever hands
+    /// out keys could redirect what is encrypted for that user: the conflict must be refused for
+    /// the reason the profile names (`bridgefy.refusals.key_conflict`) or reported as a key
+    /// conflict. Importing the very same key again is no conflict and must be accepted.
+    @Sendable static func keyConflict(_ stage: TransmitterStage) async throws -> CaseOutcome {
+        let tester = try await stage.start(1, mode: .onDemand)
+        let testerKey = try await stage.nodes[1].localPublicKey()
+        try await stage.start(0, mode: .onDemand)
+        // A second valid key: the subject's own, which is not the tester's.
+        let otherKey = try await stage.subject.localPublicKey()
+        guard otherKey != testerKey else { throw StageFailure(.tester, "the subject and the tester have the same public key") }
+        do {
+            try await stage.subject.savePublicKey(testerKey, forUser: tester)
+        } catch {
+            return .fail("the first import of the tester's key was refused: \(error)")
+        }
+        do {
+            try await stage.subject.savePublicKey(testerKey, forUser: tester)
+        } catch {
+            return .fail("importing the key on record again was refused as if it conflicted: \(error)")
+        }
+        do {
+            try await stage.subject.savePublicKey(otherKey, forUser: tester)
+        } catch {
+            return try stage.judgeRefusal(error, of: "a different key for a user with a key on record", by: [.keyConflict])
+        }
+        // Not refused: it may still be reported, as the engine reports a conflicting handshake.
+        if await stage.logs[0].first(within: .seconds(2), where: { $0 == .keyConflict(tester) }) != nil {
+            return .pass("a different key for a user with a key on record was reported as a key conflict; the same key again was accepted")
+        }
+        return .fail("a different key for a user with a key on record was taken silently: neither refused nor reported as a key conflict")
     }
 
     /// BFT/KEY/BV-02: the key is the same on every call, and another process of the
