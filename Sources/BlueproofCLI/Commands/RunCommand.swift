@@ -217,6 +217,9 @@ struct RunCommand: AsyncParsableCommand {
         // A reader that leaves (`run | head`) ends the output, never the run: reports still come.
         Console.whenOutputCloses = .keepRunning
         let selected = configuration.selectedCases
+        let planned = Self.plan(catalogue: catalogue, registry: registry, filter: configuration.filter,
+                                shard: configuration.shard).planned
+        if !planned.isEmpty { Console.progress(Self.notRun(planned)) }
         if selected.isEmpty { Console.progress("no implemented case matches the filter and shard") }
         Console.progress("run \(configuration.runID): \(selected.count) case(s) x \(`repeat`), profile \(loadedProfile.name), controller \(controller)")
         let style = VerdictStyle.forStandardOutput()
@@ -239,5 +242,21 @@ struct RunCommand: AsyncParsableCommand {
             let runner = implemented.contains(entry.id) ? "runner" : "-"
             Console.line("\(entry.id.rawValue.padding(toLength: 16, withPad: " ", startingAt: 0)) \(entry.kind.padding(toLength: 8, withPad: " ", startingAt: 0)) \(entry.status.padding(toLength: 12, withPad: " ", startingAt: 0)) \(runner.padding(toLength: 7, withPad: " ", startingAt: 0)) \(entry.title)")
         }
+        let (runs, planned) = plan(catalogue: catalogue, registry: registry, filter: filter, shard: shard)
+        Console.line("\(runs) case(s) to run" + (planned.isEmpty ? "" : "; \(notRun(planned))"))
+    }
+
+    /// How many selected cases a run runs, and the selected catalogue entries it cannot run
+    /// (planned, no runner yet): `--list` shows both, the run names the second.
+    static func plan(catalogue: Catalogue, registry: CaseRegistry, filter: CaseFilter, shard: Shard?)
+        -> (runs: Int, planned: [CaseID]) {
+        let implemented = Set(registry.ids)
+        let selected = catalogue.entries.map(\.id).filter { filter.matches($0) && (shard?.contains($0) ?? true) }
+        return (selected.filter(implemented.contains).count, selected.filter { !implemented.contains($0) })
+    }
+
+    /// `2 listed but not run (no runner yet): A, B`.
+    static func notRun(_ planned: [CaseID]) -> String {
+        "\(planned.count) listed but not run (no runner yet): \(planned.map(\.rawValue).joined(separator: ", "))"
     }
 }
