@@ -9,13 +9,15 @@ struct ScanCommand: AsyncParsableCommand {
         commandName: "scan",
         abstract: "List the LE devices a controller hears.",
         discussion: """
-        Scans (active by default, so scan responses count too) and prints a line each time a \
-        device appears or what it advertises changes: address, RSSI ("n/a" when the controller \
-        cannot measure it, as btvirt), name, service UUIDs, and iBeacon identity as \
-        UUID.Maj:MAJOR.Min:MINOR.
+        Scans (active by default, so scan responses count too) and prints one line per device, \
+        its advertising data and scan response merged (a name in the scan response is on the \
+        device's line), then a line again only when what it advertises changes: address, RSSI \
+        ("n/a" when the controller cannot measure it, as btvirt), name, service UUIDs, and \
+        iBeacon identity as UUID.Maj:MAJOR.Min:MINOR.
 
         A backend started here (btvirt, rootcanal) is empty until someone joins it: the path to \
-        join is printed first, for a Bumble peer or `blueproof advertise --controller ...`.
+        join is printed first, for a Bumble peer or `blueproof advertise --controller ...`, and \
+        a scan that saw no one says so again at the end.
 
         Examples:
           blueproof scan --controller unix:/tmp/bt-server-le        a btvirt you started
