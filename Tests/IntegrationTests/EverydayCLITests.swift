@@ -188,5 +188,37 @@ extension Integration {
             #expect(all.stdout.split(separator: "\n").last?.hasPrefix("\(total) case(s) to run") == true,
                     "the shards together run every case: \(all.stdout.split(separator: "\n").last ?? "")")
         }
+
+        // MARK: run --dut
+
+        @Test("run --dut on a controller the tester does not share stops at preflight in seconds (exit 3), with how to fix it",
+              .requires(.cli, .btvirt, .preload), .timeLimit(.minutes(2)))
+        func dutOnAnotherAir() async throws {
+            let cli = try RequiredComponent.require(.cli, .btvirt, .preload)[0]
+            let folder = try WorkFolder("everyday-dut")
+            defer { folder.cleanUp() }
+            // The implementation on a btvirt of its own; the tester on another.
+            let dut = try LiveCLI(cli, ["dut", "--listen", "unix:\(folder.file("dut.sock"))", "--session", folder.file("session"),
+                                        "--work-dir", folder.file("dut-work")])
+            defer { dut.stop() }
+            #expect(await dut.line(within: .seconds(30)) { $0.hasPrefix("serving the reference transmitter") } != nil,
+                    "\(dut.lines)")
+            try await withBackend(.btvirt, in: folder.path) { backend in
+                let start = ContinuousClock.now
+                let result = try await runCLIInBackground(cli, [
+                    "run", "--dut", "unix:\(folder.file("dut.sock"))", "--controller", try sharedController(of: backend),
+                    "--filter", "BFT/SES/*", "--output", folder.file("Reports"), "--captures", folder.file("Captures")])
+                #expect(ContinuousClock.now - start < .seconds(30), "at preflight, not after every case's timeout")
+                #expect(result.status == 3, "stdout: \(result.stdout)\nstderr: \(result.stderr)")
+                #expect(result.stderr.contains("do not share the air") && result.stderr.contains("--controller unix:PATH"),
+                        "\(result.stderr)")
+                #expect(!result.stdout.contains("BFT/SES/"), "no case ran: \(result.stdout)")
+            }
+            // A backend the runner starts per case can never hold it: said at once.
+            let fresh = try await runCLIInBackground(cli, [
+                "run", "--dut", "unix:\(folder.file("dut.sock"))", "--filter", "BFT/SES/*",
+                "--output", folder.file("Reports"), "--captures", folder.file("Captures")])
+            #expect(fresh.status == 3 && fresh.stderr.contains("starts a new btvirt for every case"), "\(fresh.stderr)")
+        }
     }
 }

@@ -73,7 +73,7 @@ struct RunCommand: AsyncParsableCommand {
     var caseTimeout: Double = 60
 
     @Option(name: .long, help: ArgumentHelp(
-        "An implementation under test behind the control protocol (docs/control-protocol.md): tcp:HOST:PORT or unix:PATH. It is node 0 of every transmitter case; its controller must share the air with --controller (e.g. both on one btvirt). Without it the reference transmitter is checked.",
+        "An implementation under test behind the control protocol (docs/control-protocol.md): tcp:HOST:PORT or unix:PATH. It is node 0 of every transmitter case; its controller must share the air with --controller (e.g. both on one btvirt), which is checked before the first case (exit 3 if not). Without it the reference transmitter is checked.",
         valueName: "address"))
     var dut: String?
 
@@ -225,9 +225,16 @@ struct RunCommand: AsyncParsableCommand {
         let style = VerdictStyle.forStandardOutput()
         let report: RunReport
         do {
+            // An implementation that the cases' tester cannot hear would cost every case its timeout.
+            if let dut, dutExec == nil, selected.contains(where: { $0.needs.transmitters > 0 }) {
+                Console.progress("checking that --dut \(dut) shares the air with --controller \(controller)")
+                try await Preflight.checkSharedAir(dut: try TransportSpec(parsing: dut), controller: configuration.controller,
+                                                   workDirectory: "\(workDirectory)/dut-preflight")
+            }
             report = try await Runner(configuration) { Console.line(style.line(for: $0)) }.run()
         } catch let error as RunEnvironmentError {
             Console.error("\(error)")
+            if !keepWork { try? FileManager.default.removeItem(atPath: workDirectory) }
             throw ExitCode(3)
         }
         if let implementation = report.implementation { Console.progress("implementation under test: \(implementation)") }
