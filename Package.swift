@@ -1,7 +1,7 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-/// Layers (see ../shared/DESIGN.md): CLI → Host → Transport/Backend → Capture → Wire.
+/// Layers (see docs/design.md): CLI → Host → Transport/Backend → Capture → Wire.
 /// C stays at the edge: one system-library target per C library, one C target of small
 /// process helpers, and the preload library that btvirt and Rootcanal run with.
 let package = Package(

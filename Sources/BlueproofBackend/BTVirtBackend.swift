@@ -1,7 +1,7 @@
 import Foundation
 
 /// BlueZ's `btvirt -s`, started by the harness. Every connection to its LE server socket is a
-/// new emulated LE controller, at most 16 per process (DESIGN.md, measured facts).
+/// new emulated LE controller, at most 16 per process (docs/design.md, "Controllers").
 ///
 /// Its socket paths are fixed (`/tmp/bt-server-*`); the preload library moves them into this
 /// run's own folder so concurrent runs never meet. When the kernel lacks AF_ALG, the preload

@@ -24,8 +24,19 @@ struct Blueproof: AsyncParsableCommand {
     /// As ArgumentParser's, but a usage error exits with 2, the code blueproof documents
     /// (ArgumentParser's own is 64).
     static func main() async {
+        if let message = CommandSuggestion.message(for: Array(CommandLine.arguments.dropFirst()), root: Self.self) {
+            Console.diagnostic("Error: " + message + "\n")
+            Foundation.exit(2)
+        }
         do {
             var command = try parseAsRoot()
+            // BLUEPROOF_PARSE_ONLY=1: parse and validate the command line, run nothing. The
+            // test that runs every documented example uses it for examples that need a device,
+            // a file or minutes (HelpExamplesTests).
+            if ProcessInfo.processInfo.environment["BLUEPROOF_PARSE_ONLY"] == "1" {
+                Console.line("parsed: \(type(of: command)._commandName)")
+                return
+            }
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

@@ -118,13 +118,24 @@ struct ReportTests {
 
     @Test("merge joins shard reports and refuses another schema version")
     func merge() throws {
-        let first = try Self.sample(runID: "a")
+        var first = try Self.sample(runID: "a")
         var second = try Self.sample(runID: "b")
-        second.cases = Array(second.cases.prefix(2))
-        let merged = try ReportMerge.merge([first, second])
-        #expect(merged.cases.count == 7)
+        (first.cases, second.cases) = (Array(first.cases.suffix(3)), Array(second.cases.prefix(2)))
+        let order = try Fixtures.catalogue().entries.map(\.id)
+        let merged = try ReportMerge.merge([first, second], order: order)
+        #expect(merged.cases.count == 5)
         #expect(merged.runID == "a+b")
-        #expect(merged.counts[.pass] == 2 && merged.counts[.fail] == 2)
+        #expect(merged.counts[.pass] == 1 && merged.counts[.fail] == 1)
+        let expected = try Self.sample().cases.map(\.id).sorted { (order.firstIndex(of: $0) ?? .max) < (order.firstIndex(of: $1) ?? .max) }
+        #expect(merged.cases.map(\.id) == expected, "catalogue order, not input order")
+        // The same cases from two inputs on one controller: a shard merged twice.
+        #expect(throws: ReportError.duplicateCase(id: "CBT/GATE/BI-01", repetition: 1, first: "one", second: "two")) {
+            try ReportMerge.merge([first, first], sources: ["one", "two"])
+        }
+        // A capture check of the same case is another judgment: kept.
+        var check = first
+        check.controller = "none (captures: 1)"
+        #expect(try ReportMerge.merge([first, check]).cases.count == 6)
 
         let folder = try Fixtures.folder("merge")
         try ReportWriter(folder: "\(folder)/one").write(first)

@@ -6,7 +6,7 @@ import Testing
 /// (one field per line, flow lists, double-quoted strings), so no YAML library is needed.
 @Suite("Conformance catalogue")
 struct CatalogueConsistencyTests {
-    /// The five source documents (DESIGN.md, "What the product is"); the catalogue's own
+    /// The five source documents (docs/design.md, "Sources"); the catalogue's own
     /// `documents:` list must name exactly these.
     static let sourceDocuments: Set<String> = [
         "bridgefy-ios-sdk-readme.md",

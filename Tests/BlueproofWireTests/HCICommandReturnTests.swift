@@ -84,7 +84,7 @@ struct HCICommandReturnTests {
     }
 
     @Test func leReadBufferSizeOfTheVirtualControllers() throws {
-        // btvirt: 192 octets x 1 packet; Rootcanal 1.10: 27 x 20 (DESIGN.md).
+        // btvirt: 192 octets x 1 packet; Rootcanal 1.10: 27 x 20 (docs/design.md).
         var btvirt = ByteReader(hexBytes("00 c000 01"), context: "test")
         let small = try HCILEReadBufferSize.ReturnParameters(returnParameters: &btvirt)
         #expect(small.leACLDataPacketLength == 192)

@@ -214,7 +214,7 @@ extension Integration {
 // MARK: - Running the CLI
 
 /// The `--controller` value that reaches the same backend: btvirt's socket or Rootcanal's port.
-private func sharedController(of backend: any ControllerBackend) throws -> String {
+func sharedController(of backend: any ControllerBackend) throws -> String {
     guard let endpoint = backend.sharedEndpoint else {
         throw BumblePeerError(message: "backend \(backend.name) cannot be shared with the CLI")
     }
@@ -223,7 +223,7 @@ private func sharedController(of backend: any ControllerBackend) throws -> Strin
 
 /// ``run(_:_:)`` on a thread of its own, so the wait blocks none of the concurrency pool's.
 /// Every line of `text` as a JSON object.
-private func jsonLines(_ text: String) throws -> [[String: Any]] {
+func jsonLines(_ text: String) throws -> [[String: Any]] {
     try text.split(separator: "\n").map { line in
         guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
             throw BumblePeerError(message: "not a JSON object: \(line)")

@@ -32,12 +32,50 @@ extension Integration {
             #expect(await bob.line(within: .seconds(30)) { $0 == "[all] alice: hello everyone" } != nil,
                     "\(bob.lines.joined(separator: "\n"))")
             bob.type("/to alice hi alice, just you")
-            #expect(await alice.line(within: .seconds(30)) { $0 == "bob: hi alice, just you" } != nil,
+            #expect(await alice.line(within: .seconds(30)) { $0 == "[direct] bob: hi alice, just you" } != nil,
                     "\(alice.lines.joined(separator: "\n"))")
             alice.type("/peers")
             #expect(await alice.line(within: .seconds(10)) { $0.hasPrefix("online  bob (terminal)") } != nil,
                     "\(alice.lines.joined(separator: "\n"))")
             bob.type("/quit")
+            #expect(await alice.line(within: .seconds(30)) { $0 == "* bob is offline" } != nil,
+                    "\(alice.lines.joined(separator: "\n"))")
+        }
+
+        @Test("chat: a mistyped command, /to without text, a blank line and a message too long are refused before sending; Ctrl-C shows the peer offline",
+              .requires(.btvirt, .preload, .cli), .timeLimit(.minutes(3)))
+        func mistakesAndInterrupt() async throws {
+            try RequiredComponent.require(.btvirt, .preload)
+            let cli = try RequiredComponent.require(.cli)[0]
+            let folder = try WorkFolder("chat-mistakes")
+            defer { folder.cleanUp() }
+            let alice = try LiveCLI(cli, ["chat", "--name", "alice", "--session", folder.file("alice"), "--work-dir", folder.file("work")])
+            defer { alice.stop() }
+            let join = try #require(await alice.line(within: .seconds(60)) { $0.contains("--controller unix:") },
+                                    "alice did not start:\n\(alice.lines.joined(separator: "\n"))")
+            let controller = try #require(join.split(separator: " ").last).description
+            let bob = try LiveCLI(cli, ["chat", "--name", "bob", "--session", folder.file("bob"), "--controller", controller])
+            defer { bob.stop() }
+            #expect(await bob.line(within: .seconds(60)) { $0.hasPrefix("• joining unix:") } != nil, "\(bob.lines)")
+            #expect(await alice.line(within: .seconds(60)) { $0.hasPrefix("* ") && $0.contains(" is bob") } != nil,
+                    "\(alice.lines.joined(separator: "\n"))")
+
+            for (typed, answer) in [("/frobnicate", "/frobnicate is not a command"), ("/to", "/to needs a peer and a text"),
+                                    ("/to bob", "/to bob: no text to send"),
+                                    (String(repeating: "x", count: 4000), "not sent: the message is 4000 bytes; over Bluetooth a message holds at most")] {
+                alice.type(typed)
+                #expect(await alice.line(within: .seconds(10)) { $0.hasPrefix(answer) } != nil,
+                        "\(typed.prefix(20)): \(alice.lines.joined(separator: "\n"))")
+            }
+            alice.type("     ")
+            alice.type("after the mistakes")
+            // Lines arrive in order: when the last one is there, nothing before it was sent.
+            #expect(await bob.line(within: .seconds(30)) { $0 == "[all] alice: after the mistakes" } != nil,
+                    "\(bob.lines.joined(separator: "\n"))")
+            #expect(!bob.lines.contains { $0.hasPrefix("[all] alice:") && $0 != "[all] alice: after the mistakes" },
+                    "\(bob.lines.joined(separator: "\n"))")
+
+            bob.interrupt()
             #expect(await alice.line(within: .seconds(30)) { $0 == "* bob is offline" } != nil,
                     "\(alice.lines.joined(separator: "\n"))")
         }

@@ -8,6 +8,8 @@ extension RequiredComponent {
     static let btvirt = located("btvirt") { try ComponentLocator.btvirt() }
     static let rootcanal = located("rootcanal") { try ComponentLocator.rootcanal() }
     static let preload = located("libBlueproofPreload.so") { try ComponentLocator.preloadLibrary() }
+    /// Headless Chromium, to check report.html as a browser shows it (scripts/setup installs it).
+    static let chromium = onPath("chromium", install: "apt-get install chromium")
 
     /// The `blueproof` executable, built beside the test binary by `swift build`.
     static let cli = RequiredComponent(name: "blueproof") {

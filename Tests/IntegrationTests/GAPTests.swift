@@ -18,7 +18,7 @@ extension Integration {
         func btvirt() async throws {
             try RequiredComponent.require(.btvirt, .preload, .tshark)
             try await checkGAP(.btvirt, expecting: .legacy) { error in
-                // btvirt fails a connection to nobody at once (measured, DESIGN.md).
+                // btvirt fails a connection to nobody at once (measured, docs/design.md).
                 #expect(error == .connectionFailed(peer: Self.absent, status: .connectionFailedToBeEstablished), "\(error)")
             }
         }

@@ -73,6 +73,11 @@ final class LiveCLI: Sendable {
         input.fileHandleForWriting.write(Data((text + "\n").utf8))
     }
 
+    /// Sends SIGINT, as Ctrl-C in a terminal does.
+    func interrupt() {
+        if process.isRunning { process.interrupt() }
+    }
+
     /// Ends the process (SIGTERM) and waits for it.
     func stop() {
         if process.isRunning { process.terminate() }

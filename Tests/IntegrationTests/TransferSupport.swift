@@ -42,7 +42,7 @@ func runTransfer(
         if case .advertising = event { advertising.resolve(true) }
         if event.outcome != nil { advertising.resolve(false) }
     }
-    // btvirt reports an advertiser only when scanning or advertising is enabled (DESIGN.md):
+    // btvirt reports an advertiser only when scanning or advertising is enabled (docs/design.md):
     // the central starts once the peripheral advertises, as a user would start it.
     _ = await advertising.wait()
     let central = TransferCentral(host: centralHost, profile: profile).run(centralMode)

@@ -12,6 +12,10 @@ struct AdvertiseCommand: AsyncParsableCommand {
         the name moves to the scan response when it does not fit) and prints each connection and \
         disconnection. After a central disconnects, advertising starts again.
 
+        A connectable advertiser serves GATT: the GAP service 1800 (device name: --name, else \
+        "blueproof"; appearance 0), the GATT service 1801, and each --service (empty: no \
+        characteristics), so `blueproof gatt --name N --discover` or `--read 2A00` work on it.
+
         A backend started here (btvirt, rootcanal) is printed with the way to join it, so a \
         scanner in another terminal can find this advertiser.
 
@@ -48,6 +52,13 @@ struct AdvertiseCommand: AsyncParsableCommand {
         if let hint = session.joinHint { Console.progress(hint) }
         let connections = await host.incomingConnections()
         do {
+            if parameters.connectable {
+                // A central that connects finds what was advertised: the GAP service (device
+                // name, appearance) and the GATT service in front (Core Vol 3, Part G §7), then
+                // each --service, with no characteristics of its own.
+                try await host.serve(advertisement.service.map { GATTServiceDefinition(uuid: $0, characteristics: []) },
+                                     deviceName: advertisement.name ?? "blueproof")
+            }
             try await host.startAdvertising(parameters)
         } catch {
             Console.error("\(error)")
@@ -55,8 +66,9 @@ struct AdvertiseCommand: AsyncParsableCommand {
             throw ExitCode(3)
         }
         let address = await host.address
+        let served = parameters.connectable ? ["1800", "1801"] + advertisement.service.map(\.description) : []
         emit(AdvertiseEvent(event: "advertising", address: "\(address)", data: hex(parameters.data),
-                            scanResponse: hex(parameters.scanResponse)))
+                            scanResponse: hex(parameters.scanResponse), services: served))
 
         let json = self.json
         await withTaskGroup(of: Void.self) { group in
@@ -93,14 +105,20 @@ struct AdvertiseEvent: Encodable {
     var address: String?
     var data: String?
     var scanResponse: String?
+    /// The GATT services a central finds (none when non-connectable).
+    var services: [String]?
     var peer: String?
     var handle: Int?
     var reason: String?
 
     var text: String {
         switch event {
-        case "advertising": "advertising as \(address ?? "?"): data \(data ?? "") scan response \(scanResponse ?? "")"
-        case "connected": "connected: \(peer ?? "?") (handle \(handle ?? 0))"
+        case "advertising":
+            "advertising as \(address ?? "?"): data \(data ?? "") scan response \(scanResponse ?? "")\n"
+                + (services?.isEmpty == false ? "serving GATT services \(services?.joined(separator: ", ") ?? "") (GAP: device name, appearance)"
+                                              : "non-connectable: no GATT server")
+        // Handles in hex, as `gatt` prints them.
+        case "connected": "connected: \(peer ?? "?") (handle 0x\(hex(UInt16(truncatingIfNeeded: handle ?? 0))))"
         default: "disconnected: \(peer ?? "?") (\(reason ?? "?"))"
         }
     }

@@ -15,7 +15,9 @@ struct ChatCommand: AsyncParsableCommand {
         characters of their id until they send their name. Every connection is made secure.
         Type a line to broadcast it (Full + Broadcast); `/to NAME text` sends a direct message \
         (Encrypted + Full) to the peer whose name or id starts with NAME; `/peers` lists peers; \
-        `/quit` leaves.
+        `/quit` (or Ctrl-C) leaves, and peers see you go offline. Any other line starting with / \
+        is not sent; a message longer than a transmitter takes (1024 bytes encoded over \
+        Bluetooth) is refused before sending, with the limit.
 
         Two terminals on one btvirt:
           blueproof chat --name alice             (prints --controller unix:... for others)
@@ -61,9 +63,10 @@ struct ChatCommand: AsyncParsableCommand {
             throw ExitCode(3)
         }
         if let user = await transmitter.localUser() { Console.line("you are \(name) (\(user)); type a line to broadcast, /to NAME text, /peers, /quit") }
+        // Ctrl-C leaves as /quit does: the transmitter stops, so peers see this one go offline.
+        teardown.beforeExit { await transmitter.stop() }
         for await line in Self.standardInputLines() {
-            if line == "/quit" { break }
-            await Self.handle(line, chat: chat)
+            guard await Self.handle(ChatInput.parse(line, sender: (name, chat.deviceType)), chat: chat) else { break }
         }
         await transmitter.stop()
         follower.cancel()
@@ -71,20 +74,29 @@ struct ChatCommand: AsyncParsableCommand {
         await controllers.close()
     }
 
-    static func handle(_ line: String, chat: ChatSession) async {
-        if line == "/peers" {
+    /// Does what `input` asks; false when it asks to leave.
+    static func handle(_ input: ChatInput, chat: ChatSession) async -> Bool {
+        switch input {
+        case .quit:
+            return false
+        case .nothing:
+            break
+        case .refused(let reason):
+            Console.line(reason)
+        case .peers:
             let peers = await chat.roster()
             Console.line(peers.isEmpty ? "no peers yet" : peers.map { "\($0.online ? "online " : "offline") \($0.name) (\($0.deviceType)) \($0.user)" }.joined(separator: "\n"))
-        } else if line.hasPrefix("/to ") {
-            let parts = line.dropFirst(4).split(separator: " ", maxSplits: 1)
-            guard parts.count == 2, let peer = await chat.peer(matching: String(parts[0])) else {
-                Console.line("no single peer matches \"\(parts.first ?? "")\"; /peers lists them")
-                return
+        case .direct(let name, let text):
+            guard let peer = await chat.peer(matching: name) else {
+                let known = await chat.roster().map(\.name)
+                Console.line("no single peer matches \"\(name)\"" + (known.isEmpty ? "; no peers yet" : "; peers: \(known.joined(separator: ", "))"))
+                break
             }
-            do { _ = try await chat.sendDirect(String(parts[1]), to: peer.user) } catch { Console.line("not sent: \(error)") }
-        } else if !line.isEmpty {
-            do { _ = try await chat.broadcast(line) } catch { Console.line("not sent: \(error)") }
+            do { _ = try await chat.sendDirect(text, to: peer.user) } catch { Console.line("not sent: \(error)") }
+        case .broadcast(let text):
+            do { _ = try await chat.broadcast(text) } catch { Console.line("not sent: \(error)") }
         }
+        return true
     }
 
     static func text(_ update: ChatSession.Update) -> String {
@@ -92,7 +104,7 @@ struct ChatCommand: AsyncParsableCommand {
         case .online(let peer): "* \(peer.name) is online"
         case .offline(let peer): "* \(peer.name) is offline"
         case .renamed(let peer): "* \(peer.user.shortName) is \(peer.name) (\(peer.deviceType))"
-        case .message(let peer, let text, let broadcast): "\(broadcast ? "[all] " : "")\(peer.name): \(text)"
+        case .message(let peer, let text, let broadcast): "\(broadcast ? "[all]" : "[direct]") \(peer.name): \(text)"
         case .delivery(let id, let what): "  (\(id.uuidString.prefix(8)) \(what))"
         }
     }

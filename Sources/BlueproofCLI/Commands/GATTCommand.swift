@@ -15,7 +15,9 @@ struct GATTCommand: AsyncParsableCommand {
 
         The peer is named by address (--peer, public unless --peer-type random), or found by \
         scanning for an advertiser with --name and/or --service (the first connectable match \
-        within --scan-timeout).
+        within --scan-timeout). The peer must share the air with --controller: give the \
+        --controller that the advertiser printed (blueproof advertise, a Bumble peer). A btvirt \
+        or rootcanal started here holds no other device, so gatt stops at once with exit 3.
 
         An attribute is a characteristic UUID (180D, 7B5C0004-2F3A-4E0B-9E43-52A0C6B1D000) or a \
         handle in hex (0x0012). A UUID is looked up by discovering the peer's characteristics; a \
@@ -34,14 +36,14 @@ struct GATTCommand: AsyncParsableCommand {
           # the service tree of the advertiser "heart", on a btvirt you started
           blueproof gatt --controller unix:/tmp/bt-server-le --name heart
           # the device name, and the value at handle 0x0012
-          blueproof gatt --peer 00:AA:01:00:00:23 --read 2A00 --read 0x0012
+          blueproof gatt --controller unix:/tmp/bt-server-le --peer 00:AA:01:00:00:23 --read 2A00 --read 0x0012
           # a larger ATT_MTU, then a write with and one without response
-          blueproof gatt --service 180D --mtu 247 --write 2A39=01 \\
+          blueproof gatt --controller unix:/tmp/bt-server-le --service 180D --mtu 247 --write 2A39=01 \\
               --write-command 0x0015=c0ffee
           # ten heart-rate notifications as JSON lines
-          blueproof gatt --name bp --subscribe 2A37 --count 10 --json
+          blueproof gatt --controller tcp:127.0.0.1:6402 --name bp --subscribe 2A37 --count 10 --json
           # indications for 30 s from a peer with a random address
-          blueproof gatt --peer C0:11:22:33:44:55 --peer-type random \\
+          blueproof gatt --controller hci0 --peer C0:11:22:33:44:55 --peer-type random \\
               --subscribe 0x000C --indicate --duration 30
 
         Exit status: 0 done, 1 a GATT operation failed (the ATT error and handle are printed), \
@@ -135,9 +137,19 @@ struct GATTCommand: AsyncParsableCommand {
         options.logLevel.bootstrap()
         let teardown = Teardown()
         defer { withExtendedLifetime(teardown) {} }
+        let spec = try options.backendSpec()
+        if spec == .btvirt || spec == .rootcanal {
+            // A backend started for this command holds no other device: no peer can answer,
+            // so say so now rather than after the scan or connection timeout.
+            Console.error("""
+                gatt: a \(spec) started for this command holds no other device, so there is no peer to reach. \
+                Start the peer first (`blueproof advertise --name N` prints the --controller others join with, \
+                e.g. unix:/tmp/blueproof-…/bt-server-le) and give that --controller here
+                """)
+            throw ExitCode(3)
+        }
         let session = try await ControllerSession.open(options, count: 1)
         let host = try await session.startHosts()[0]
-        if let hint = session.joinHint { Console.progress(hint) }
 
         var status: Int32 = 0
         do {

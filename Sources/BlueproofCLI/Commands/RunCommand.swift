@@ -72,7 +72,7 @@ struct RunCommand: AsyncParsableCommand {
     var caseTimeout: Double = 60
 
     @Option(name: .long, help: ArgumentHelp(
-        "An implementation under test behind the control protocol (docs/control-protocol.md): tcp:HOST:PORT or unix:PATH. It is node 0 of every transmitter case; its controller must share the air with --controller (e.g. both on one btvirt). Without it the reference transmitter is checked.",
+        "An implementation under test behind the control protocol (docs/control-protocol.md): tcp:HOST:PORT or unix:PATH. It is node 0 of every transmitter case; its controller must share the air with --controller (e.g. both on one btvirt), which is checked before the first case (exit 3 if not). Without it the reference transmitter is checked.",
         valueName: "address"))
     var dut: String?
 
@@ -219,14 +219,24 @@ struct RunCommand: AsyncParsableCommand {
         // A reader that leaves (`run | head`) ends the output, never the run: reports still come.
         Console.whenOutputCloses = .keepRunning
         let selected = configuration.selectedCases
+        let planned = Self.plan(catalogue: catalogue, registry: registry, filter: configuration.filter,
+                                shard: configuration.shard).planned
+        if !planned.isEmpty { Console.progress(Self.notRun(planned)) }
         if selected.isEmpty { Console.progress("no implemented case matches the filter and shard") }
         Console.progress("run \(configuration.runID): \(selected.count) case(s) x \(`repeat`), profile \(loadedProfile.name), controller \(controller)")
         let style = VerdictStyle.forStandardOutput()
         let report: RunReport
         do {
+            // An implementation that the cases' tester cannot hear would cost every case its timeout.
+            if let dut, dutExec == nil, selected.contains(where: { $0.needs.transmitters > 0 }) {
+                Console.progress("checking that --dut \(dut) shares the air with --controller \(controller)")
+                try await Preflight.checkSharedAir(dut: try TransportSpec(parsing: dut), controller: configuration.controller,
+                                                   workDirectory: "\(workDirectory)/dut-preflight")
+            }
             report = try await Runner(configuration) { Console.line(style.line(for: $0)) }.run()
         } catch let error as RunEnvironmentError {
             Console.error("\(error)")
+            if !keepWork { try? FileManager.default.removeItem(atPath: workDirectory) }
             throw ExitCode(3)
         }
         if let implementation = report.implementation { Console.progress("implementation under test: \(implementation)") }
@@ -241,5 +251,21 @@ struct RunCommand: AsyncParsableCommand {
             let runner = implemented.contains(entry.id) ? "runner" : "-"
             Console.line("\(entry.id.rawValue.padding(toLength: 16, withPad: " ", startingAt: 0)) \(entry.kind.padding(toLength: 8, withPad: " ", startingAt: 0)) \(entry.status.padding(toLength: 12, withPad: " ", startingAt: 0)) \(runner.padding(toLength: 7, withPad: " ", startingAt: 0)) \(entry.title)")
         }
+        let (runs, planned) = plan(catalogue: catalogue, registry: registry, filter: filter, shard: shard)
+        Console.line("\(runs) case(s) to run" + (planned.isEmpty ? "" : "; \(notRun(planned))"))
+    }
+
+    /// How many selected cases a run runs, and the selected catalogue entries it cannot run
+    /// (planned, no runner yet): `--list` shows both, the run names the second.
+    static func plan(catalogue: Catalogue, registry: CaseRegistry, filter: CaseFilter, shard: Shard?)
+        -> (runs: Int, planned: [CaseID]) {
+        let implemented = Set(registry.ids)
+        let selected = catalogue.entries.map(\.id).filter { filter.matches($0) && (shard?.contains($0) ?? true) }
+        return (selected.filter(implemented.contains).count, selected.filter { !implemented.contains($0) })
+    }
+
+    /// `2 listed but not run (no runner yet): A, B`.
+    static func notRun(_ planned: [CaseID]) -> String {
+        "\(planned.count) listed but not run (no runner yet): \(planned.map(\.rawValue).joined(separator: ", "))"
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BlueproofBackend
 import BlueproofHost
 import BlueproofWire
 import Foundation
@@ -8,13 +9,15 @@ struct ScanCommand: AsyncParsableCommand {
         commandName: "scan",
         abstract: "List the LE devices a controller hears.",
         discussion: """
-        Scans (active by default, so scan responses count too) and prints a line each time a \
-        device appears or what it advertises changes: address, RSSI ("n/a" when the controller \
-        cannot measure it, as btvirt), name, service UUIDs, and iBeacon identity as \
-        UUID.Maj:MAJOR.Min:MINOR.
+        Scans (active by default, so scan responses count too) and prints one line per device, \
+        its advertising data and scan response merged (a name in the scan response is on the \
+        device's line), then a line again only when what it advertises changes: address, RSSI \
+        ("n/a" when the controller cannot measure it, as btvirt), name, service UUIDs, and \
+        iBeacon identity as UUID.Maj:MAJOR.Min:MINOR.
 
         A backend started here (btvirt, rootcanal) is empty until someone joins it: the path to \
-        join is printed first, for a Bumble peer or `blueproof advertise --controller ...`.
+        join is printed first, for a Bumble peer or `blueproof advertise --controller ...`, and \
+        a scan that saw no one says so again at the end.
 
         Examples:
           blueproof scan --controller unix:/tmp/bt-server-le        a btvirt you started
@@ -52,9 +55,9 @@ struct ScanCommand: AsyncParsableCommand {
         if let hint = session.joinHint { Console.progress(hint) }
         Console.progress("scanning as \(await host.address)" + (duration > 0 ? " for \(duration) s" : " until interrupted"))
 
-        let devices: AsyncStream<LEDiscoveredDevice>
+        let reports: AsyncStream<LEAdvertisement>
         do {
-            devices = try await host.discover(services: Set(service), LEScanParameters(active: !passive))
+            reports = try await host.scan(LEScanParameters(active: !passive))
         } catch {
             Console.error("\(error)")
             await session.close()
@@ -62,15 +65,21 @@ struct ScanCommand: AsyncParsableCommand {
         }
         if !json { Console.line(DeviceLine.header) }
         let json = self.json
+        let filter = Set(service)
+        let passive = self.passive
         let seen = await withTaskGroup(of: Int?.self) { group in
             group.addTask {
-                var addresses = Set<String>()
-                for await device in devices {
-                    let line = DeviceLine(device)
-                    addresses.insert(line.address)
-                    if json { Console.jsonLine(line) } else { Console.line(line.text) }
+                // The advertising data and the scan response of one device are one row.
+                var list = LEDeviceList(services: filter)
+                var rows = ScanRows(passive: passive)
+                for await report in reports {
+                    _ = list.add(report)
+                    guard let device = list.devices[report.address], list.matches(device),
+                          let row = rows.take(device, after: report.eventType) else { continue }
+                    Self.print(row, json: json)
                 }
-                return addresses.count
+                for device in rows.flush() { Self.print(device, json: json) }
+                return rows.count
             }
             if duration > 0 {
                 group.addTask {
@@ -86,6 +95,19 @@ struct ScanCommand: AsyncParsableCommand {
             return count
         }
         Console.progress("\(seen) device(s) seen")
+        if seen == 0, let started = session.backend as? ProcessBackend {
+            // A backend started here holds no one else: say so, and how to fill it or leave it.
+            Console.progress("""
+                the \(session.backend.name) started for this scan has no other device on it: while scanning, \
+                start an advertiser with --controller \(started.endpoint) (blueproof advertise, or a Bumble peer), \
+                or scan a backend others already use with --controller unix:PATH or tcp:HOST:PORT
+                """)
+        }
         await session.close()
+    }
+
+    private static func print(_ device: LEDiscoveredDevice, json: Bool) {
+        let line = DeviceLine(device)
+        if json { Console.jsonLine(line) } else { Console.line(line.text) }
     }
 }

@@ -20,7 +20,8 @@ struct AdvertisementOptions: ParsableArguments {
                                             valueName: "company:hex"))
     var manufacturer: String?
 
-    @Option(name: .long, help: ArgumentHelp("TX power level to advertise, dBm.", valueName: "dBm"))
+    // Unconditional: `--tx-power -4` is a value, not an option.
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("TX power level to advertise, dBm.", valueName: "dBm"))
     var txPower: Int8?
 
     @Flag(name: .long, help: "Advertise as non-connectable.")
@@ -31,7 +32,9 @@ struct AdvertisementOptions: ParsableArguments {
     func parameters() throws -> LEAdvertisingParameters {
         var data = AdvertisingData([.flags(.generalDiscoverableLEOnly)])
         data.append(contentsOf: AdvertisingDataStructure.serviceUUIDs(service, complete: true))
-        if let ibeacon { data.append(contentsOf: try parseIBeacon(ibeacon).advertisingData.structures) }
+        // The beacon's own advertising data starts with Flags too; one Flags structure per
+        // advertisement (Core Supplement Part A §1.3.1: at most once), so only the beacon is added.
+        if let ibeacon { data.append(.manufacturerSpecificData(try parseIBeacon(ibeacon).manufacturerData)) }
         if let manufacturer { data.append(.manufacturerSpecificData(try parseManufacturer(manufacturer))) }
         if let txPower { data.append(.txPowerLevel(txPower)) }
         var scanResponse = AdvertisingData()

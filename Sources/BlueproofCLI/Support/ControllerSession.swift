@@ -19,7 +19,9 @@ struct ControllerSession {
     static func open(_ options: ControllerOptions, count: Int, radio: RadioWorld? = nil) async throws -> ControllerSession {
         let spec = try options.backendSpec()
         let workDirectory = try options.makeWorkDirectory()
-        Console.progress("starting \(spec) (logs in \(workDirectory))")
+        // A backend named by address already runs: this command joins it.
+        let joining = if case .transport = spec { true } else { false }
+        Console.progress("\(joining ? "joining" : "starting") \(spec) (logs in \(workDirectory))")
         let backend: any ControllerBackend
         do {
             backend = try await startBackend(spec, workDirectory: workDirectory)

@@ -59,7 +59,10 @@ struct DeviceLine: Encodable {
         try container.encode(reports, forKey: .reports)
     }
 
-    static let header = pad("ADDRESS", 26) + pad("RSSI", 9) + pad("NAME", 22) + "SERVICES / BEACON"
+    /// Column widths: the widest address, `00:AA:01:00:00:42 (random)` (26), and two spaces.
+    static let addressWidth = 28, rssiWidth = 9, nameWidth = 22
+
+    static let header = pad("ADDRESS", addressWidth) + pad("RSSI", rssiWidth) + pad("NAME", nameWidth) + "SERVICES / BEACON"
 
     /// `00:AA:01:00:00:23 (public)  -52 dBm  heart-monitor  180D, 180F`.
     var text: String {
@@ -68,8 +71,8 @@ struct DeviceLine: Encodable {
         if iBeacon == nil { details += manufacturerData.map { "mfr \($0)" } }
         if let txPower { details.append("tx \(txPower) dBm") }
         if !connectable { details.append("non-connectable") }
-        return Self.pad("\(address) (\(addressType))", 26) + Self.pad(rssi.map { "\($0) dBm" } ?? "n/a", 9)
-            + Self.pad(name ?? "-", 22) + (details.isEmpty ? "-" : details.joined(separator: ", "))
+        return Self.pad("\(address) (\(addressType))", Self.addressWidth)
+            + Self.pad(rssi.map { "\($0) dBm" } ?? "n/a", Self.rssiWidth) + Self.pad(name ?? "-", Self.nameWidth) + (details.isEmpty ? "-" : details.joined(separator: ", "))
     }
 
     private static func pad(_ text: String, _ width: Int) -> String {

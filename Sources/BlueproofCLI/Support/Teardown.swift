@@ -11,6 +11,11 @@ final class Teardown {
     private var sources: [DispatchSourceSignal] = []
     /// Folders removed when a signal stops the tool (a run's work folder).
     private static let folders = Mutex<[String]>([])
+    /// Work done before a signal's exit (a chat leaving its peers), each bounded by
+    /// ``beforeExitLimit``.
+    private static let farewells = Mutex<[@Sendable () async -> Void]>([])
+    /// How long a signal waits for the work of ``beforeExit(_:)`` before exiting anyway.
+    static let beforeExitLimit: DispatchTimeInterval = .seconds(3)
 
     init() {
         // A peer closing a socket must give EPIPE, not kill the harness.
@@ -20,6 +25,7 @@ final class Teardown {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
             source.setEventHandler {
+                Teardown.runFarewells()
                 Console.diagnostic("\nblueproof: stopped by signal \(signalNumber); controllers shut down\n")
                 ChildProcessRegistry.shared.killAll()
                 for folder in Teardown.folders.withLock({ $0 }) { try? FileManager.default.removeItem(atPath: folder) }
@@ -27,6 +33,23 @@ final class Teardown {
             }
             source.resume()
             sources.append(source)
+        }
+    }
+
+    /// Runs `work` when SIGINT or SIGTERM stops the tool, before the controllers are shut
+    /// down; the exit waits for it at most ``beforeExitLimit``.
+    func beforeExit(_ work: @escaping @Sendable () async -> Void) { Self.farewells.withLock { $0.append(work) } }
+
+    private static func runFarewells() {
+        let work = farewells.withLock { $0 }
+        guard !work.isEmpty else { return }
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            for item in work { await item() }
+            done.signal()
+        }
+        if done.wait(timeout: .now() + beforeExitLimit) == .timedOut {
+            Console.diagnostic("\nblueproof: leaving took longer than the limit; exiting anyway\n")
         }
     }
 

@@ -1,4 +1,4 @@
-/// A case's verdict (DESIGN.md, "Conformance cases"; docs/runner.md, "Verdict policy").
+/// A case's verdict (docs/design.md, "Verdicts"; docs/runner.md, "Verdict policy").
 public enum Verdict: String, Hashable, Sendable, Codable, CaseIterable {
     /// The behaviour was observed as documented.
     case pass

@@ -1,10 +1,18 @@
 import Foundation
 
 /// `report.html`: one self-contained page (inline style, no scripts, no external assets): the
-/// summary, then per case its verdict, citation, reason, findings, log excerpt, the first
+/// summary, a filter by verdict and by group, the table of cases with the failing and erring
+/// ones first, then per case its verdict, citation, reason, findings, log excerpt, the first
 /// packets of each capture and links to the captures.
+///
+/// The filter is two groups of radio buttons and CSS `:checked ~` rules, so it works opened
+/// from disk, without a server and without scripts: a row or section carries `data-verdict`
+/// and `data-group`, and each checked button other than "all" hides what does not match.
 public enum HTMLReport {
     public static func html(_ report: RunReport, reportFolder: String) -> String {
+        let cases = ordered(report.cases)
+        let groups = Array(Set(cases.map(\.group))).sorted()
+        let verdicts = Verdict.allCases.filter { verdict in cases.contains { $0.verdict == verdict } }
         var out = """
         <!DOCTYPE html>
         <html lang="en"><head><meta charset="utf-8"><title>blueproof run \(e(report.runID))</title>
@@ -14,21 +22,24 @@ public enum HTMLReport {
         .pass{color:#176f2c}.fail,.error{color:#b00020}.inconclusive{color:#8a6d00}.not-applicable{color:#666}
         pre{background:#f6f6f6;padding:6px;overflow-x:auto;font-size:85%}
         section{border-top:1px solid #ddd;margin-top:1.5em}code{font-size:95%}
+        .filter{margin:.3em 0}.filter input{margin-left:.8em}
+        \(filterRules(verdicts: verdicts, groups: groups))
         </style></head><body>
         <h1>blueproof run <code>\(e(report.runID))</code></h1>
         <p>Profile <code>\(e(report.profile.name))</code> (\(e(report.profile.path))), controller <code>\(e(report.controller))</code>,
         started \(e(report.startedAt))\(report.endedAt.map { ", ended \(e($0))" } ?? " (still running or stopped early)").</p>
         <p><strong>\(e(report.summaryLine))</strong></p>
-        <table><tr><th>case</th><th>verdict</th><th>seconds</th><th>reason</th></tr>
+        \(filterControls(verdicts: verdicts, groups: groups))
+        <table id="cases"><tr><th>case</th><th>verdict</th><th>seconds</th><th>reason</th></tr>
 
         """
-        for (index, item) in report.cases.enumerated() {
-            out += "<tr><td><a href=\"#case-\(index)\">\(e(item.id.rawValue))</a></td><td class=\"\(item.verdict.rawValue)\">\(item.verdict.rawValue)</td>"
+        for (index, item) in cases.enumerated() {
+            out += "<tr \(attributes(item))><td><a href=\"#case-\(index)\">\(e(item.id.rawValue))</a></td><td class=\"\(item.verdict.rawValue)\">\(item.verdict.rawValue)</td>"
             out += "<td>\(String(format: "%.2f", item.durationSeconds))</td><td>\(e(item.reasonWithFrames))</td></tr>\n"
         }
         out += "</table>\n"
-        for (index, item) in report.cases.enumerated() {
-            out += "<section id=\"case-\(index)\"><h2>\(e(item.id.rawValue))\(item.repetition > 1 ? " #\(item.repetition)" : ""): \(e(item.title))</h2>\n"
+        for (index, item) in cases.enumerated() {
+            out += "<section id=\"case-\(index)\" \(attributes(item))><h2>\(e(item.id.rawValue))\(item.repetition > 1 ? " #\(item.repetition)" : ""): \(e(item.title))</h2>\n"
             out += "<p class=\"\(item.verdict.rawValue)\"><strong>\(item.verdict.rawValue)</strong>: \(e(item.reason))</p>\n"
             out += "<p>Source: \(e(item.citation.document)), “\(e(item.citation.section))”; kind \(e(item.kind)); \(String(format: "%.2f", item.durationSeconds)) s.</p>\n"
             if !item.findings.isEmpty {
@@ -43,6 +54,59 @@ public enum HTMLReport {
         }
         out += "</body></html>\n"
         return out
+    }
+
+    /// The cases as the page shows them: failing and erring first, then inconclusive, then
+    /// the rest; within each, the report's order.
+    static func ordered(_ cases: [CaseResult]) -> [CaseResult] {
+        func rank(_ verdict: Verdict) -> Int {
+            switch verdict {
+            case .fail, .error: 0
+            case .inconclusive: 1
+            case .pass, .notApplicable: 2
+            }
+        }
+        return cases.enumerated().sorted { (rank($0.element.verdict), $0.offset) < (rank($1.element.verdict), $1.offset) }
+            .map(\.element)
+    }
+
+    private static func attributes(_ item: CaseResult) -> String {
+        "class=\"case\" data-verdict=\"\(item.verdict.rawValue)\" data-group=\"\(e(item.group))\""
+    }
+
+    /// `g0`, `g1`…: ids for the group buttons (a group name holds `/`).
+    private static func groupID(_ index: Int) -> String { "g\(index)" }
+
+    static func filterControls(verdicts: [Verdict], groups: [String]) -> String {
+        var out = "<div class=\"filter\">verdict: <input type=\"radio\" name=\"verdict\" id=\"v-all\" checked><label for=\"v-all\">all</label>"
+        for verdict in verdicts {
+            out += "<input type=\"radio\" name=\"verdict\" id=\"v-\(verdict.rawValue)\"><label for=\"v-\(verdict.rawValue)\">\(verdict.rawValue)</label>"
+        }
+        out += "</div>\n<div class=\"filter\">group: <input type=\"radio\" name=\"group\" id=\"g-all\" checked><label for=\"g-all\">all</label>"
+        for (index, group) in groups.enumerated() {
+            out += "<input type=\"radio\" name=\"group\" id=\"\(groupID(index))\"><label for=\"\(groupID(index))\">\(e(group))</label>"
+        }
+        return out + "</div>"
+    }
+
+    /// One rule per button: when it is checked, every case (row and section) of another
+    /// verdict or group is hidden. The buttons sit in the body before the table and sections,
+    /// so `:has` finds them from `body`.
+    static func filterRules(verdicts: [Verdict], groups: [String]) -> String {
+        var rules: [String] = []
+        for verdict in verdicts {
+            rules.append("body:has(#v-\(verdict.rawValue):checked) .case:not([data-verdict=\"\(verdict.rawValue)\"]){display:none}")
+        }
+        for (index, group) in groups.enumerated() {
+            rules.append("body:has(#\(groupID(index)):checked) .case:not([data-group=\"\(cssString(group))\"]){display:none}")
+        }
+        return rules.joined(separator: "\n")
+    }
+
+    /// `text` inside a CSS double-quoted string.
+    private static func cssString(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            .replacingOccurrences(of: "<", with: "\\3C ")
     }
 
     static func timeline(_ timeline: PacketTimeline, marked: Set<Int>) -> String {

@@ -28,6 +28,20 @@ public struct ReportWriter: Sendable {
         return try encoder.encode(report)
     }
 
+    /// The report folders `path` holds: itself when it has a report.json, else each of its
+    /// subfolders that has one (the `--output` folder of `blueproof run` holds one per run), by
+    /// name.
+    public static func reportFolders(in path: String) throws(ReportError) -> [String] {
+        let manager = FileManager.default
+        if manager.fileExists(atPath: "\(path)/report.json") { return [path] }
+        guard let names = try? manager.contentsOfDirectory(atPath: path) else {
+            throw .unreadable(path: path, reason: "no such folder")
+        }
+        let folders = names.sorted().map { "\(path)/\($0)" }.filter { manager.fileExists(atPath: "\($0)/report.json") }
+        guard !folders.isEmpty else { throw .noReports(folder: path) }
+        return folders
+    }
+
     public static func read(folder: String) throws(ReportError) -> RunReport {
         let path = "\(folder)/report.json"
         guard let data = FileManager.default.contents(atPath: path) else { throw .unreadable(path: path, reason: "no such file") }
@@ -58,12 +72,19 @@ public enum ReportError: Error, Hashable, Sendable, CustomStringConvertible {
     case unreadable(path: String, reason: String)
     case schemaVersion(path: String, found: Int, expected: Int)
     case nothingToMerge
+    case duplicateCase(id: String, repetition: Int, first: String, second: String)
+    case noReports(folder: String)
 
     public var description: String {
         switch self {
         case let .unreadable(path, reason): "\(path): \(reason)"
         case let .schemaVersion(path, found, expected): "\(path): schema version \(found); this blueproof reads version \(expected) only"
         case .nothingToMerge: "no report to merge"
+        case let .duplicateCase(id, repetition, first, second):
+            "\(id)\(repetition > 1 ? " #\(repetition)" : "") is in both \(first) and \(second): "
+                + "a case judged twice would count twice; merge each shard once"
+        case let .noReports(folder):
+            "\(folder): no report.json in it or in its run folders (give a report folder, or the --output folder of blueproof run)"
         }
     }
 }

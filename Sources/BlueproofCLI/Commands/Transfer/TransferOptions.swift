@@ -37,7 +37,8 @@ struct TransferPayloadOptions: ParsableArguments {
 
 /// The profile: gate, MTU, timeouts, UUIDs.
 struct TransferProfileOptions: ParsableArguments {
-    @Option(name: .long, help: "Weakest RSSI the central connects to, in dBm (the sample: -50).")
+    // Unconditional: the value is negative (`--min-rssi -70`), which would otherwise read as an option.
+    @Option(name: .long, parsing: .unconditional, help: "Weakest RSSI the central connects to, in dBm (the sample: -50).")
     var minRSSI: Int = -50
 
     @Flag(name: .long, help: "Let an RSSI of \"not available\" pass the gate (btvirt never reports one).")
