@@ -7,20 +7,27 @@ import Testing
 extension Integration {
     @Suite("blueproof chat")
     struct ChatCLITests {
+        /// Alice starts her own btvirt; Bob joins it with the `--controller` she prints.
+        static func twoChats(in folder: WorkFolder) async throws -> (alice: LiveCLI, bob: LiveCLI) {
+            try RequiredComponent.require(.btvirt, .preload)
+            let cli = try RequiredComponent.require(.cli)[0]
+            let alice = try LiveCLI(cli, ["chat", "--name", "alice", "--session", folder.file("alice"), "--work-dir", folder.file("work")])
+            let join = await alice.line(within: .seconds(60)) { $0.contains("--controller unix:") }
+            guard let controller = join?.split(separator: " ").last.map(String.init) else {
+                alice.stop()
+                throw ChatDidNotStart(lines: alice.lines)
+            }
+            let bob = try LiveCLI(cli, ["chat", "--name", "bob", "--session", folder.file("bob"), "--controller", controller])
+            return (alice, bob)
+        }
+
         @Test("two chats on one btvirt: online with names, a broadcast and a direct message both ways",
               .requires(.btvirt, .preload, .cli), .timeLimit(.minutes(3)))
         func twoTerminals() async throws {
-            try RequiredComponent.require(.btvirt, .preload)
-            let cli = try RequiredComponent.require(.cli)[0]
             let folder = try WorkFolder("chat")
             defer { folder.cleanUp() }
-            let alice = try LiveCLI(cli, ["chat", "--name", "alice", "--session", folder.file("alice"), "--work-dir", folder.file("work")])
-            defer { alice.stop() }
-            let join = try #require(await alice.line(within: .seconds(60)) { $0.contains("--controller unix:") },
-                                    "alice did not start:\n\(alice.lines.joined(separator: "\n"))")
-            let controller = try #require(join.split(separator: " ").last).description
-            let bob = try LiveCLI(cli, ["chat", "--name", "bob", "--session", folder.file("bob"), "--controller", controller])
-            defer { bob.stop() }
+            let (alice, bob) = try await Self.twoChats(in: folder)
+            defer { alice.stop(); bob.stop() }
 
             // Each side learns the other's name once the connection is secure.
             #expect(await alice.line(within: .seconds(60)) { $0.hasPrefix("* ") && $0.contains(" is bob") } != nil,
@@ -45,17 +52,10 @@ extension Integration {
         @Test("chat: a mistyped command, /to without text, a blank line and a message too long are refused before sending; Ctrl-C shows the peer offline",
               .requires(.btvirt, .preload, .cli), .timeLimit(.minutes(3)))
         func mistakesAndInterrupt() async throws {
-            try RequiredComponent.require(.btvirt, .preload)
-            let cli = try RequiredComponent.require(.cli)[0]
             let folder = try WorkFolder("chat-mistakes")
             defer { folder.cleanUp() }
-            let alice = try LiveCLI(cli, ["chat", "--name", "alice", "--session", folder.file("alice"), "--work-dir", folder.file("work")])
-            defer { alice.stop() }
-            let join = try #require(await alice.line(within: .seconds(60)) { $0.contains("--controller unix:") },
-                                    "alice did not start:\n\(alice.lines.joined(separator: "\n"))")
-            let controller = try #require(join.split(separator: " ").last).description
-            let bob = try LiveCLI(cli, ["chat", "--name", "bob", "--session", folder.file("bob"), "--controller", controller])
-            defer { bob.stop() }
+            let (alice, bob) = try await Self.twoChats(in: folder)
+            defer { alice.stop(); bob.stop() }
             #expect(await bob.line(within: .seconds(60)) { $0.hasPrefix("• joining unix:") } != nil, "\(bob.lines)")
             #expect(await alice.line(within: .seconds(60)) { $0.hasPrefix("* ") && $0.contains(" is bob") } != nil,
                     "\(alice.lines.joined(separator: "\n"))")
@@ -80,4 +80,10 @@ extension Integration {
                     "\(alice.lines.joined(separator: "\n"))")
         }
     }
+}
+
+/// The first chat never printed how to join its backend.
+struct ChatDidNotStart: Error, CustomStringConvertible {
+    let lines: [String]
+    var description: String { "alice did not start:\n\(lines.joined(separator: "\n"))" }
 }
