@@ -18,7 +18,9 @@ struct WriteCommandCase: ConformanceCase {
             return .notApplicable("the profile says the central does not write back (transfer.write_back)")
         }
         let marker = Array(try context.profile.string("transfer.eom_marker").utf8)
-        let payload = TransferExchange.payload(1500)
+        // Forty chunks: a central that writes back early (after the first) does so on the air
+        // long before the peripheral's EOM, so the capture's order shows it every time.
+        let payload = TransferExchange.payload(20_000)
         let profile = TransferExchange.transferProfile(context)
         let exchange = await TransferExchange.run(context, .send(payload), .receive(reply: .echoPrefix), profile: profile)
         guard let ready = exchange.centralReady else {
