@@ -24,7 +24,7 @@ struct ControlVersionTests {
     func oldAndNew() async throws {
         let (old, oldTask) = try Self.greeter(#"{"event":"hello","protocol":1,"implementation":"old stack 0.9"}"#)
         defer { old.close(); oldTask.cancel() }
-        let one = try await ControlClient.connect(to: old.address, timeout: .seconds(5))
+        let one = try await ControlClient.connect(to: old.address)
         #expect(await one.protocolVersion == 1)
         #expect(await one.implementation == "old stack 0.9")
         #expect(await one.reportsLogLines() == false)
@@ -32,7 +32,7 @@ struct ControlVersionTests {
         let server = try ControlLimitTests.server()
         let serving = Task { await server.run() }
         defer { server.close(); serving.cancel() }
-        let two = try await ControlClient.connect(to: server.address, timeout: .seconds(5))
+        let two = try await ControlClient.connect(to: server.address)
         #expect(await two.protocolVersion == controlProtocolVersion && controlProtocolVersion == 2)
         #expect(await two.reportsLogLines())
         await two.close()
@@ -44,7 +44,7 @@ struct ControlVersionTests {
             let (listener, task) = try Self.greeter(hello)
             defer { listener.close(); task.cancel() }
             do {
-                _ = try await ControlClient.connect(to: listener.address, timeout: .seconds(5))
+                _ = try await ControlClient.connect(to: listener.address)
                 Issue.record("\(hello) was accepted")
             } catch {
                 #expect("\(error)".contains("this runner 1 to 2"), "\(error)")
