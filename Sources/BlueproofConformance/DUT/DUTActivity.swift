@@ -12,27 +12,21 @@ struct DUTActivity: Sendable {
     /// LE Create Connection or LE Extended Create Connection (§7.8.12, §7.8.66) commands.
     private(set) var connectionAttempts = 0
 
-    static let setAdvertisingEnable: UInt16 = 0x200A
-    static let setExtendedAdvertisingEnable: UInt16 = 0x2039
-    static let setScanEnable: UInt16 = 0x200C
-    static let setExtendedScanEnable: UInt16 = 0x2042
-    static let createConnection: UInt16 = 0x200D
-    static let extendedCreateConnection: UInt16 = 0x2043
-
     /// Takes one packet crossing the bridge; returns whether it changed what is known.
     @discardableResult
     mutating func observe(_ direction: CaptureDirection, _ packet: H4Packet) -> Bool {
-        guard direction == .sent, packet.type == .command, packet.payload.count >= 3 else { return false }
-        let opcode = UInt16(packet.payload[0]) | UInt16(packet.payload[1]) << 8
-        let enable = packet.payload.count > 3 && packet.payload[3] == 1
-        switch opcode {
-        case Self.setAdvertisingEnable, Self.setExtendedAdvertisingEnable:
+        guard direction == .sent, packet.type == .command,
+              let command = try? HCICommandPacket(payload: packet.payload) else { return false }
+        // Both enable commands, legacy and extended, carry Enable as their first parameter.
+        let enable = command.parameters.first == 1
+        switch command.opcode {
+        case .leSetAdvertisingEnable, .leSetExtendedAdvertisingEnable:
             guard enable, !advertisingEnabled else { return false }
             advertisingEnabled = true
-        case Self.setScanEnable, Self.setExtendedScanEnable:
+        case .leSetScanEnable, .leSetExtendedScanEnable:
             guard enable, !scanningEnabled else { return false }
             scanningEnabled = true
-        case Self.createConnection, Self.extendedCreateConnection:
+        case .leCreateConnection, .leExtendedCreateConnection:
             connectionAttempts += 1
         default:
             return false

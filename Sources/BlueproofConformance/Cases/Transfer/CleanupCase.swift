@@ -1,3 +1,4 @@
+import BlueproofCapture
 import BlueproofAsync
 import BlueproofHost
 import BlueproofTransfer
@@ -61,44 +62,43 @@ struct CleanupCase: ConformanceCase {
     /// The peripheral's capture must show the central's CCCD write of 0x0000 after the last
     /// notification; nil when it does.
     static func judgeUnsubscribe(seenBy capture: CaptureEvidence) -> CaseOutcome? {
-        let pdus = capture.attPDUs
-        let last = pdus.last { item in
-            if item.direction == .sent, case .handleValueNotification = item.pdu { true } else { false }
-        }
-        let off = pdus.contains { item in
-            guard item.direction == .received, item.frame > (last?.frame ?? 0) else { return false }
-            if case let .writeRequest(_, value) = item.pdu { return value == [0, 0] }
-            return false
-        }
-        guard off else {
-            return .fail("the central never turned notifications off (no CCCD write of 0x0000 reached our peripheral after the last notification)",
-                         findings: [Finding("our peripheral's capture", capture: capture.path)])
-        }
-        return nil
+        guard unsubscription(in: capture, seenBy: .peripheral).off == nil else { return nil }
+        return .fail("the central never turned notifications off (no CCCD write of 0x0000 reached our peripheral after the last notification)",
+                     findings: [Finding("our peripheral's capture", capture: capture.path)])
     }
 
     /// The central's capture must show it turn notifications off after the last one and then
     /// disconnect by itself; nil when it did.
     static func judgeCentral(_ capture: CaptureEvidence) -> CaseOutcome? {
-        let pdus = capture.attPDUs
-        guard let last = pdus.last(where: { item in
-            if item.direction == .received, case .handleValueNotification = item.pdu { true } else { false }
-        }) else {
+        let (last, off) = unsubscription(in: capture, seenBy: .central)
+        guard let last else {
             return .fail("the central's capture holds no notification it received", findings: [Finding("the central's capture", capture: capture.path)])
         }
-        let offWrites = pdus.filter { item in
-            guard item.frame > last.frame, item.direction == .sent else { return false }
-            if case let .writeRequest(_, value) = item.pdu { return value == [0, 0] }
-            return false
-        }
-        guard let off = offWrites.first else {
+        guard let off else {
             return .fail("the central never turned notifications off (no CCCD write of 0x0000 after the last notification)",
-                         findings: [Finding("the last notification", capture: capture.path, frames: [last.frame])])
+                         findings: [Finding("the last notification", capture: capture.path, frames: [last])])
         }
-        guard capture.disconnectFrames.contains(where: { $0 > off.frame }) else {
+        guard capture.disconnectFrames.contains(where: { $0 > off }) else {
             return .fail("the central turned notifications off but never disconnected (no HCI Disconnect from it)",
-                         findings: [Finding("the CCCD write", capture: capture.path, frames: [off.frame])])
+                         findings: [Finding("the CCCD write", capture: capture.path, frames: [off])])
         }
         return nil
+    }
+
+    /// The frame of the last notification and of the central's first CCCD write of 0x0000 after
+    /// it, in the capture of the `side` that took it (the central sends the write, the
+    /// peripheral receives it).
+    static func unsubscription(in capture: CaptureEvidence, seenBy side: TransferRole) -> (last: Int?, off: Int?) {
+        let written: CaptureDirection = side == .central ? .sent : .received
+        let pdus = capture.attPDUs
+        let last = pdus.last { item in
+            if item.direction != written, case .handleValueNotification = item.pdu { true } else { false }
+        }?.frame
+        let off = pdus.first { item in
+            guard item.direction == written, item.frame > (last ?? 0) else { return false }
+            if case let .writeRequest(_, value) = item.pdu { return value == [0, 0] }
+            return false
+        }?.frame
+        return (last, off)
     }
 }
