@@ -293,4 +293,30 @@ private func dataLengths(_ packets: [HCIACLPacket]) -> [Int] { packets.map(\.dat
         #expect(written.allSatisfy { $0.data.count <= 27 })
         #expect(flow.freeBuffers == 3)
     }
+
+    /// A PDU has left only when the controller completed its last fragment (Vol 4, Part E
+    /// §7.7.19); a sender that counts PDUs handed over instead reports data the controller may
+    /// still drop (issue 14: a transfer reported whole after a disconnection at 60 %).
+    @Test("PDUs count as completed once every fragment is, in order; none after a close")
+    func completedPDUs() throws {
+        var flow = ACLFlow(bufferSize: 27, bufferCount: 2)
+        flow.open(handle: 0x0040)
+        _ = try flow.send(bFrame(46), on: 0x0040)   // 50 octets: 2 fragments
+        _ = try flow.send(bFrame(10), on: 0x0040)   // 1 fragment, queued
+        #expect(flow.pdusQueued(on: 0x0040) == 2)
+        #expect(flow.pdusCompleted(on: 0x0040) == 0)
+        #expect(flow.completed(1, on: 0x0040).packets.count == 1)
+        #expect(flow.pdusCompleted(on: 0x0040) == 0, "one fragment of two completed")
+        _ = flow.completed(1, on: 0x0040)
+        #expect(flow.pdusCompleted(on: 0x0040) == 1)
+        _ = flow.completed(1, on: 0x0040)
+        #expect(flow.pdusCompleted(on: 0x0040) == 2)
+        // An excess count completes nothing that was not sent.
+        _ = flow.completed(3, on: 0x0040)
+        #expect(flow.pdusCompleted(on: 0x0040) == 2)
+        _ = try flow.send(bFrame(10), on: 0x0040)
+        #expect(flow.pdusQueued(on: 0x0040) == 3)
+        _ = flow.close(handle: 0x0040)
+        #expect(flow.pdusQueued(on: 0x0040) == 0 && flow.pdusCompleted(on: 0x0040) == 0)
+    }
 }

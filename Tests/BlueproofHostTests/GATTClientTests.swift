@@ -150,6 +150,7 @@ final class ScriptedRequester: ATTRequester, Sendable {
         try await client.writeWithoutResponse(handle: 0x13, value: [1, 2, 3])
         #expect(requester.serverActions == [
             .written(handle: 0x0F, uuid: BluetoothUUID(uuid16: 0x2A39), value: [9], withResponse: true),
+            .writeRefused(handle: 0x03, length: 1, withResponse: true, error: .writeNotPermitted),
             .written(handle: 0x13, uuid: KnownDatabase.characteristicUUID, value: [1, 2, 3], withResponse: false),
         ])
         await #expect(throws: GATTError.valueTooLong(length: 21, maximum: 20)) {

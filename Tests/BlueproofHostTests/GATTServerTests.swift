@@ -133,12 +133,13 @@ import Testing
         #expect(result1
             == [.written(handle: 0x13, uuid: KnownDatabase.characteristicUUID, value: value, withResponse: false)])
         #expect(server.database.attribute(0x13)?.value == value)
+        // Refused commands get no answer; the caller alone learns why.
         let result2 = server.handle(pdu("52 0300 aabb"), from: 0x40, mtu: 23)
-        #expect(result2.isEmpty)
+        #expect(result2 == [.writeRefused(handle: 0x03, length: 2, withResponse: false, error: .writeNotPermitted)])
         let result3 = server.handle(pdu("52 0000 aabb"), from: 0x40, mtu: 23)
-        #expect(result3.isEmpty)
+        #expect(result3 == [.writeRefused(handle: 0x00, length: 2, withResponse: false, error: .invalidHandle)])
         let result4 = server.handle(pdu("52 0d00 01"), from: 0x40, mtu: 23)
-        #expect(result4.isEmpty)
+        #expect(result4 == [.writeRefused(handle: 0x0D, length: 1, withResponse: false, error: .invalidAttributeValueLength)])
         // Unknown commands and PDUs that are not requests are ignored.
         let result5 = server.handle(pdu("7f 01"), from: 0x40, mtu: 23)
         #expect(result5.isEmpty)
@@ -227,10 +228,35 @@ import Testing
         #expect(server.database.attribute(value)?.value == [])
         #expect(Self.exchange(&server, "52 0c00 0102").others
             == [.written(handle: value, uuid: KnownDatabase.characteristicUUID, value: [1, 2], withResponse: false)])
-        // And the other way round: a Write Command to a Write-only characteristic is dropped.
+        // And the other way round: a Write Command to a Write-only characteristic is dropped
+        // (unanswered; the caller is told).
         var known = KnownDatabase.server()
-        #expect(Self.exchange(&known, "52 0f00 05").others.isEmpty)
+        #expect(Self.exchange(&known, "52 0f00 05").others
+            == [.writeRefused(handle: 0x0F, length: 1, withResponse: false, error: .writeNotPermitted)])
         #expect(Self.exchange(&known, "12 0f00 05").response == "13")
+    }
+
+    /// An attribute value holds at most 512 octets (Core Vol 3, Part F §3.2.9): a longer Write
+    /// Request is answered with Invalid Attribute Value Length (0x0D); a longer Write Command
+    /// cannot be answered (§3.4.5.3). Either way the value stays and the caller is told, so a
+    /// peripheral can say what happened (issue 14: Bumble writes back 514 bytes at ATT_MTU 517).
+    @Test("a write over 512 octets: Write Request answered 0x0D, Write Command unanswered; both reported")
+    func writeOverTheAttributeMaximum() {
+        var server = KnownDatabase.server()
+        let long = Array(repeating: UInt8(0x5A), count: 514)
+        let command = server.handle(.writeCommand(attributeHandle: 0x13, attributeValue: long), from: 0x40, mtu: 517)
+        #expect(command == [.writeRefused(handle: 0x13, length: 514, withResponse: false, error: .invalidAttributeValueLength)])
+        let request = server.handle(.writeRequest(attributeHandle: 0x13, attributeValue: long), from: 0x40, mtu: 517)
+        #expect(request == [
+            .respond(.errorResponse(requestOpcodeInError: .writeRequest, attributeHandleInError: 0x13,
+                                    errorCode: .invalidAttributeValueLength)),
+            .writeRefused(handle: 0x13, length: 514, withResponse: true, error: .invalidAttributeValueLength),
+        ])
+        #expect(server.database.attribute(0x13)?.value.count != 514)
+        // 512 octets are taken.
+        let fits = Array(long.prefix(512))
+        #expect(server.handle(.writeCommand(attributeHandle: 0x13, attributeValue: fits), from: 0x40, mtu: 517)
+            == [.written(handle: 0x13, uuid: KnownDatabase.characteristicUUID, value: fits, withResponse: false)])
     }
 
     @Test func indicationsGoOnlyToSubscribers() throws {

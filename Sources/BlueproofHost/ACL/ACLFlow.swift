@@ -31,6 +31,24 @@ public struct ACLFlow: Sendable {
     private struct Link: Sendable {
         var queue = FIFO<PendingPDU>()
         var inFlight = 0
+        /// PDUs ever queued, and of them those whose every fragment the controller completed.
+        var queuedTotal = 0
+        var completedTotal = 0
+        /// Fragments ever queued and ever completed, and, per PDU not yet completed, the
+        /// fragment count at which it is (a controller completes a connection's packets in
+        /// the order they were written).
+        var fragmentsQueued = 0
+        var fragmentsCompleted = 0
+        var pduEnds = FIFO<Int>()
+
+        /// Counts `count` more fragments completed and the PDUs they finish.
+        mutating func complete(_ count: Int) {
+            fragmentsCompleted += count
+            while let end = pduEnds.first, end <= fragmentsCompleted {
+                pduEnds.removeFirst()
+                completedTotal += 1
+            }
+        }
 
         /// Cuts the next fragment off the oldest queued PDU; nil when nothing is queued.
         mutating func nextFragment(size: Int, handle: UInt16) -> HCIACLPacket? {
@@ -86,6 +104,9 @@ public struct ACLFlow: Sendable {
         guard links[handle] != nil else { throw .unknownHandle(handle) }
         guard !pdu.isEmpty else { throw .emptyPDU(handle: handle) }
         links[handle]?.queue.append(PendingPDU(bytes: pdu))
+        links[handle]?.queuedTotal += 1
+        links[handle]?.fragmentsQueued += (pdu.count + bufferSize - 1) / bufferSize
+        if let end = links[handle]?.fragmentsQueued { links[handle]?.pduEnds.append(end) }
         return drain()
     }
 
@@ -105,6 +126,7 @@ public struct ACLFlow: Sendable {
             freed = link.inFlight
         }
         links[handle]?.inFlight -= freed
+        links[handle]?.complete(freed)
         totalInFlight -= freed
         return (drain(), violation)
     }
@@ -131,6 +153,18 @@ public struct ACLFlow: Sendable {
     /// handle that is not open.
     public func queuedPDUs(on handle: UInt16) -> Int {
         links[handle & 0x0FFF]?.queue.count ?? 0
+    }
+
+    /// PDUs ever queued on `handle` (the last one's number, counting from 1); 0 for a handle
+    /// that is not open.
+    public func pdusQueued(on handle: UInt16) -> Int {
+        links[handle & 0x0FFF]?.queuedTotal ?? 0
+    }
+
+    /// PDUs on `handle` whose every fragment the controller reported completed (§7.7.19): the
+    /// first this many of ``pdusQueued(on:)``; 0 for a handle that is not open.
+    public func pdusCompleted(on handle: UInt16) -> Int {
+        links[handle & 0x0FFF]?.completedTotal ?? 0
     }
 
     /// Packets written on `handle` and not yet reported completed; 0 for a handle that is not

@@ -70,14 +70,18 @@ public struct GATTServer: Sendable {
         case let .writeRequest(handle, value):
             switch write(handle, value: value, connection: connection, withResponse: true) {
             case let .success(actions): return [.respond(.writeResponse)] + actions
-            case let .failure(failure): return [.respond(Self.error(.writeRequest, handle, failure.code))]
+            case let .failure(failure):
+                return [.respond(Self.error(.writeRequest, handle, failure.code)),
+                        .writeRefused(handle: handle, length: value.count, withResponse: true, error: failure.code)]
             }
         case let .writeCommand(handle, value):
-            // Commands are never answered, not even with an error (Vol 3, Part F §3.4.5.3).
-            if case let .success(actions) = write(handle, value: value, connection: connection, withResponse: false) {
-                return actions
+            // Commands are never answered, not even with an error (Vol 3, Part F §3.4.5.3): the
+            // caller learns of the refusal, the client does not.
+            switch write(handle, value: value, connection: connection, withResponse: false) {
+            case let .success(actions): return actions
+            case let .failure(failure):
+                return [.writeRefused(handle: handle, length: value.count, withResponse: false, error: failure.code)]
             }
-            return []
         default:
             // Unknown and unsupported requests (Vol 3, Part F §3.4.1.1); anything else that is
             // not a request (unknown commands, stray responses, confirmations) is ignored.

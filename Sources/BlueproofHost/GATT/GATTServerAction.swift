@@ -12,6 +12,10 @@ extension GATTServer {
         /// is the value handle, `notify` and `indicate` what the connection now asks for
         /// (bits the characteristic's properties do not allow count as clear).
         case subscriptionChanged(connection: UInt16, characteristic: UInt16, notify: Bool, indicate: Bool)
+        /// A client's write was refused with `error`: a Write Request was answered with it (the
+        /// `respond` before this action), a Write Command cannot be answered (Vol 3, Part F
+        /// §3.4.5.3) and was ignored. `length` is the value's length in octets.
+        case writeRefused(handle: UInt16, length: Int, withResponse: Bool, error: ATTErrorCode)
     }
 
     /// A PDU for one connection, built by ``GATTServer/notifications(for:value:mtu:)`` and

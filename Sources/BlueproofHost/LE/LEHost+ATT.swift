@@ -172,18 +172,33 @@ extension LEHost {
     /// client subscribed (Vol 3, Part G §4.10). A value longer than ATT_MTU - 3 (at most 512)
     /// throws ``LEHostError/valueTooLong(length:maximum:)``: nothing is cut. Waits while the
     /// connection's outbound queue is full, so a sender cannot outrun the controller. Returns
-    /// false when the client is not subscribed.
+    /// false when the client is not subscribed; throws when nothing could be queued (the
+    /// connection is closing, or the ATT bearer is dead after a transaction timeout).
     @discardableResult
     public func notify(_ value: [UInt8], of characteristic: UInt16, to connection: LEConnection) async throws(LEHostError) -> Bool {
+        try await notifyTracked(value, of: characteristic, to: connection) != nil
+    }
+
+    /// As ``notify(_:of:to:)``, returning the notification's number among the connection's
+    /// outbound PDUs (nil when the client is not subscribed): it has reached the peer's side
+    /// of the controller once ``waitForCompletion(ofPDU:on:)`` returns for it.
+    public func notifyTracked(_ value: [UInt8], of characteristic: UInt16, to connection: LEConnection) async throws(LEHostError) -> Int? {
         let handle = connection.handle
         try await waitForRoom(on: handle, below: Self.outboundQueueLimit)
         guard let link = links[handle], let server = gattServer else { throw .notConnected(handle: handle) }
         let outbound = try Self.refusingLongValues { () throws(GATTValueTooLong) in
             try server.notifications(for: characteristic, value: value, mtu: link.att.mtu).filter { $0.connection == handle }
         }
-        guard let first = outbound.first, case let .handleValueNotification(attribute, whole) = first.pdu else { return false }
+        guard let first = outbound.first, case let .handleValueNotification(attribute, whole) = first.pdu else { return nil }
+        let before = flow?.pdusQueued(on: handle) ?? 0
         performATT(on: handle) { $0.notify(handle: attribute, value: whole) }
-        return true
+        let number = flow?.pdusQueued(on: handle) ?? 0
+        guard number > before else {
+            // Nothing left: the connection is closing, or the bearer is dead (Vol 3, Part F §3.3.3).
+            guard links[handle]?.closing == false else { throw .notConnected(handle: handle) }
+            throw .peerTimedOut(what: "ATT response (an earlier transaction timed out)", limit: ATTBearer.transactionTimeout)
+        }
+        return number
     }
 
     /// Sends `value` as a Handle Value Indication and waits for the client's confirmation
@@ -239,6 +254,13 @@ extension LEHost {
             case let .subscriptionChanged(_, characteristic, notify, indicate):
                 publish(.subscriptionChanged(connection: link.connection, characteristic: characteristic,
                                              notify: notify, indicate: indicate))
+            case let .writeRefused(attribute, length, withResponse, error):
+                logger.info("""
+                    refused a \(withResponse ? "Write Request" : "Write Command") of \(length) octets to 0x\(hex(attribute)) \
+                    on 0x\(hex(handle)): \(error)\(withResponse ? " (answered)" : " (a command gets no answer)")
+                    """)
+                publish(.writeRefused(connection: link.connection, handle: attribute, length: length,
+                                      withResponse: withResponse, error: error))
             }
         }
     }

@@ -29,10 +29,35 @@ extension LEHost {
         guard await room.wait() == true else { throw .notConnected(handle: handle) }
     }
 
+    /// How many of the connection's outbound PDUs the controller has completed, every fragment
+    /// of each (numbered as ``notifyTracked(_:of:to:)`` numbers them); after the connection
+    /// ended, how many it had completed by then.
+    public nonisolated func completedPDUs(on connection: LEConnection) -> Int {
+        connection.completions.current
+    }
+
+    /// Waits until the controller has completed every fragment of the connection's `number`th
+    /// outbound PDU and of all before it (Number Of Completed Packets, Vol 4, Part E §7.7.19):
+    /// the PDU left this host's side for good. Throws ``LEHostError/disconnected(handle:reason:)``
+    /// when the connection ends first (the controller flushes what it holds, §4.3).
+    public func waitForCompletion(ofPDU number: Int, on connection: LEConnection) async throws(LEHostError) {
+        let handle = connection.handle
+        while true {
+            if connection.completions.current >= number { return }
+            guard flow != nil, links[handle]?.connection == connection else { break }
+            let moved = OneShot<Bool>()
+            links[handle]?.roomWaiters.append(moved)
+            guard await moved.wait() == true else { break }
+        }
+        if let reason = connection.endReason { throw .disconnected(handle: handle, reason: reason) }
+        throw .notConnected(handle: handle)
+    }
+
     /// Number Of Completed Packets for one handle (Vol 4, Part E §7.7.19).
     func packetsCompleted(_ count: Int, on handle: UInt16) {
         guard let result = flow?.completed(count, on: handle) else { return }
         if let problem = result.violation { violation("\(problem)") }
+        if let flow { links[handle]?.connection.completions.set(flow.pdusCompleted(on: handle)) }
         write(result.packets)
         wakeRoomWaiters()
     }
