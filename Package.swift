@@ -96,6 +96,8 @@ let package = Package(
         .testTarget(name: "BlueproofTransportTests", dependencies: ["BlueproofTransport", "BlueproofWire", "CBlueproofSystem"]),
         .testTarget(name: "BlueproofHostTests", dependencies: [
             "BlueproofHost", "BlueproofWire", "BlueproofTransport", "BlueproofTestSupport",
+            // The transfer roles' tests run on the scripted controller, which lives here.
+            "BlueproofTransfer",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "BlueproofRadioTests", dependencies: ["BlueproofRadio", "BlueproofTransport", "BlueproofWire", "BlueproofTestSupport"]),

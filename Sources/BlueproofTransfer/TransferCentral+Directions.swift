@@ -46,8 +46,10 @@ extension TransferCentral {
             // The stream ends with the connection.
             throw TransferError.disconnected(reason: link.connection.endReason, bytes: reassembler.buffer.count)
         }
-        let answer = faults.skipWriteBack ? [] : reply.value(for: payload, chunkSize: link.chunkSize)
-        if !answer.isEmpty, !faults.writeBackBeforeEndOfMessage {
+        // The sample writes back on "EOM", whatever arrived: an empty payload gets an empty
+        // write-back (only ``TransferReply/none`` writes nothing).
+        let answer: [UInt8]? = faults.skipWriteBack || reply == .none ? nil : reply.value(for: payload, chunkSize: link.chunkSize)
+        if let answer, !faults.writeBackBeforeEndOfMessage {
             do {
                 try await link.gatt.writeWithoutResponse(handle: writeHandle, value: answer)
             } catch {
@@ -57,7 +59,7 @@ extension TransferCentral {
         return TransferSummary(
             role: .central, direction: .peripheralToCentral, sent: false, bytes: payload.count, mtu: link.mtu,
             chunkSize: link.chunkSize, chunks: chunks, largestChunk: largest, elapsed: elapsed,
-            sha256: SHA256.hex(payload), payload: payload, reply: answer.isEmpty ? nil : answer,
+            sha256: SHA256.hex(payload), payload: payload, reply: answer,
             peer: link.connection.peerAddress)
     }
 

@@ -20,6 +20,9 @@ public enum TransferError: Error, Hashable, Sendable, CustomStringConvertible {
     case unsubscribed(bytes: Int)
     /// The peer stopped sending: nothing arrived within the limit.
     case stalled(bytes: Int, limit: Duration)
+    /// The transfer was done, but the central did not leave: `awaited` (in words) did not
+    /// happen within `limit`.
+    case peerStayed(awaited: String, limit: Duration)
     /// The LE host failed (a command, a connection attempt).
     case host(LEHostError)
     /// A GATT procedure failed (discovery, subscription, a write).
@@ -39,9 +42,20 @@ public enum TransferError: Error, Hashable, Sendable, CustomStringConvertible {
             "the connection ended mid-transfer after \(bytes) bytes\(reason.map { ": \($0)" } ?? "")"
         case let .unsubscribed(bytes): "the central unsubscribed mid-transfer after \(bytes) bytes"
         case let .stalled(bytes, limit): "nothing arrived for \(limit) after \(bytes) bytes"
+        case let .peerStayed(awaited, limit): "waited \(limit) for \(awaited) after the transfer"
         case let .host(error): "\(error)"
         case let .gatt(what): "GATT: \(what)"
         case let .database(what): "cannot serve the transfer service: \(what)"
+        }
+    }
+
+    /// This error with `bytes` as the bytes moved, where it names them.
+    func sent(_ bytes: Int) -> TransferError {
+        switch self {
+        case let .disconnected(reason, _): .disconnected(reason: reason, bytes: bytes)
+        case .unsubscribed: .unsubscribed(bytes: bytes)
+        case let .stalled(_, limit): .stalled(bytes: bytes, limit: limit)
+        default: self
         }
     }
 

@@ -20,7 +20,8 @@ public enum TransferRole: String, Hashable, Sendable {
 /// characteristic on the peripheral side", Overview); reversed, the peripheral notifies it.
 /// It is one value, cut to ATT_MTU - 3.
 public enum TransferReply: Hashable, Sendable {
-    /// Nothing (reversed, an empty notification still goes, as the sender waits for it).
+    /// Nothing: the central writes nothing back (not the sample's way; for runs that judge the
+    /// transfer alone). Reversed, an empty notification still goes, as the sender waits for it.
     case none
     /// The first ATT_MTU - 3 bytes of what arrived.
     case echoPrefix
@@ -112,6 +113,14 @@ public enum TransferEvent: Hashable, Sendable {
     case progress(TransferProgress)
     /// The receiver's answer arrived (see ``TransferReply``).
     case reply([UInt8])
+    /// The peripheral refused a write to the transfer characteristic with `error`: a Write
+    /// Request was answered with it; a Write Command (`withResponse` false) cannot be
+    /// answered (Core Vol 3, Part F §3.4.5.3) and was ignored.
+    case writeRefused(length: Int, withResponse: Bool, error: ATTErrorCode)
+    /// The central turned notifications off (as the peripheral saw it).
+    case unsubscribed
+    /// The central left after the transfer: the connection ended for `reason`.
+    case disconnected(reason: HCIStatus?)
     case done(TransferSummary)
     case failed(TransferError)
 

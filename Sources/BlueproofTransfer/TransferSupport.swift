@@ -9,6 +9,16 @@ final class ByteCounter: Sendable {
     func set(_ bytes: Int) { value.store(bytes, ordering: .relaxed) }
 }
 
+/// A value the tasks of one transfer share (its loop, its watchdogs, the code that reports).
+final class Shared<Value: Sendable>: Sendable {
+    private let state: Mutex<Value>
+
+    init(_ value: Value) { state = Mutex(value) }
+
+    func withLock<T: Sendable>(_ body: (inout Value) -> T) -> T { state.withLock { body(&$0) } }
+    var current: Value { state.withLock { $0 } }
+}
+
 /// Sends events to a role's stream.
 typealias Emit = @Sendable (TransferEvent) -> Void
 

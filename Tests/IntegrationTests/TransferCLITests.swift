@@ -2,6 +2,7 @@ import BlueproofBackend
 import BlueproofCapture
 import BlueproofTestSupport
 import BlueproofTransfer
+import BlueproofWire
 import Foundation
 import Testing
 
@@ -44,6 +45,36 @@ struct TransferCLITests {
             try checkCapture(path, expectedCount: try CaptureReader.read(path: path).records.count)
         }
         print("\(controller): \(json?["bytesPerSecond"] ?? "?") B/s over \(json?["seconds"] ?? "?") s")
+    }
+
+    // MARK: transfer central and peripheral, two processes
+
+    /// Issue 14: `transfer central` says how another host joins the backend it started (as
+    /// `peripheral`, `scan` and `advertise` do), and --json's `reply` carries bytes as hex (it
+    /// was decoded as UTF-8, losing what was not).
+    @Test("btvirt: transfer central prints how to join its backend; a peripheral joining it reports a binary write-back as hex",
+          .requires(.cli, .btvirt, .preload), .timeLimit(.minutes(2)))
+    func centralJoinHintAndHexReply() async throws {
+        let cli = try RequiredComponent.require(.cli, .btvirt, .preload)[0]
+        let folder = try WorkFolder("cli-transfer-join")
+        defer { folder.cleanUp() }
+        let payload = (0..<300).map { UInt8(truncatingIfNeeded: 0xFF - $0) }
+        #expect(String(validating: payload, as: UTF8.self) == nil, "the payload is not UTF-8")
+        let input = folder.file("input.bin")
+        try Data(payload).write(to: URL(fileURLWithPath: input))
+        let central = try LiveCLI(cli, ["transfer", "central", "--allow-unavailable-rssi", "--json", "--timeout", "30"])
+        defer { central.stop() }
+        let hint = try #require(await central.line(within: .seconds(20)) { $0.contains("join this backend with --controller ") },
+                                "\(central.lines)")
+        let controller = try #require(hint.split(separator: " ").last.map(String.init))
+        let peripheral = try await runCLIInBackground(cli, ["transfer", "peripheral", "--controller", controller,
+                                                            "--file", input, "--json", "--timeout", "30"])
+        #expect(peripheral.status == 0, "stderr: \(peripheral.stderr)")
+        let json = try JSONSerialization.jsonObject(with: Data(peripheral.stdout.utf8)) as? [String: Any]
+        #expect(json?["reply"] as? String == hex(payload), "\(peripheral.stdout)")
+        #expect(json?["bytes"] as? Int == payload.count)
+        #expect(await central.line(within: .seconds(10)) { $0.contains("\"reply\" : \"\(hex(payload))\"") } != nil,
+                "the central's report: \(central.lines)")
     }
 
     // MARK: Behind the radio proxy

@@ -87,6 +87,24 @@ extension Integration {
             try checkOurCapture(folder.file("node0.pcap"), decodes: "btatt.opcode == 0x1b")
         }
 
+        /// The sample's central writes back on "EOM" whatever arrived (issue 14: with an empty
+        /// payload ours wrote nothing).
+        @Test("btvirt: an empty payload is EOM alone, and the central still writes back (an empty value)",
+              .requires(.btvirt, .preload), .timeLimit(.minutes(1)))
+        func emptyPayloadWriteBack() async throws {
+            try RequiredComponent.require(.btvirt, .preload)
+            let folder = try WorkFolder("transfer-empty")
+            defer { folder.cleanUp() }
+            try await withHosts(.btvirt, in: folder) { nodes in
+                let run = await runTransfer(peripheral: nodes.hosts[0], .send([]), central: nodes.hosts[1], .receive(reply: .echoPrefix))
+                let received = try run.central.get()
+                #expect(received.payload == [] && received.chunks == 0)
+                #expect(received.reply == [], "the central wrote back")
+                #expect(try run.peripheral.get().reply == [], "the empty write-back reached the peripheral")
+                #expect(await noConnections(nodes.hosts[0], nodes.hosts[1]))
+            }
+        }
+
         @Test("btvirt: a disconnect mid-transfer fails both sides clearly and leaves nothing behind",
               .requires(.btvirt, .preload), .timeLimit(.minutes(2)))
         func disconnectMidTransfer() async throws {

@@ -56,6 +56,7 @@ import time
 import uuid as uuidlib
 
 from bumble import hci, l2cap
+from bumble.att import ATT_Error
 from bumble.core import UUID, PhysicalTransport
 from bumble.device import AdvertisingType, Connection, Device
 from bumble.gatt import (
@@ -792,17 +793,31 @@ async def mode_transfer_central(peer: Peer) -> None:
         stats["chunks"] += 1
         stats["largest"] = max(stats["largest"], len(value))
         received.extend(value)
+        if args.disconnect_after is not None and len(received) >= args.disconnect_after:
+            done.set_result(None)
 
     await with_timeout(characteristic.subscribe(on_value), t, "the subscription")
     emit("subscribed", characteristic=TRANSFER_CHARACTERISTIC_UUID, mtu=connection.att_mtu)
     data = await with_timeout(done, t, f"EOM ({len(received)} bytes came)")
+    if data is None:
+        # --disconnect-after: leave mid-transfer, without unsubscribing.
+        emit("leaving", bytes=len(received), sha256=hashlib.sha256(bytes(received)).hexdigest())
+        await connection.disconnect()
+        emit("done")
+        return
     seconds = time.monotonic() - stats["first"] if stats["first"] else 0.0
     emit("received", bytes=len(data), sha256=hashlib.sha256(data).hexdigest(),
          pattern_ok=data == pattern(len(data)), chunks=stats["chunks"], largest_chunk=stats["largest"],
          seconds=round(seconds, 6), bytes_per_second=round(len(data) / seconds) if seconds else None)
 
     reply = args.reply.encode() if args.reply is not None else data[:transfer_chunk_size(connection)]
-    if reply:
+    if args.write_request:
+        try:
+            await with_timeout(characteristic.write_value(reply, with_response=True), t, "the Write Response")
+            emit("wrote", value=reply.hex(), with_response=True)
+        except ATT_Error as error:
+            emit("write refused", error=error.error_code, bytes=len(reply))
+    else:
         await characteristic.write_value(reply, with_response=False)
         emit("wrote", value=reply.hex(), with_response=False)
     await with_timeout(characteristic.unsubscribe(on_value), t, "the unsubscription")
@@ -902,7 +917,10 @@ def arguments(argv: list[str]) -> argparse.Namespace:
     sub.add_argument("--mtu", type=int, default=517, help="ATT MTU to request (default 517; 23: no exchange)")
     sub.add_argument("--min-rssi", type=int, default=-50, help="weakest RSSI that passes the gate (default -50)")
     sub.add_argument("--allow-unavailable-rssi", action="store_true", help="let RSSI \"not available\" (127) pass")
-    sub.add_argument("--reply", help="text written back (default: the first ATT_MTU - 3 bytes received)")
+    sub.add_argument("--reply", help="text written back (default: the first ATT_MTU - 3 bytes received, maybe none)")
+    sub.add_argument("--write-request", action="store_true", help="write back with a Write Request, not a Write Command")
+    sub.add_argument("--disconnect-after", type=int,
+                     help="disconnect (without unsubscribing) once this many bytes arrived")
     return parser.parse_args(argv)
 
 

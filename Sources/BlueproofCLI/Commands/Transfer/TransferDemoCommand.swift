@@ -3,6 +3,7 @@ import BlueproofAsync
 import BlueproofHost
 import BlueproofRadio
 import BlueproofTransfer
+import BlueproofWire
 import Foundation
 
 struct TransferDemoCommand: AsyncParsableCommand {
@@ -47,7 +48,7 @@ struct TransferDemoCommand: AsyncParsableCommand {
         valueName: "yaml"))
     var scenario: String?
 
-    @Flag(name: .long, help: "Print the summary as JSON.")
+    @Flag(name: .long, help: "Print the summary as JSON (the reply as hex).")
     var json = false
 
     func validate() throws {
@@ -148,6 +149,7 @@ struct TransferDemoReport: Encodable {
     var sentSHA256: String
     var receivedSHA256: String
     var intact: Bool
+    /// The receiver's answer, as hex (bytes, not text).
     var reply: String?
     /// What the radio proxy injected, with times; nil without `--scenario`.
     var radioFaults: [RadioFaultLogEntry]?
@@ -167,7 +169,7 @@ struct TransferDemoReport: Encodable {
         sentSHA256 = expected
         receivedSHA256 = received.sha256
         intact = received.sha256 == expected && received.bytes == sent.bytes
-        reply = sent.reply.map { TransferConsole.preview($0) }
+        reply = sent.reply.map { hex($0) }
     }
 
     var text: String {
@@ -175,7 +177,7 @@ struct TransferDemoReport: Encodable {
         \(backend), \(direction): \(receivedBytes) of \(bytes) bytes arrived \(intact ? "intact" : "DIFFERENT")
           ATT_MTU \(mtu), \(chunks) chunks of up to \(chunkSize) bytes, \(String(format: "%.2f s, %.1f kB/s", seconds, bytesPerSecond / 1000))
           SHA-256 sent     \(sentSHA256)
-          SHA-256 received \(receivedSHA256)\(reply.map { "\n  reply \($0)" } ?? "")
+          SHA-256 received \(receivedSHA256)\(reply.map { "\n  reply (hex) \($0.count > 64 ? String($0.prefix(64)) + "…" : $0)" } ?? "")
         """
     }
 }

@@ -5,9 +5,11 @@ import Foundation
 /// What `transfer peripheral` and `transfer central` share: show the events, print the
 /// summary, save what arrived.
 enum TransferRoleRunner {
-    /// Consumes `events`, prints the result; exit 1 when the transfer failed.
-    static func finish(_ events: AsyncStream<TransferEvent>, label: String, total: Int?, backend: String,
+    /// Consumes `events`, prints the result; exit 1 when the transfer failed. A sender's
+    /// failure also says how much of `sent` left and its SHA-256.
+    static func finish(_ events: AsyncStream<TransferEvent>, label: String, sent: [UInt8]?, backend: String,
                        json: Bool, output: String?) async throws {
+        let total = sent?.count
         let console = TransferConsole(label: label, total: total, showProgress: true)
         let outcome = await events.outcome { console.show($0) }
         console.finish()
@@ -23,6 +25,9 @@ enum TransferRoleRunner {
             if json { try Console.json(report) } else { Console.line(report.text) }
         case let .failure(error):
             Console.error("\(label): \(error)")
+            if let sent, let report = TransferFailureReport(error, payload: sent, role: label, backend: backend) {
+                if json { try Console.json(report) } else { Console.line(report.text) }
+            }
             throw ExitCode(1)
         }
     }
@@ -34,7 +39,12 @@ struct TransferPeripheralCommand: AsyncParsableCommand {
         abstract: "Advertise the transfer service and send a payload to the first central that subscribes.",
         discussion: """
         Prints how another program (a second blueproof, a Bumble) can join the same backend. \
-        With --reverse, receives the central's payload instead and notifies the reply.
+        A chunk counts as sent once the controller has completed it (Number Of Completed \
+        Packets): a central that leaves before the last one fails the transfer at once, with \
+        the bytes that left and their SHA-256. Once everything is sent the peripheral stays \
+        until the central turns notifications off and disconnects (as the sample's does), at \
+        most 30 s. A write-back it must refuse (over 512 bytes) is said in the output. With \
+        --reverse, receives the central's payload instead and notifies the reply.
 
         Examples:
           blueproof transfer peripheral --text "Hello, central"
@@ -53,7 +63,7 @@ struct TransferPeripheralCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("With --reverse, save the received payload here.", valueName: "path"))
     var output: String?
 
-    @Flag(name: .long, help: "Print the summary as JSON.")
+    @Flag(name: .long, help: "Print the summary as JSON (the reply as hex; a failed sender: the bytes that left and their SHA-256).")
     var json = false
 
     func validate() throws {
@@ -72,7 +82,7 @@ struct TransferPeripheralCommand: AsyncParsableCommand {
         let peripheral = TransferPeripheral(host: hosts[0], profile: profile.profile())
         let events = peripheral.run(reverse ? .receive(reply: profile.transferReply) : .send(bytes))
         do {
-            try await TransferRoleRunner.finish(events, label: "peripheral", total: reverse ? nil : bytes.count,
+            try await TransferRoleRunner.finish(events, label: "peripheral", sent: reverse ? nil : bytes,
                                                 backend: session.backend.name, json: json, output: output)
         } catch {
             await session.close()
@@ -87,7 +97,10 @@ struct TransferCentralCommand: AsyncParsableCommand {
         commandName: "central",
         abstract: "Find a transfer peripheral that passes the RSSI gate and receive its payload.",
         discussion: """
-        With --reverse, sends --text/--file/--size to the peripheral instead.
+        Prints how another program (a second blueproof, a Bumble) can join the same backend. \
+        Once "EOM" arrives it writes back (an empty payload gets an empty write-back, as the \
+        sample writes back on "EOM"), turns notifications off and disconnects. With --reverse, \
+        sends --text/--file/--size to the peripheral instead.
 
         Examples:
           blueproof transfer central --controller unix:/tmp/blueproof-1234/btvirt/bt-server-le --allow-unavailable-rssi
@@ -105,7 +118,7 @@ struct TransferCentralCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Save the received payload here.", valueName: "path"))
     var output: String?
 
-    @Flag(name: .long, help: "Print the summary as JSON.")
+    @Flag(name: .long, help: "Print the summary as JSON (the reply as hex; a failed sender: the bytes that left and their SHA-256).")
     var json = false
 
     func validate() throws {
@@ -124,7 +137,7 @@ struct TransferCentralCommand: AsyncParsableCommand {
         let central = TransferCentral(host: hosts[0], profile: profile.profile())
         let events = central.run(reverse ? .send(bytes) : .receive(reply: profile.transferReply))
         do {
-            try await TransferRoleRunner.finish(events, label: "central", total: reverse ? bytes.count : nil,
+            try await TransferRoleRunner.finish(events, label: "central", sent: reverse ? bytes : nil,
                                                 backend: session.backend.name, json: json, output: output)
         } catch {
             await session.close()
