@@ -15,7 +15,7 @@ What it does (the sample's behaviour, docs: corebluetooth-transfer-sample.md):
   that is exactly "EOM";
 * writes the message to $BLUEPROOF_OUTPUT/received.bin, then writes back with an ATT Write
   Command (no response) to the characteristic's value: the first min(ATT_MTU - 3, 512, length)
-  bytes of the message (nothing for an empty message: a zero-length write carries nothing);
+  bytes of the message (an empty value for an empty message: the sample writes back on EOM);
 * unsubscribes (CCCD 0x0000, Write Request), disconnects and exits 0.
 
 A connection that fails or ends before "EOM" sends it back to scanning, as the sample does; a
@@ -328,10 +328,8 @@ class Session:
         if self.fault == "no-write-back":
             event("write-back", "skipped (fault no-write-back)")
             return
+        # The sample writes back on EOM whatever arrived: an empty message gets an empty value.
         value = message[:min(mtu - 3, MAX_ATTRIBUTE_VALUE)]
-        if not value:
-            event("write-back", "nothing to write: the message is empty")
-            return
         properties = Characteristic.Properties(self.characteristic.properties)
         if self.fault == "write-request":
             try:
