@@ -32,6 +32,17 @@ enum Fixtures {
         return path
     }
 
+    /// A run of `cases` against the repository's catalogue with `testGroup` (YAML) added to it,
+    /// its reports, captures and work under `folder`.
+    static func runConfiguration(cases: [any ConformanceCase], testGroup: String, in folder: String,
+                                 dut: String? = nil) throws -> RunConfiguration {
+        let catalogueText = try String(contentsOfFile: "\(root)/Conformance/catalogue.yaml", encoding: .utf8)
+        return RunConfiguration(
+            profile: try defaultProfile(), catalogue: try Catalogue(yaml: catalogueText + testGroup),
+            registry: CaseRegistry(cases), reportsRoot: "\(folder)/Reports",
+            capturesRoot: "\(folder)/Captures", workDirectory: "\(folder)/work", dut: dut)
+    }
+
     /// Writes `text` to a file in `folder` and returns its path.
     static func write(_ text: String, named name: String, in folder: String) throws -> String {
         let path = "\(folder)/\(name)"

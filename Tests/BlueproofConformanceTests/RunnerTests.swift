@@ -30,11 +30,7 @@ struct RunnerTests {
         """
 
     func configuration(dut: String?, in folder: String) throws -> RunConfiguration {
-        let catalogueText = try String(contentsOfFile: "\(Fixtures.root)/Conformance/catalogue.yaml", encoding: .utf8)
-        return RunConfiguration(
-            profile: try Fixtures.defaultProfile(), catalogue: try Catalogue(yaml: catalogueText + Self.testGroup),
-            registry: CaseRegistry([NeedsTransmitters()]), reportsRoot: "\(folder)/Reports",
-            capturesRoot: "\(folder)/Captures", workDirectory: "\(folder)/work", dut: dut)
+        try Fixtures.runConfiguration(cases: [NeedsTransmitters()], testGroup: Self.testGroup, in: folder, dut: dut)
     }
 
     @Test("with --dut and nothing answering there, a transmitter case is an error naming the address; the run fails")

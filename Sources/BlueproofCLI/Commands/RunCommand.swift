@@ -11,7 +11,7 @@ struct RunCommand: AsyncParsableCommand {
         commandName: "run",
         abstract: "Run the conformance cases and write their reports and captures.",
         discussion: """
-        Each selected case runs on fresh controllers (node N records to \
+        Each selected case runs on fresh controllers, up to --jobs at once (node N records to \
         Captures/<run-id>/<case-id, / as _>/nodeN.pcap, flushed per packet), behind the radio \
         proxy when the case needs one, with a timeout. The run goes on after a failure, a \
         timeout or a controller that dies (that case is an error; the next gets fresh \
@@ -36,6 +36,7 @@ struct RunCommand: AsyncParsableCommand {
         Examples:
           blueproof run
           blueproof run --filter 'CBT/GATE/*' --repeat 3
+          blueproof run --jobs 1
           blueproof run --shard 2/4 --output Reports/ci
           blueproof run --list
           blueproof run --filter 'CBT/*' --dut-exec 'python3 examples/duts/transfer_peripheral.py'
@@ -58,6 +59,11 @@ struct RunCommand: AsyncParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp("Run every selected case N times.", valueName: "N"))
     var `repeat`: Int = 1
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Run up to N cases at once, each on its own controllers (default: the number of cores). Reports keep the catalogue's order. A case that sets process-wide state (the BFT/LOG cases: the log level, the console), a run with an implementation under test, and a --controller the runner does not start per case run one case at a time.",
+        valueName: "N"))
+    var jobs: Int?
 
     @Option(name: .long, help: ArgumentHelp("Run the K-th of N stable shards (by a hash of the case id).", valueName: "K/N"))
     var shard: String?
@@ -125,6 +131,7 @@ struct RunCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard `repeat` >= 1 else { throw ValidationError("--repeat must be 1 or more") }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be 1 or more") }
         _ = try optionalPreconditions()
         guard caseTimeout > 0, caseTimeout <= Self.caseTimeoutLimit else {
             throw ValidationError("--case-timeout must be more than 0 and at most \(Int(Self.caseTimeoutLimit)) seconds (a day)")
@@ -212,6 +219,7 @@ struct RunCommand: AsyncParsableCommand {
                 link: .ble, sessionRoot: sessions, executable: Bundle.main.executableURL, console: console)
         }
         configuration.keepWorkDirectory = keepWork
+        configuration.jobs = jobs ?? ProcessInfo.processInfo.activeProcessorCount
         let workDirectory = configuration.workDirectory
         defer { if keepWork { Console.progress("work folder kept: \(workDirectory)/") } }
         // Stopped by a signal, the run still leaves no work folder behind.
@@ -223,7 +231,7 @@ struct RunCommand: AsyncParsableCommand {
                                 shard: configuration.shard).planned
         if !planned.isEmpty { Console.progress(Self.notRun(planned)) }
         if selected.isEmpty { Console.progress("no implemented case matches the filter and shard") }
-        Console.progress("run \(configuration.runID): \(selected.count) case(s) x \(`repeat`), profile \(loadedProfile.name), controller \(controller)")
+        Console.progress("run \(configuration.runID): \(selected.count) case(s) x \(`repeat`), profile \(loadedProfile.name), controller \(controller), \(configuration.jobs) at once")
         let style = VerdictStyle.forStandardOutput()
         let report: RunReport
         do {

@@ -36,6 +36,8 @@ public struct RunConfiguration: Sendable {
     public var transferFaults: TransferFaults
     /// Every timeout of the run and its cases runs on this clock.
     public var clock: any Clock<Duration>
+    /// Cases run at once, each on its own controllers (``CaseSchedule``); 1: one after another.
+    public var jobs = 1
 
     public init(runID: String = RunConfiguration.newRunID(), profile: Profile, catalogue: Catalogue, registry: CaseRegistry,
                 controller: BackendSpec = .btvirt, filter: CaseFilter = CaseFilter([]), shard: Shard? = nil,

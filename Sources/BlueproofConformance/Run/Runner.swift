@@ -4,8 +4,8 @@ import BlueproofCapture
 import BlueproofCheck
 import Foundation
 
-/// Runs the selected cases one after another, each on a fresh topology, and keeps the report
-/// written after every case (docs/runner.md). A case that fails, errs, times out or loses its
+/// Runs the selected cases, up to ``RunConfiguration/jobs`` at once, each on a fresh topology,
+/// and keeps the report written after every case, in catalogue order (docs/runner.md). A case that fails, errs, times out or loses its
 /// controller does not stop the run; the next case gets fresh controllers.
 public struct Runner: Sendable {
     public let configuration: RunConfiguration
@@ -39,13 +39,31 @@ public struct Runner: Sendable {
         let preflight = needsController
             ? try await Preflight.run(config.controller, workDirectory: "\(config.workDirectory)/preflight") : nil
         try writer.write(report)
-        for repetition in 1...max(1, config.repeatCount) {
-            for item in cases {
-                let (result, implementation) = await runOne(item, repetition: repetition, preflight: preflight)
-                report.cases.append(result)
-                if report.implementation == nil { report.implementation = implementation }
-                try? writer.write(report)
-                onResult(result)
+        // Every case `repeatCount` times, up to `jobs` at once (CaseSchedule); results are
+        // reported in this order whatever order they end in.
+        let plan = (1...max(1, config.repeatCount)).flatMap { repetition in cases.map { (repetition, $0) } }
+        var schedule = CaseSchedule(alone: plan.map { CaseSchedule.runsAlone($0.1, in: config) != nil }, jobs: config.jobs)
+        var ended: [Int: (CaseResult, String?)] = [:]
+        var reported = 0
+        await withTaskGroup(of: (Int, CaseResult, String?).self) { group in
+            while true {
+                for index in schedule.startable() {
+                    let (repetition, item) = plan[index]
+                    group.addTask {
+                        let (result, implementation) = await runOne(item, repetition: repetition, preflight: preflight)
+                        return (index, result, implementation)
+                    }
+                }
+                guard let (index, result, implementation) = await group.next() else { break }
+                schedule.finished(index)
+                ended[index] = (result, implementation)
+                while let (result, implementation) = ended.removeValue(forKey: reported) {
+                    report.cases.append(result)
+                    if report.implementation == nil { report.implementation = implementation }
+                    try? writer.write(report)
+                    onResult(result)
+                    reported += 1
+                }
             }
         }
         report.endedAt = RunReport.timestamp(Date())
