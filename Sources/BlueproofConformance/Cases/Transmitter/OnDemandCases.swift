@@ -35,6 +35,41 @@ enum OnDemandCases {
                 }
                 return .pass("connected on request; a direct send was accepted and delivered")
             },
+            ScriptCase("BFT/OND/BV-02", nodes: 2, brokenBy: [.onDemandNeverConnects]) { stage in
+                let subject = try await stage.start(0, mode: .onDemand)
+                let tester = try await stage.start(1, mode: .onDemand)
+                _ = try await stage.wait(0, for: "didDetectNearbyUser for the tester") { $0 == .nearbyUser(tester) }
+                // The subject alone asks (a tester asking too would make the connection itself).
+                do {
+                    try await stage.subject.connect(to: tester)
+                } catch {
+                    return .fail("connectToUser on a detected peer failed: \(error)")
+                }
+                guard await stage.logs[0].first(within: stage.airTimeout, where: { $0 == .connected(tester) }) != nil else {
+                    return .fail("connectToUser on a detected peer reported no connection (didDetectConnectionWithUser) within \(stage.airTimeout)")
+                }
+                guard await stage.logs[1].first(within: stage.airTimeout, where: { $0 == .connected(subject) }) != nil else {
+                    return .fail("the subject reported a connection the tester never saw")
+                }
+                return .pass("connectToUser on a detected peer connected: didDetectConnectionWithUser on both sides")
+            },
+            ScriptCase("BFT/OND/BV-06", nodes: 2, brokenBy: [.disconnectIgnored]) { stage in
+                let tester = try await stage.onDemandPair()
+                guard let subject = await stage.subject.localUser() else { throw StageFailure(.start, "the subject has no user id") }
+                let mark = stage.logs.map(\.events.count)
+                do {
+                    try await stage.subject.disconnect(from: tester)
+                } catch {
+                    return .fail("disconnectFromUser on a connected peer failed: \(error)")
+                }
+                guard await stage.logs[0].first(within: stage.airTimeout, from: mark[0], where: { $0 == .disconnected(tester) }) != nil else {
+                    return .fail("disconnectFromUser reported no disconnection (didDetectDisconnectionWithUser) within \(stage.airTimeout)")
+                }
+                guard await stage.logs[1].first(within: stage.airTimeout, from: mark[1], where: { $0 == .disconnected(subject) }) != nil else {
+                    return .fail("the subject reported the disconnection, but the link stayed up: the tester saw none within \(stage.airTimeout)")
+                }
+                return .pass("disconnectFromUser closed the link: both sides reported the disconnection")
+            },
             ScriptCase("BFT/OND/BI-01", nodes: 1, brokenBy: [.connectToAnyone], judgesRefusals: true) { stage in
                 try await stage.start(0, mode: .onDemand)
                 do {
