@@ -62,7 +62,7 @@ enum DeliveryCases {
                 return .pass("encrypted dictionary and data arrived decrypted and equal")
             },
             ScriptCase("BFT/DLV/BI-01", nodes: 2, brokenBy: [.directNeverFails], directFailsInFlight),
-            ScriptCase("BFT/DLV/BV-09", nodes: 3, brokenBy: [.broadcastToOnePeer], broadcastReachesEveryone),
+            ScriptCase("BFT/DLV/BV-09", nodes: 3, brokenBy: [.broadcastToOnePeer], radioScenario: ScriptCase.star, broadcastReachesEveryone),
         ]
     }
 
@@ -99,7 +99,8 @@ enum DeliveryCases {
     }
 
     /// BFT/DLV/BV-09 ("Sending options": a broadcast goes to every user in range): the subject
-    /// broadcasts with two testers in range; each must receive it, flagged broadcast.
+    /// broadcasts with two testers in range (of it, not of each other); each must receive it,
+    /// flagged broadcast.
     @Sendable static func broadcastReachesEveryone(_ stage: TransmitterStage) async throws -> CaseOutcome {
         let subject = try await stage.start(0)
         var testers: [UserID] = []

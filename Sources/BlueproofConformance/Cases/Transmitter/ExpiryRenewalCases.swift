@@ -55,7 +55,7 @@ enum ExpiryRenewalCases {
                 }
                 return .pass("refused after the expiry of \(limit) \(unit); a new secure connection made encrypted sends possible again (packet \(id) delivered)")
             },
-            ScriptCase("BFT/SEC/BV-12", nodes: 3, brokenBy: [.limitSparesExisting], judgesRefusals: true) { stage in
+            ScriptCase("BFT/SEC/BV-12", nodes: 3, brokenBy: [.limitSparesExisting], judgesRefusals: true, radioScenario: ScriptCase.star) { stage in
                 // Two secure connections under a long limit; a short one set afterwards must
                 // govern both once their peers leave.
                 let unit = try ExpiryUnit(stage.context.profile)
