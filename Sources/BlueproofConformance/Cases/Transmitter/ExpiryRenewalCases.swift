@@ -44,16 +44,9 @@ enum ExpiryRenewalCases {
                     throw StageFailure(.secureConnection, "the secure connection never lapsed: an encrypted send was accepted (packet \(id)) \(unit.span(limit) + SecureCases.probeMargin) after the peer left, past the limit of \(limit) \(unit)")
                 } catch is TransmitterError {}
                 try await stage.secure(0, with: tester, again: true)
-                let id: PacketID
-                do {
-                    id = try await stage.subject.send(dictionary: message, data: nil, to: tester, options: [.encrypted, .directTransmission])
-                } catch {  // any refusal fails the case: noSecureConnection is wrong here (a new secure connection was made)
-                    return .fail("after the secure connection lapsed and a new one was made, an encrypted send was refused: \(error)")
-                }
-                guard let packet = await stage.logs[1].received(id, within: stage.airTimeout), packet.dictionary == message else {
-                    return .fail("the encrypted packet \(id) sent after the renewed secure connection never arrived intact")
-                }
-                return .pass("refused after the expiry of \(limit) \(unit); a new secure connection made encrypted sends possible again (packet \(id) delivered)")
+                // Any refusal fails the case: noSecureConnection is wrong here (a new secure connection was made).
+                if let failure = await encryptedDelivered(stage, to: tester, after: "the secure connection lapsed and a new one was made") { return failure }
+                return .pass("refused after the expiry of \(limit) \(unit); a new secure connection made encrypted sends possible again (delivered intact)")
             },
             ScriptCase("BFT/SEC/BV-12", nodes: 3, brokenBy: [.limitSparesExisting], judgesRefusals: true, radioScenario: ScriptCase.star) { stage in
                 // Two secure connections under a long limit; a short one set afterwards must
@@ -105,24 +98,34 @@ enum ExpiryRenewalCases {
                 try await stage.secure(0, with: tester)
                 let marks = stage.logs.map(\.events.count)
                 try await stage.reconnect(tester, after: .zero)
-                let id: PacketID
-                do {
-                    id = try await stage.subject.send(dictionary: message, data: nil, to: tester, options: [.encrypted, .directTransmission])
-                } catch {  // any refusal fails the case: noSecureConnection is wrong here (the expiry had not run out)
-                    return .fail("reconnected within the expiry of \(limit) \(unit), an encrypted send was refused: \(error)")
-                }
-                guard let packet = await stage.logs[1].received(id, within: stage.airTimeout), packet.dictionary == message else {
-                    return .fail("the encrypted packet \(id) sent after reconnecting never arrived intact")
-                }
+                // Any refusal fails the case: noSecureConnection is wrong here (the expiry had not run out).
+                if let failure = await encryptedDelivered(stage, to: tester, after: "reconnecting within the expiry of \(limit) \(unit)") { return failure }
                 for node in 0...1 {
                     let isSecure: @Sendable (TransmitterEvent) -> Bool = { if case .secureConnection = $0 { true } else { false } }
                     if let again = await stage.logs[node].first(within: SecureAnswerCases.unaskedHandshakeWindow, from: marks[node], where: isSecure) {
                         return .fail("reconnecting within the expiry made a new handshake: node \(node) reported \(again)")
                     }
                 }
-                return .pass("reconnected within the expiry: an encrypted send was accepted and delivered (packet \(id)) with no new handshake")
+                return .pass("reconnected within the expiry: an encrypted send was accepted and delivered intact with no new handshake")
             },
         ]
+    }
+}
+
+extension ExpiryRenewalCases {
+    /// An encrypted direct send from the subject to the connected `tester`, which must be
+    /// accepted and arrive intact; the failure if it was not.
+    static func encryptedDelivered(_ stage: TransmitterStage, to tester: UserID, after what: String) async -> CaseOutcome? {
+        let id: PacketID
+        do {
+            id = try await stage.subject.send(dictionary: message, data: nil, to: tester, options: [.encrypted, .directTransmission])
+        } catch {
+            return .fail("after \(what), an encrypted send was refused: \(error)")
+        }
+        guard let packet = await stage.logs[1].received(id, within: stage.airTimeout), packet.dictionary == message else {
+            return .fail("the encrypted packet \(id) sent after \(what) never arrived intact")
+        }
+        return nil
     }
 }
 
