@@ -97,6 +97,7 @@ enum ExpiryRenewalCases {
                 try await stage.subject.setSecureConnectionExpirationLimit(limit)
                 try await stage.secure(0, with: tester)
                 let marks = stage.logs.map(\.events.count)
+                let captured = stage.context.captures.first.flatMap { try? CaptureEvidence(path: $0).records.count }
                 try await stage.reconnect(tester, after: .zero)
                 // Any refusal fails the case: noSecureConnection is wrong here (the expiry had not run out).
                 if let failure = await encryptedDelivered(stage, to: tester, after: "reconnecting within the expiry of \(limit) \(unit)") { return failure }
@@ -106,7 +107,20 @@ enum ExpiryRenewalCases {
                         return .fail("reconnecting within the expiry made a new handshake: node \(node) reported \(again)")
                     }
                 }
-                return .pass("reconnected within the expiry: an encrypted send was accepted and delivered intact with no new handshake")
+                // Over controllers, the subject's capture must carry no key exchange after the reconnection either.
+                if let captured, let path = stage.context.captures.first {
+                    let exchanged = try CaptureEvidence(path: path).transmitterFrames.filter { frame in
+                        switch frame.content {
+                        case .keyRequest, .keyResponse: frame.frame > captured
+                        default: false
+                        }
+                    }.map(\.frame)
+                    if !exchanged.isEmpty {
+                        return .fail("reconnecting within the expiry exchanged keys on the air again",
+                                     findings: [Finding("key exchange after the reconnection", capture: path, frames: exchanged)])
+                    }
+                }
+                return .pass("reconnected within the expiry: an encrypted send was accepted and delivered intact with no new handshake (none reported\(captured == nil ? "" : ", none on the air"))")
             },
         ]
     }
