@@ -13,7 +13,7 @@ struct TransmitterCaseTests {
     static let cases = TransmitterCases.all()
     /// The cases judged here, in process: all but those judged on captures, which
     /// RunTransmitterTests runs over btvirt, right and broken.
-    static let inProcess = cases.filter { !($0 is PlaintextCase) }
+    static let inProcess = cases.filter { !($0 is PlaintextCase) && $0.id != RelayCaptureCase.id }
 
     @Test("every case is in the catalogue and names a variant that breaks it")
     func catalogued() throws {
@@ -105,6 +105,13 @@ struct TransmitterCaseTests {
                 of: "mesh_dictionary_ble_applied: size_table", with: "mesh_dictionary_ble_applied: mesh_section")
             profile = try Profile(yaml: text, path: Fixtures.defaultProfilePath)
             subjectLimits = limits ?? Self.meshSectionLimits
+        }
+        // No document gives the expiration limit's default (the profile's is null): BFT/SEC/BV-13
+        // runs under a profile naming the reference's own.
+        if item.id == "BFT/SEC/BV-13" {
+            let text = Fixtures.defaultProfileText.replacingOccurrences(
+                of: "expiration_limit_default: null", with: "expiration_limit_default: \(SessionRecord.defaultSecureConnectionExpirationLimit)")
+            profile = try Profile(yaml: text, path: Fixtures.defaultProfilePath)
         }
         profile = profile.declaringOptional(optional)
         let (chosenProfile, chosenLimits) = (profile, subjectLimits)

@@ -14,7 +14,9 @@ extension Integration {
                              // log events through the control protocol
                              "BFT/LOG/BV-0[36]",
                              // Three nodes in a line behind the radio proxy: A and C out of range of each other.
-                             "BFT/DLV/BV-04", "BFT/DLV/BI-04", "BFT/DLV/BV-10"]
+                             "BFT/DLV/BV-04", "BFT/DLV/BI-04", "BFT/DLV/BV-10",
+                             // issue 14: Wi-Fi peer-to-peer over the TCP link; three testers in range; the relay's capture
+                             "BFT/SIZE/BI-04", "BFT/SIZE/BV-09", "BFT/SIZE/BV-19", "BFT/DLV/BV-09", "BFT/DLV/BV-13"]
 
         static func run(_ filter: [String], defects: Set<Defect> = [], in folder: WorkFolder) async throws -> RunReport {
             let root = Integration.RunCaseTests.root
@@ -53,6 +55,18 @@ extension Integration {
             let item = try #require(report.cases.first)
             #expect(item.verdict == .fail, "\(item.reasonWithFrames)")
             #expect(item.findings.first?.capture?.hasSuffix("node1.pcap") == true && item.findings.first?.frames.isEmpty == false)
+        }
+
+        @Test("btvirt: a relay that never forwards shows the mesh packet arrive and never leave in its capture, frames named",
+              .requires(.btvirt, .preload), .timeLimit(.minutes(3)))
+        func relayNeverForwardsOnAir() async throws {
+            try RequiredComponent.require(.btvirt, .preload)
+            let folder = try WorkFolder("run-bft-relay")
+            defer { folder.cleanUp() }
+            let report = try await Self.run(["BFT/DLV/BV-13"], defects: [.meshNeverRelays], in: folder)
+            let item = try #require(report.cases.first)
+            #expect(item.verdict == .fail, "\(item.reasonWithFrames)")
+            #expect(item.findings.first?.capture?.hasSuffix("node0.pcap") == true && item.findings.first?.frames.isEmpty == false)
         }
 
         @Test("btvirt: with encryption refused, the encrypted cells fail and the plain ones still pass",
@@ -99,10 +113,12 @@ extension Integration {
             let report = try #require(result.report)
             #expect(report.dut?.hasPrefix("tcp:127.0.0.1:") == true)
             // The three-node mesh cases need the radio proxy in front of the implementation's
-            // controller: not applicable; every other case passes.
-            let meshLine: Set<String> = ["BFT/DLV/BV-04", "BFT/DLV/BI-04", "BFT/DLV/BV-10"]
+            // controller, and the Wi-Fi cases a Wi-Fi peer no command gives it: not applicable;
+            // every other case passes.
+            let notForDUT: Set<String> = ["BFT/DLV/BV-04", "BFT/DLV/BI-04", "BFT/DLV/BV-10", "BFT/DLV/BV-09", "BFT/DLV/BV-13",
+                                          "BFT/SIZE/BI-04", "BFT/SIZE/BV-09", "BFT/SIZE/BV-19"]
             for item in report.cases {
-                let expected: Verdict = meshLine.contains(item.id.rawValue) ? .notApplicable : .pass
+                let expected: Verdict = notForDUT.contains(item.id.rawValue) ? .notApplicable : .pass
                 #expect(item.verdict == expected, "\(item.id): \(item.reasonWithFrames)")
             }
         }

@@ -77,9 +77,10 @@ public final class CaseContext: Sendable {
 
     /// `count` transmitters from the provider; without one the run is misconfigured (the case
     /// is an error), and a provider that cannot give them throws ``TransmitterUnavailable``.
-    public func transmitters(_ count: Int) async throws -> [any TransmitterControl] {
+    /// The nodes in `wifi` also reach each other over Wi-Fi peer-to-peer.
+    public func transmitters(_ count: Int, wifi: Set<Int> = []) async throws -> [any TransmitterControl] {
         guard let transmitterProvider else { throw MissingTransmitterProvider() }
-        return try await transmitterProvider.transmitters(count, for: self)
+        return try await transmitterProvider.transmitters(count, wifi: wifi, for: self)
     }
 
     /// A capture read back as it stands (every packet is flushed as it is written).

@@ -1,4 +1,5 @@
 import BlueproofTransmitter
+import Foundation
 
 /// Where a transmitter case gets the transmitters it drives: the reference transmitter in
 /// this process on the case's own controllers, or an implementation under test behind the
@@ -10,6 +11,9 @@ public protocol TransmitterProvider: Sendable {
     var isDeviceUnderTest: Bool { get }
     /// `count` transmitters for one case, fresh (no session unless the case starts one).
     func transmitters(_ count: Int, for context: CaseContext) async throws -> [any TransmitterControl]
+    /// As ``transmitters(_:for:)``, with the nodes in `wifi` (iOS-like) also reaching each other
+    /// over Wi-Fi peer-to-peer (the TCP link), for the Wi-Fi rows of the size table.
+    func transmitters(_ count: Int, wifi: Set<Int>, for context: CaseContext) async throws -> [any TransmitterControl]
     /// Ends what ``transmitters(_:for:)`` made for the case.
     func release(for context: CaseContext) async
     /// How long a case waits for something to happen on the air (a connection, a delivery).
@@ -21,6 +25,13 @@ public protocol TransmitterProvider: Sendable {
     /// made for the case), for what must persist across processes; ended in ``release(for:)``.
     /// Throws ``TransmitterUnavailable`` when the provider cannot start one.
     func otherProcess(sharingSessionOf index: Int, for context: CaseContext) async throws -> any TransmitterControl
+    /// Damages the stored session of node `index` (already made and stopped for the case) in
+    /// place, as a torn write or a bad disk would. Throws ``TransmitterUnavailable`` when the
+    /// provider cannot reach the implementation's storage.
+    func damageSession(of index: Int, for context: CaseContext) async throws
+    /// Moves the clock node `index` reads for expiry forward by `seconds`. Throws
+    /// ``TransmitterUnavailable`` when the implementation's clock cannot be reached.
+    func advanceClock(of index: Int, by seconds: TimeInterval, for context: CaseContext) async throws
     /// How the implementation under test names itself (its control protocol `hello`), once a
     /// case reached it; nil for the reference.
     func implementationName() async -> String?
@@ -33,9 +44,21 @@ extension TransmitterProvider {
     public var airTimeout: Duration { .seconds(30) }
     public func harnessFailure() async -> String? { nil }
     public func implementationName() async -> String? { nil }
+    public func transmitters(_ count: Int, wifi: Set<Int>, for context: CaseContext) async throws -> [any TransmitterControl] {
+        guard wifi.isEmpty else {
+            throw TransmitterUnavailable("\(name) cannot put the implementation on Wi-Fi peer-to-peer: the control protocol has no command giving it a Wi-Fi (TCP) peer")
+        }
+        return try await transmitters(count, for: context)
+    }
     public var console: TransmitterConsole? { nil }
     public func otherProcess(sharingSessionOf index: Int, for context: CaseContext) async throws -> any TransmitterControl {
         throw TransmitterUnavailable("\(name) cannot start another process of the implementation on the same session")
+    }
+    public func advanceClock(of index: Int, by seconds: TimeInterval, for context: CaseContext) async throws {
+        throw TransmitterUnavailable("\(name) cannot move the implementation's clock: the control protocol has no command for it")
+    }
+    public func damageSession(of index: Int, for context: CaseContext) async throws {
+        throw TransmitterUnavailable("\(name) cannot damage the implementation's stored session: the control protocol has no command for it")
     }
 }
 

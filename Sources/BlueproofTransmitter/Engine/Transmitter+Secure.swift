@@ -24,6 +24,11 @@ extension Transmitter {
         _ = try session.update { $0.secureConnectionExpirationLimit = seconds }
     }
 
+    public func answerSecureConnections(_ answer: Bool) -> Bool {
+        secureAnswer = answer
+        return true
+    }
+
     /// Whether encrypted content may be sent to `user` now.
     func canEncrypt(to user: UserID) -> Bool {
         guard let record = try? session.load(), record.knownKeys[user] != nil else { return false }

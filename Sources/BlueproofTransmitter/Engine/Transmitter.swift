@@ -35,6 +35,8 @@ public actor Transmitter: TransmitterControl {
     /// The token of this transmitter's `log` events while it runs (`TransmitterLog.attach`).
     var logSink: UUID?
     var logLines: AsyncStream<(TransmitterLogLevel, String)>.Continuation?
+    /// The app's answer to shouldConnectSecurelyWithUser given at run time; nil: the configured one.
+    var secureAnswer: Bool?
 
     public init(configuration: TransmitterConfiguration) {
         self.configuration = configuration
@@ -234,7 +236,7 @@ public actor Transmitter: TransmitterControl {
         emit(.connected(peer))
         let hello = HelloFrame(user: identity.userID, displayName: configuration.displayName, deviceType: configuration.deviceType)
         try? await link.send(TransmitterFrame.hello(hello).encoded(), to: peer)
-        if configuration.shouldConnectSecurely(peer) {
+        if secureAnswer ?? configuration.shouldConnectSecurely(peer) {
             await requestSecureConnection(peer)
         }
         if let actions = router?.neighbourConnected(peer, now: now) {

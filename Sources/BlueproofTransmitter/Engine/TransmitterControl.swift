@@ -51,6 +51,11 @@ public protocol TransmitterControl: Sendable {
     /// Whether this transmitter's own log lines reach ``events()`` as `log` events (the BFT/LOG
     /// cases judge them); an implementation behind control protocol 1 sends none.
     func reportsLogLines() async -> Bool
+
+    /// The app's answer to the delegate's shouldConnectSecurelyWithUser ("Secure connections")
+    /// for every connection made from now on. Returns whether the implementation took it: an
+    /// implementation behind the control protocol cannot be given one (no command carries it).
+    func answerSecureConnections(_ answer: Bool) async -> Bool
 }
 
 /// The four log levels, each including the ones below it ("Log levels"). Default `.error`.
@@ -62,4 +67,5 @@ public enum TransmitterLogLevel: Int, Sendable, Comparable, CaseIterable, Codabl
 
 extension TransmitterControl {
     public func reportsLogLines() async -> Bool { true }
+    public func answerSecureConnections(_ answer: Bool) async -> Bool { false }
 }

@@ -34,6 +34,35 @@ public enum Defect: String, CaseIterable, Sendable, Codable {
     case mute
     /// Reports no `log` event: its log shows nothing at any level.
     case logSilent
+    // issue 14: BFT/SIZE (Wi-Fi), BFT/DLV, BFT/SEC, BFT/SES, BFT/OND
+    /// Direct dictionaries over Wi-Fi are held to BLE's recommended size (the limits given to the engine).
+    case wifiDictionaryLimited
+    /// Binary data over Wi-Fi is held to BLE's limit (the limits given to the engine).
+    case wifiBinaryLimited
+    /// The mesh has no duplicate cache: every copy is delivered and forwarded (engine).
+    case noDuplicateCache
+    /// A broadcast goes out as a mesh packet to one connected user only (API boundary).
+    case broadcastToOnePeer
+    /// The app's answer to shouldConnectSecurelyWithUser is taken and ignored (API boundary).
+    case secureAnswerIgnored
+    /// Every connection, a reconnection included, starts a new secure connection (API boundary).
+    case handshakeOnEveryConnection
+    /// Every connection is reported secure as it is made, with no handshake (API boundary).
+    case connectionReportedSecure
+    /// Once a secure connection lapsed, encrypted sends to that user stay refused (API boundary).
+    case expiryPermanent
+    /// An expiration limit set while a secure connection exists is read back but not applied (API boundary).
+    case limitSparesExisting
+    /// The expiration limit before any set is one more than the implementation's own default (API boundary).
+    case expirationDefaultWrong
+    /// A start that fails on a damaged session destroys it and starts on a new one (API boundary).
+    case damagedSessionReplaced
+    /// On-demand connections closed still count against the cap (API boundary).
+    case onDemandCapCountsClosed
+    /// disconnectFromUser returns without disconnecting (API boundary).
+    case disconnectIgnored
+    /// The session lapses a year after it was first started on, by the transmitter's clock (API boundary).
+    case sessionExpiresInAYear
     // The chat app run over node 0 (ChatDefects).
     case chatPeerInfoShownAsMessage, chatMessageTakenAsPeerInfo, chatNameLengthWrong
 
@@ -64,6 +93,7 @@ public enum Defect: String, CaseIterable, Sendable, Codable {
         case .meshLimitShortByOne: .meshLimitShortByOne
         case .sessionNotPersisted: .sessionNotPersisted
         case .keyReplacedSilently: .keyReplacedSilently
+        case .noDuplicateCache: .noDuplicateCache
         default: nil
         }
     }

@@ -13,12 +13,31 @@ public actor DefectiveTransmitter: TransmitterControl {
     private var everSecure: Set<UserID> = []
     private var invalidKeysSaved: Set<UserID> = []
     private var firstPacketID: PacketID?
+    /// Users an encrypted send was refused to after their secure connection lapsed.
+    private var lapsed: Set<UserID> = []
+    /// The expiration limit read back (``Defect/limitSparesExisting``), when not applied.
+    private var sparedLimit: Int?
+    private var limitSet = false
+    /// Every user ever connected (``Defect/onDemandCapCountsClosed`` counts them).
+    private var everConnected: Set<UserID> = []
     private var injected: [UUID: AsyncStream<TransmitterEvent>.Continuation] = [:]
     private var watcher: Task<Void, Never>?
 
-    public init(wrapping inner: any TransmitterControl, defects: Set<Defect>) {
+    /// The clock the wrapped transmitter reads (``Defect/sessionExpiresInAYear`` reads it too).
+    private let clock: any TransmitterTimeSource
+    /// When the session was first started on, by `clock`.
+    private var sessionStarted: Date?
+
+    public init(wrapping inner: any TransmitterControl, defects: Set<Defect>, clock: any TransmitterTimeSource = SystemTimeSource()) {
         self.inner = inner
         self.defects = defects
+        self.clock = clock
+    }
+
+    /// ``Defect/sessionExpiresInAYear``: the session has lapsed by the wrapped clock.
+    private var sessionLapsed: Bool {
+        guard has(.sessionExpiresInAYear), let sessionStarted else { return false }
+        return clock.now().timeIntervalSince(sessionStarted) > 365 * 86_400
     }
 
     private func has(_ defect: Defect) -> Bool { defects.contains(defect) }
@@ -37,6 +56,9 @@ public actor DefectiveTransmitter: TransmitterControl {
         if case .nearbyUser(let user) = event, has(.onDemandAutoConnects), mode == .onDemand {
             try? await inner.connect(to: user)
         }
+        if case .connected(let user) = event, has(.handshakeOnEveryConnection) {
+            try? await inner.establishSecureConnection(with: user)
+        }
     }
 
     /// The connection state the faults read. Idempotent: every relay to a caller also tracks
@@ -44,7 +66,9 @@ public actor DefectiveTransmitter: TransmitterControl {
     /// fault still deciding on `user` connected.
     private func track(_ event: TransmitterEvent) {
         switch event {
-        case .connected(let user): connected.insert(user)
+        case .connected(let user):
+            connected.insert(user)
+            everConnected.insert(user)
         case .disconnected(let user): connected.remove(user)
         case .secureConnection(let user): everSecure.insert(user)
         default: break
@@ -72,6 +96,9 @@ public actor DefectiveTransmitter: TransmitterControl {
                 case .secureConnection where hidden.contains(.secureConnectionNeverCompletes): continue
                 case .failed where hidden.contains(.directNeverFails): continue
                 case .failed(_, let error) where hidden.contains(.failureNamesOtherPacket): continuation.yield(.failed(PacketID(), error))
+                case .connected(let user) where hidden.contains(.connectionReportedSecure):
+                    continuation.yield(event)
+                    continuation.yield(.secureConnection(user))
                 default: continuation.yield(event)
                 }
             }
@@ -83,8 +110,14 @@ public actor DefectiveTransmitter: TransmitterControl {
 
     public func start(mode: ConnectionMode) async throws(TransmitterError) {
         await watch()
-        try await inner.start(mode: mode)
+        do {
+            try await inner.start(mode: mode)
+        } catch where has(.damagedSessionReplaced) {
+            try await inner.destroySession()
+            try await inner.start(mode: mode)
+        }
         self.mode = mode
+        if sessionStarted == nil { sessionStarted = clock.now() }
     }
 
     public func stop() async {
@@ -92,7 +125,7 @@ public actor DefectiveTransmitter: TransmitterControl {
         mode = nil
     }
 
-    public func localUser() async -> UserID? { await inner.localUser() }
+    public func localUser() async -> UserID? { sessionLapsed ? nil : await inner.localUser() }
 
     public func send(dictionary: [String: TransmitterValue]?, data: Data?, to receiver: UserID?, options: SendingOptions) async throws(TransmitterError) -> PacketID {
         do {
@@ -113,6 +146,9 @@ public actor DefectiveTransmitter: TransmitterControl {
         if has(.encryptionRefused), options.contains(.encrypted) { throw .noSecureConnection.with(detail: "defect: encryption refused") }
         if has(.unencryptedRefused), !options.contains(.encrypted), !broadcast { throw .noSecureConnection.with(detail: "defect: plain sends refused") }
         if has(.broadcastRefused), broadcast { throw .broadcastOutsideMesh.with(detail: "defect: broadcast refused") }
+        if has(.broadcastToOnePeer), broadcast, let peer = connected.sorted().first {
+            return try await inner.send(dictionary: dictionary, data: data, to: peer, options: [.meshTransmission, .noEncrypted])
+        }
         if has(.expiryImmediate), options.contains(.encrypted), let receiver, !connected.contains(receiver) {
             throw .noSecureConnection.with(detail: "defect: expiry immediate")
         }
@@ -124,10 +160,14 @@ public actor DefectiveTransmitter: TransmitterControl {
            data.count + Self.sealingAllowance > limit {
             throw .binaryTooLarge.with(detail: "defect: the sealed size is held to the binary limit")
         }
+        if has(.expiryPermanent), options.contains(.encrypted), let receiver, lapsed.contains(receiver) {
+            throw .noSecureConnection.with(detail: "defect: a lapsed secure connection is never renewed")
+        }
         let id: PacketID
         do {
             id = try await inner.send(dictionary: dictionary, data: data, to: receiver, options: options)
         } catch {
+            if error == .noSecureConnection, let receiver, everSecure.contains(receiver) { lapsed.insert(receiver) }
             let swallowed: Defect? = switch error {
             case .noDataToSend: .emptyPayloadAccepted
             case .binaryInBroadcast: .binaryInBroadcastAllowed
@@ -157,10 +197,15 @@ public actor DefectiveTransmitter: TransmitterControl {
 
     public func connect(to user: UserID) async throws(TransmitterError) {
         if has(.onDemandNeverConnects) { return }
+        if has(.onDemandCapCountsClosed), mode == .onDemand, !everConnected.contains(user),
+           everConnected.count >= OnDemandCapCase.documentedCap {
+            throw misreported(.connectionLimitReached.with(detail: "defect: closed connections still count against the cap"))
+        }
         do { try await inner.connect(to: user) } catch { if !has(.connectToAnyone) { throw misreported(error) } }
     }
 
     public func disconnect(from user: UserID) async throws(TransmitterError) {
+        if has(.disconnectIgnored) { return }
         do { try await inner.disconnect(from: user) } catch { if !has(.connectToAnyone) { throw misreported(error) } }
     }
 
@@ -174,11 +219,24 @@ public actor DefectiveTransmitter: TransmitterControl {
         }
     }
 
-    public func secureConnectionExpirationLimit() async -> Int { await inner.secureConnectionExpirationLimit() }
+    public func secureConnectionExpirationLimit() async -> Int {
+        if let sparedLimit { return sparedLimit }
+        let limit = await inner.secureConnectionExpirationLimit()
+        return has(.expirationDefaultWrong) && !limitSet ? limit + 1 : limit
+    }
 
     public func setSecureConnectionExpirationLimit(_ seconds: Int) async throws(TransmitterError) {
         if has(.expirationLimitIgnored) { return }
+        if has(.limitSparesExisting), !everSecure.isEmpty {
+            sparedLimit = seconds
+            return
+        }
         try await inner.setSecureConnectionExpirationLimit(seconds)
+        limitSet = true
+    }
+
+    public func answerSecureConnections(_ answer: Bool) async -> Bool {
+        has(.secureAnswerIgnored) ? true : await inner.answerSecureConnections(answer)
     }
 
     public func localPublicKey() async throws(TransmitterError) -> String {
@@ -205,6 +263,7 @@ public actor DefectiveTransmitter: TransmitterControl {
 
     public func hasSession() async -> Bool {
         if has(.hasSessionAlwaysTrue) { return true }
+        if sessionLapsed { return false }
         return has(.hasSessionAlwaysFalse) ? false : await inner.hasSession()
     }
 

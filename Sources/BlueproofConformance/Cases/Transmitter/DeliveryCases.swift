@@ -62,6 +62,7 @@ enum DeliveryCases {
                 return .pass("encrypted dictionary and data arrived decrypted and equal")
             },
             ScriptCase("BFT/DLV/BI-01", nodes: 2, brokenBy: [.directNeverFails], directFailsInFlight),
+            ScriptCase("BFT/DLV/BV-09", nodes: 3, brokenBy: [.broadcastToOnePeer], radioScenario: ScriptCase.star, broadcastReachesEveryone),
         ]
     }
 
@@ -95,6 +96,30 @@ enum DeliveryCases {
             return .fail("no didFailForPacket naming packet \(id) within \(stage.airTimeout) after its receiver left"
                 + (others.isEmpty ? "" : " (failures reported: \(others))"))
         }
+    }
+
+    /// BFT/DLV/BV-09 ("Sending options": a broadcast goes to every user in range): the subject
+    /// broadcasts with two testers in range (of it, not of each other); each must receive it,
+    /// flagged broadcast.
+    @Sendable static func broadcastReachesEveryone(_ stage: TransmitterStage) async throws -> CaseOutcome {
+        let subject = try await stage.start(0)
+        var testers: [UserID] = []
+        for index in 1...2 { testers.append(try await stage.start(index)) }
+        for index in 1...2 {
+            let tester = testers[index - 1]
+            _ = try await stage.wait(0, for: "connection with tester \(index)") { $0 == .connected(tester) }
+            _ = try await stage.wait(index, for: "connection with the subject") { $0 == .connected(subject) }
+        }
+        let id = try await stage.subject.send(dictionary: text, data: nil, to: nil, options: .broadcastReceiver)
+        for index in 1...2 {
+            guard let packet = await stage.logs[index].received(id, within: stage.airTimeout) else {
+                return .fail("the broadcast \(id) never reached tester \(index), in range of the subject")
+            }
+            guard packet.broadcast, packet.dictionary == text else {
+                return .fail("the broadcast reached tester \(index) with broadcast \(packet.broadcast)\(packet.dictionary == text ? "" : ", altered")")
+            }
+        }
+        return .pass("the broadcast \(id) reached both nodes in range, intact and flagged broadcast")
     }
 
     /// Sends with `options` to the connected tester and checks the receive flags.

@@ -11,6 +11,7 @@ struct MeshLineCase: TransmitterCase {
     let id: CaseID
     let role: Role
     let brokenBy: Set<Defect>
+    var judgesRefusals = false
     let script: @Sendable (TransmitterStage, _ sender: Int, _ relay: Int, _ receiver: Int, [UserID]) async throws -> CaseOutcome
     let nodes = 3
 

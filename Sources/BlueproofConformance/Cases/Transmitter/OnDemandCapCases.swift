@@ -44,6 +44,21 @@ enum OnDemandCapCases {
                 }
                 return .fail("connectToUser over the cap reported no error")
             },
+            OnDemandCapCase(id: "BFT/OND/BV-05", brokenBy: [.onDemandCapCountsClosed]) { stage, cap, testers in
+                _ = try await OnDemandCapCase.connect(stage, testers.prefix(cap))
+                let first = testers[0]
+                let mark = stage.logs[0].events.count
+                do {
+                    try await stage.subject.disconnect(from: first)
+                } catch {
+                    return .fail("at the maximum of \(cap) connections, disconnectFromUser failed: \(error)")
+                }
+                _ = try await stage.wait(0, for: "the disconnection of tester 1", from: mark) { $0 == .disconnected(first) }
+                if let refused = await OnDemandCapCase.refusal(stage, testers[cap]) {
+                    return .fail("at the maximum of \(cap) connections one was closed, yet connecting to another was refused: \(refused)")
+                }
+                return .pass("at the maximum of \(cap) connections one was closed, and a new connection was made")
+            },
         ]
     }
 }
@@ -85,10 +100,11 @@ struct OnDemandCapCase: TransmitterCase {
         return try await script(stage, cap, testers)
     }
 
-    /// Asks the subject to connect to `tester` and waits for the connection; returns the
-    /// subject's refusal, or nil once connected. In on-demand mode the tester asks too, as
-    /// both sides of an on-demand BLE link do (docs/transmitter-links.md, "Connections").
-    static func refusal(_ stage: TransmitterStage, _ tester: UserID) async -> TransmitterError? {
+    /// Asks the subject to connect to `tester` and waits for the connection (reported after
+    /// the subject's `mark`th event); returns the subject's refusal, or nil once connected. In
+    /// on-demand mode the tester asks too, as both sides of an on-demand BLE link do
+    /// (docs/transmitter-links.md, "Connections").
+    static func refusal(_ stage: TransmitterStage, _ tester: UserID, from mark: Int = 0) async -> TransmitterError? {
         var helper: Task<Void, Never>?
         if let subject = await stage.subject.localUser(), let index = await stage.index(of: tester) {
             // Never cancelled: a connect given up midway may end the link it was making.
@@ -101,7 +117,7 @@ struct OnDemandCapCase: TransmitterCase {
             return error
         }
         await helper?.value
-        guard await stage.logs[0].first(within: stage.airTimeout, where: { $0 == .connected(tester) }) != nil else {
+        guard await stage.logs[0].first(within: stage.airTimeout, from: mark, where: { $0 == .connected(tester) }) != nil else {
             return TransmitterError.directReceiverNotInRange.with(detail: "no connection reported within \(stage.airTimeout)")
         }
         return nil

@@ -36,6 +36,8 @@ public final class ReferenceTransmitterProvider: TransmitterProvider {
     /// Per case: the session directory of each node kept on disk, and the second processes.
     private let sessionDirectories = Mutex<[ObjectIdentifier: [Int: URL]]>([:])
     private let processes = Mutex<[ObjectIdentifier: [SessionProcess]]>([:])
+    /// Per case: each node's clock.
+    private let clocks = Mutex<[ObjectIdentifier: [Int: OffsetTimeSource]]>([:])
 
     public init(link: LinkChoice = .ble, defects: Set<Defect> = [], subjectLimits: TransmitterLimits = .documented,
                 sessionRoot: URL, executable: URL? = nil, console: TransmitterConsole? = nil) {
@@ -60,25 +62,38 @@ public final class ReferenceTransmitterProvider: TransmitterProvider {
         try await make(nodes: 0..<count, for: context)
     }
 
+    public func transmitters(_ count: Int, wifi: Set<Int>, for context: CaseContext) async throws -> [any TransmitterControl] {
+        try await make(nodes: 0..<count, wifi: wifi, for: context)
+    }
+
     /// Transmitters for `nodes` (indexes into the case's hosts); node 0, when made, carries the
-    /// defects. The DUT provider makes its testers with this, from node 1 on.
-    func make(nodes: Range<Int>, for context: CaseContext) async throws -> [any TransmitterControl] {
+    /// defects. The DUT provider makes its testers with this, from node 1 on. The nodes in
+    /// `wifi` run over Wi-Fi peer-to-peer instead: TCP links on loopback (simulated Wi-Fi links
+    /// on the simulated network), so the size table's Wi-Fi limits apply between them.
+    func make(nodes: Range<Int>, wifi: Set<Int> = [], for context: CaseContext) async throws -> [any TransmitterControl] {
         // The subject runs with its own built-in limits (as it ships); only the testers, the
         // harness's instruments, take the profile's numbers, so they never refuse what the
         // profile allows. A wrong built-in limit therefore fails the SIZE cases.
         var limits = subjectLimits
         if defects.contains(.sizeLimitsOffByOne) { limits.adjust(by: 1) }
         if defects.contains(.limitsTooStrict) { limits.adjust(by: -2) }
+        if defects.contains(.wifiDictionaryLimited) { limits.dictionaryWiFi = limits.dictionaryBLERecommended }
+        if defects.contains(.wifiBinaryLimited) { limits.binaryWiFi = limits.binaryBLE }
         let licence = try Self.licence()
         var range: RadioModel?
         if case .simulated(let model) = link { range = model }
         // Frames take air time (1 MB/s), so a receiver can leave while a large one crosses (BFT/DLV/BI-01).
         let network = SimulatedNetwork(airRate: Self.simulatedAirRate) { [range] a, b in range?.inRange(a, b, at: .zero) ?? true }
+        let wifiGroup = WiFiGroup()
         var transmitters: [Transmitter] = []
         var controls: [any TransmitterControl] = []
         for index in nodes {
             let linkForNode: any TransmitterLink
             switch link {
+            case .ble where wifi.contains(index):
+                linkForNode = wifiGroup.link()
+            case .simulated where wifi.contains(index):
+                linkForNode = network.link(kind: .wifi)
             case .ble:
                 guard index < context.nodes.count, let host = context.nodes[index] else {
                     throw TransmitterUnavailable("node \(index) has no controller of ours (the case opened \(context.nodes.count))")
@@ -106,14 +121,16 @@ public final class ReferenceTransmitterProvider: TransmitterProvider {
                 sessionDirectories.withLock { $0[ObjectIdentifier(context), default: [:]][index] = directory }
             }
             let broken = index == 0 ? defects : []
+            let clock = OffsetTimeSource()
+            clocks.withLock { $0[ObjectIdentifier(context), default: [:]][index] = clock }
             var configuration = TransmitterConfiguration(
                 link: linkForNode, session: session,
                 apiKey: Self.apiKey, licence: licence, limits: index == 0 ? limits : try Self.testerLimits(context.profile),
-                defects: broken.engine)
+                timeSource: clock, defects: broken.engine)
             if broken.contains(.onDemandCapTooLow) { configuration.maxOnDemandConnections -= 1 }
             let transmitter = Transmitter(configuration: configuration)
             transmitters.append(transmitter)
-            controls.append(broken.isEmpty ? transmitter : DefectiveTransmitter(wrapping: transmitter, defects: broken))
+            controls.append(broken.isEmpty ? transmitter : DefectiveTransmitter(wrapping: transmitter, defects: broken, clock: clock))
         }
         made.withLock { $0[ObjectIdentifier(context), default: []] += transmitters }
         return controls
@@ -125,6 +142,7 @@ public final class ReferenceTransmitterProvider: TransmitterProvider {
         let others = processes.withLock { $0.removeValue(forKey: ObjectIdentifier(context)) } ?? []
         for other in others { await other.end() }
         sessionDirectories.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(context)) }
+        clocks.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(context)) }
     }
 
     /// `blueproof dut --no-radio` on node `index`'s session directory, with the node's defects
@@ -137,6 +155,25 @@ public final class ReferenceTransmitterProvider: TransmitterProvider {
         let other = try await SessionProcess.launch(executable, session: directory, defects: index == 0 ? defects : [], timeout: airTimeout)
         processes.withLock { $0[ObjectIdentifier(context), default: []].append(other) }
         return other.client
+    }
+
+    /// Moves node `index`'s clock (what it reads for expiry) forward.
+    public func advanceClock(of index: Int, by seconds: TimeInterval, for context: CaseContext) async throws {
+        guard let clock = clocks.withLock({ $0[ObjectIdentifier(context)]?[index] }) else {
+            throw TransmitterUnavailable("node \(index) has no clock of ours")
+        }
+        clock.advance(by: seconds)
+    }
+
+    /// Overwrites every file of node `index`'s session directory with bytes no session file has.
+    public func damageSession(of index: Int, for context: CaseContext) async throws {
+        guard let directory = sessionDirectories.withLock({ $0[ObjectIdentifier(context)]?[index] }) else {
+            throw TransmitterUnavailable("node \(index) has no session on disk")
+        }
+        let files = try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: [.isRegularFileKey])
+        for file in files where (try? file.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
+            try Data("blueproof: damaged session \u{FFFD}".utf8).write(to: file)
+        }
     }
 
     /// Identities for simulated nodes: unique user ids over one shared RSA key, made once

@@ -4,16 +4,25 @@ struct ScriptCase: TransmitterCase {
     let nodes: Int
     let brokenBy: Set<Defect>
     let judgesRefusals: Bool
+    /// A radio-proxy scenario the nodes run behind (nil: every node in range of every other).
+    let radioScenario: String?
     let script: @Sendable (TransmitterStage) async throws -> CaseOutcome
 
-    init(_ id: CaseID, nodes: Int, brokenBy: Set<Defect>, judgesRefusals: Bool = false,
+    init(_ id: CaseID, nodes: Int, brokenBy: Set<Defect>, judgesRefusals: Bool = false, radioScenario: String? = nil,
          _ script: @escaping @Sendable (TransmitterStage) async throws -> CaseOutcome) {
         self.id = id
         self.nodes = nodes
         self.brokenBy = brokenBy
         self.judgesRefusals = judgesRefusals
+        self.radioScenario = radioScenario
         self.script = script
     }
+
+    var needs: CaseNeeds { CaseNeeds(controllers: nodes, radioScenario: radioScenario, transmitters: nodes) }
+
+    /// Node 0 in range of nodes 1 and 2, which are out of range of each other: the subject
+    /// holds two links and each tester one.
+    static let star = MeshLineCase.scenario(relayFirst: true)
 
     func check(_ stage: TransmitterStage) async throws -> CaseOutcome { try await script(stage) }
 }

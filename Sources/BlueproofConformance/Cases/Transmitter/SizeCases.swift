@@ -14,6 +14,9 @@ struct SizeCase: TransmitterCase {
         case meshSection
         /// Whichever `bridgefy.limits.mesh_dictionary_ble_applied` names.
         case applied
+        /// The size table's Wi-Fi value (`bridgefy.limits.wifi.mesh_dictionary_bytes`), between
+        /// two iOS-like nodes on Wi-Fi peer-to-peer.
+        case wifi
     }
 
     let id: CaseID
@@ -24,6 +27,7 @@ struct SizeCase: TransmitterCase {
     let nodes = 2
 
     var brokenBy: Set<Defect> { offset > 0 ? [.sizeLimitsOffByOne] : [.limitsTooStrict] }
+    var wifiNodes: Set<Int> { limit == .wifi ? [0, 1] : [] }
     var judgesRefusals: Bool { offset > 0 }
     /// The rule an oversize send of this part is refused by.
     var rule: RefusalRule { part == .binary ? .binaryTooLarge : .meshDictionaryTooLarge }
@@ -35,6 +39,8 @@ struct SizeCase: TransmitterCase {
         switch (part, limit) {
         case (.binary, _):
             limitBytes = try profile.int("bridgefy.limits.ble.binary_bytes")
+        case (_, .wifi):
+            limitBytes = try profile.int("bridgefy.limits.wifi.mesh_dictionary_bytes")
         case (_, .sizeTable), (_, .meshSection):
             let wanted = limit == .sizeTable ? "size_table" : "mesh_section"
             guard applied == wanted else {
@@ -109,6 +115,9 @@ struct SizeCase: TransmitterCase {
             SizeCase(id: "BFT/SIZE/BI-03", part: .meshDictionary, limit: .meshSection, offset: 1),
             SizeCase(id: "BFT/SIZE/BV-06", part: .meshDictionary, limit: .meshSection, offset: -1),
             SizeCase(id: "BFT/SIZE/BV-07", part: .meshDictionary, limit: .meshSection, offset: 0),
+            SizeCase(id: "BFT/SIZE/BI-04", part: .meshDictionary, limit: .wifi, offset: 1),
+            SizeCase(id: "BFT/SIZE/BV-08", part: .meshDictionary, limit: .wifi, offset: -1),
+            SizeCase(id: "BFT/SIZE/BV-09", part: .meshDictionary, limit: .wifi, offset: 0),
             SizeCase(id: "BFT/SIZE/BI-05", part: .broadcastDictionary, limit: .applied, offset: 1),
             SizeCase(id: "BFT/SIZE/BV-10", part: .broadcastDictionary, limit: .applied, offset: 0),
         ]

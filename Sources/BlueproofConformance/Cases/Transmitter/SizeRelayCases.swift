@@ -70,6 +70,19 @@ enum SizeRelayCases {
                 guard packet.dictionary == dictionary, packet.mesh else { return .fail("the mesh dictionary arrived altered or with mesh false") }
                 return .pass("the subject's mesh dictionary of exactly the limit (\(size) bytes, \(source)) reached the receiver out of its range through a relay")
             },
+            MeshLineCase(id: "BFT/SIZE/BI-06", role: .sender, brokenBy: [.sizeLimitsOffByOne], judgesRefusals: true) { stage, sender, _, receiver, users in
+                // The receiver is out of the subject's range: full transmission can only fall
+                // back to the mesh, where the applied mesh limit holds.
+                let (limit, source) = try appliedMeshLimit(stage.context.profile)
+                let dictionary = try SizeCase.dictionary(ofJSONSize: limit + 1)
+                let what = "a full-transmission dictionary of \(limit + 1) bytes (mesh limit \(limit), \(source)) to a receiver out of range"
+                do {
+                    let id = try await stage.send(from: sender, dictionary: dictionary, to: users[receiver], options: [.fullTransmission, .noEncrypted])
+                    return .fail("\(what) was accepted (packet \(id)), though falling back to the mesh puts it over the mesh limit")
+                } catch {
+                    return try stage.judgeRefusal(error, of: what, by: [.meshDictionaryTooLarge])
+                }
+            },
         ]
     }
 

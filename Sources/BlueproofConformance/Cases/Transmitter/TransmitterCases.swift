@@ -8,15 +8,21 @@ public enum TransmitterCases {
         cases += SizeCase.all() as [any TransmitterCase]
         cases.append(MeshBinaryCase())
         cases += SizeRelayCases.all()
-        cases.append(ThroughputCase())
+        cases += WiFiSizeCases.all()
+        cases += ThroughputCase.all() as [any TransmitterCase]
         cases += DeliveryCases.all() as [any TransmitterCase]
+        cases += MeshDiamondCase.all() as [any TransmitterCase]
         cases += SecureCases.all() as [any TransmitterCase]
+        cases += SecureAnswerCases.all() as [any TransmitterCase]
+        cases += ExpiryRenewalCases.all() as [any TransmitterCase]
         cases += SessionKeyCases.all() as [any TransmitterCase]
+        cases += SessionStoreCases.all() as [any TransmitterCase]
         cases += OnDemandCases.all() as [any TransmitterCase]
         cases += OnDemandCapCases.all() as [any TransmitterCase]
         cases += LogCases.all() as [any TransmitterCase]
         cases += MeshLineCase.all() as [any TransmitterCase]
         cases.append(MeshHoldCase())
+        cases.append(RelayCaptureCase.make())
         cases.append(HopLimitCase())
         cases.append(PlaintextCase())
         cases += ChatCases.all() as [any TransmitterCase]

@@ -12,8 +12,8 @@ public struct TransmitterStage: Sendable {
     /// How long a case waits for the air: a connection, a delivery, a handshake.
     public var airTimeout: Duration { context.transmitterProvider?.airTimeout ?? .seconds(30) }
 
-    static func make(_ context: CaseContext, count: Int) async throws -> TransmitterStage {
-        let nodes = try await context.transmitters(count)
+    static func make(_ context: CaseContext, count: Int, wifi: Set<Int> = []) async throws -> TransmitterStage {
+        let nodes = try await context.transmitters(count, wifi: wifi)
         var logs: [TransmitterEventLog] = []
         for node in nodes { logs.append(await TransmitterEventLog.attach(to: node)) }
         return TransmitterStage(nodes: nodes, logs: logs, context: context)
@@ -37,10 +37,11 @@ public struct TransmitterStage: Sendable {
 
     /// Waits until node `index` reports `event`.
     /// Not seeing it within the timeout means `precondition` was not met (a `StageFailure`).
-    public func wait(_ index: Int, for what: String, within timeout: Duration? = nil, precondition: Precondition = .connection,
+    /// With `start`, events recorded before the `start`th do not count.
+    public func wait(_ index: Int, for what: String, within timeout: Duration? = nil, from start: Int = 0, precondition: Precondition = .connection,
                      _ matches: @escaping @Sendable (TransmitterEvent) -> Bool) async throws -> TransmitterEvent {
         let timeout = timeout ?? airTimeout
-        guard let event = await logs[index].first(within: timeout, where: matches) else {
+        guard let event = await logs[index].first(within: timeout, from: start, where: matches) else {
             throw StageFailure(precondition, "node \(index): no \(what) within \(timeout)")
         }
         context.log.note("node \(index): \(what)")
@@ -56,14 +57,16 @@ public struct TransmitterStage: Sendable {
         return (subject, tester)
     }
 
-    /// Makes a secure connection from node `index` to `user` and waits for its event.
-    public func secure(_ index: Int, with user: UserID) async throws {
+    /// Makes a secure connection from node `index` to `user` and waits for its event; `again`:
+    /// a new one, after an earlier secure connection was reported.
+    public func secure(_ index: Int, with user: UserID, again: Bool = false) async throws {
+        let mark = again ? logs[index].events.count : 0
         do {
             try await nodes[index].establishSecureConnection(with: user)
         } catch {
             throw StageFailure(.secureConnection, "node \(index) could not start a secure connection: \(error)")
         }
-        _ = try await wait(index, for: "secure connection with \(user.shortName)", precondition: .secureConnection) { $0 == .secureConnection(user) }
+        _ = try await wait(index, for: "secure connection with \(user.shortName)", from: mark, precondition: .secureConnection) { $0 == .secureConnection(user) }
     }
 
     /// A send from node `index`. The subject's refusal is thrown as it is (the case judges it);
@@ -98,17 +101,21 @@ public protocol TransmitterCase: ConformanceCase {
     /// Whether the case expects the subject to refuse for a documented reason (`judgeRefusal`):
     /// the variant test then also runs it with ``Defect/refusesForWrongReason`` and expects `fail`.
     var judgesRefusals: Bool { get }
+    /// The iOS-like nodes that reach each other over Wi-Fi peer-to-peer (the TCP link); empty
+    /// for the BLE-only cases.
+    var wifiNodes: Set<Int> { get }
     func check(_ stage: TransmitterStage) async throws -> CaseOutcome
 }
 
 extension TransmitterCase {
     public var judgesRefusals: Bool { false }
+    public var wifiNodes: Set<Int> { [] }
     public var needs: CaseNeeds { CaseNeeds(controllers: nodes, transmitters: nodes) }
 
     public func run(_ context: CaseContext) async throws -> CaseOutcome {
         let stage: TransmitterStage
         do {
-            stage = try await TransmitterStage.make(context, count: nodes)
+            stage = try await TransmitterStage.make(context, count: nodes, wifi: wifiNodes)
         } catch let unavailable as TransmitterUnavailable {
             return .notApplicable(unavailable.reason)
         }

@@ -1,0 +1,75 @@
+import BlueproofTransmitter
+import Foundation
+
+/// Duplicate suppression (bridgefy-ios-sdk-readme.md, "Direct and mesh transmission",
+/// "Broadcast messages"): four nodes in a diamond, the sender and the subject at opposite
+/// corners, out of range of each other, each in range of both relays. Every packet reaches the
+/// subject twice, once through each relay; the subject must hand it to its app once.
+struct MeshDiamondCase: TransmitterCase {
+    let id: CaseID
+    /// Whether the sender broadcasts (else it sends a mesh packet to the subject).
+    let broadcast: Bool
+    let brokenBy: Set<Defect> = [.noDuplicateCache]
+    let nodes = 4
+
+    var needs: CaseNeeds {
+        CaseNeeds(controllers: 4, radioScenario: Self.scenario, transmitters: 4, linksPerNode: 2)
+    }
+
+    /// Node 0 the subject, 1 the sender, 2 and 3 the relays (out of range of each other).
+    static let scenario = """
+        seed: 1
+        advertising-interval: 100ms
+        sensitivity: -80
+        nodes:
+          - name: subject
+          - name: sender
+          - name: relay-a
+          - name: relay-b
+        links:
+          - between: [sender, relay-a]
+            fixed: -50
+          - between: [sender, relay-b]
+            fixed: -50
+          - between: [subject, relay-a]
+            fixed: -50
+          - between: [subject, relay-b]
+            fixed: -50
+          - between: [subject, sender]
+            fixed: -100
+          - between: [relay-a, relay-b]
+            fixed: -100
+        """
+
+    /// How long the subject is watched for a second delivery after the first: both copies
+    /// cross one relay each, so the second follows the first within a relay's forwarding time.
+    static let secondCopyWindow: Duration = .seconds(5)
+
+    func check(_ stage: TransmitterStage) async throws -> CaseOutcome {
+        var started: [UserID] = []
+        for index in 0..<4 { started.append(try await stage.start(index)) }
+        let users = started
+        for (node, peer) in [(0, 2), (0, 3), (1, 2), (1, 3)] {
+            _ = try await stage.wait(node, for: "connection with node \(peer)") { $0 == .connected(users[peer]) }
+        }
+        let text: [String: TransmitterValue] = ["text": .string("blueproof diamond")]
+        let what = broadcast ? "the broadcast" : "the mesh packet"
+        let id = try await stage.send(from: 1, dictionary: text, to: broadcast ? nil : users[0],
+                                      options: broadcast ? .broadcastReceiver : .meshTransmission)
+        let isDelivery: @Sendable (TransmitterEvent) -> Bool = { if case .received(let packet) = $0 { packet.packetID == id } else { false } }
+        guard await stage.logs[0].first(within: stage.airTimeout, where: isDelivery) != nil else {
+            return .fail("\(what) \(id) never reached the subject through either relay")
+        }
+        guard let firstAt = stage.logs[0].events.firstIndex(where: isDelivery) else {
+            return .error("the subject's first delivery of \(id) is missing from its event log")
+        }
+        if await stage.logs[0].first(within: Self.secondCopyWindow, from: firstAt + 1, where: isDelivery) != nil {
+            return .fail("the subject delivered \(what) \(id) twice: once per relay it came through")
+        }
+        return .pass("\(what) \(id) reached the subject through two relays and was delivered once (no second delivery in \(Self.secondCopyWindow))")
+    }
+
+    static func all() -> [MeshDiamondCase] {
+        [MeshDiamondCase(id: "BFT/DLV/BI-02", broadcast: false), MeshDiamondCase(id: "BFT/DLV/BI-03", broadcast: true)]
+    }
+}
