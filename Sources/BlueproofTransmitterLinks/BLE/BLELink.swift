@@ -140,6 +140,18 @@ public actor BLELink: TransmitterLink {
         }
     }
 
+    /// Advertising again after connecting as central: the specification keeps advertising
+    /// running then, but btvirt stops it on any connection, which would leave this node
+    /// unreachable to every peer that has not connected yet (a mesh of more than two never
+    /// forms). Restarting it is harmless where it was still running.
+    private func advertiseAfterConnecting() async {
+        do {
+            try await advertise()
+        } catch {
+            logger.debug("\(error)")
+        }
+    }
+
     // MARK: Presence
 
     private func seen(_ report: LEAdvertisement) {
@@ -161,6 +173,17 @@ public actor BLELink: TransmitterLink {
             await self?.staleTimerFired(for: user, id: id)
         }
         staleTimers[user] = (id, task)
+    }
+
+    /// A connection to `peer` could not be made (a controller refuses LE Create Connection
+    /// while the peer is not connectable, e.g. between its accepting another central and
+    /// advertising again): the peer is gone until it is heard again, so its next advertising
+    /// report announces it afresh and automatic mode tries again on that event.
+    private func forget(_ peer: UserID) {
+        staleTimers.removeValue(forKey: peer)?.task.cancel()
+        guard sessions[peer] == nil, nearby.removeValue(forKey: peer) != nil else { return }
+        logger.debug("could not connect to \(peer): forgotten until heard again")
+        output.yield(.peerGone(peer))
     }
 
     private func staleTimerFired(for user: UserID, id: UInt64) {
@@ -220,13 +243,16 @@ public actor BLELink: TransmitterLink {
         do {
             connection = try await host.connect(to: address.address, type: address.type, timeout: profile.connectTimeout)
         } catch .connectTimedOut {
+            forget(peer)
             throw LinkError(.timeout, "no connection to \(peer) within \(profile.connectTimeout)")
         } catch {
+            forget(peer)
             throw LinkError(.peerUnreachable, "could not connect to \(peer): \(error)")
         }
         staleTimers.removeValue(forKey: peer)?.task.cancel()
         handles[connection.handle] = peer
         watch(connection)
+        await advertiseAfterConnecting()
         let gatt = host.gattClient(for: connection)
         do {
             let remote = try await prepare(connection, gatt: gatt)

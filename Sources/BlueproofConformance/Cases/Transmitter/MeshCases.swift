@@ -12,6 +12,7 @@ struct MeshLineCase: TransmitterCase {
     let role: Role
     let brokenBy: Set<Defect>
     var judgesRefusals = false
+    var judgesCaptures = false
     let script: @Sendable (TransmitterStage, _ sender: Int, _ relay: Int, _ receiver: Int, [UserID]) async throws -> CaseOutcome
     let nodes = 3
 

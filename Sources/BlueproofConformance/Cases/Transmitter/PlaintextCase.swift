@@ -12,8 +12,7 @@ struct PlaintextCase: TransmitterCase {
     let id: CaseID = "BFT/SEC/BV-04"
     let nodes = 2
     let brokenBy: Set<Defect> = [.encryptionSkipped]
-    /// Marks a case that judges captures: the in-process tests leave it to the btvirt ones.
-    static let judgesCaptures = true
+    let judgesCaptures = true
 
     func check(_ stage: TransmitterStage) async throws -> CaseOutcome {
         guard stage.context.captures.count >= 2 else {

@@ -10,7 +10,7 @@ enum RelayCaptureCase {
     static let id: CaseID = "BFT/DLV/BV-13"
 
     static func make() -> MeshLineCase {
-        MeshLineCase(id: id, role: .relay, brokenBy: [.meshNeverRelays]) { stage, sender, relay, receiver, users in
+        var item = MeshLineCase(id: id, role: .relay, brokenBy: [.meshNeverRelays]) { stage, sender, relay, receiver, users in
             guard stage.context.captures.count > relay else {
                 return .notApplicable("judged on the relay's capture: the case must run over controllers")
             }
@@ -31,5 +31,7 @@ enum RelayCaptureCase {
             return .pass("the relay's capture shows the mesh packet \(id) arrive (frame \(arrived[0])) and leave (frame \(left[0])); the receiver got it",
                          findings: [Finding("packet \(id) in and out", capture: path, frames: arrived + left)])
         }
+        item.judgesCaptures = true
+        return item
     }
 }

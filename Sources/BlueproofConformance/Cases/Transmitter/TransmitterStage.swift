@@ -104,12 +104,16 @@ public protocol TransmitterCase: ConformanceCase {
     /// The iOS-like nodes that reach each other over Wi-Fi peer-to-peer (the TCP link); empty
     /// for the BLE-only cases.
     var wifiNodes: Set<Int> { get }
+    /// Whether the case judges the run's captures, so it runs only over controllers: the
+    /// in-process variant tests leave it to the btvirt ones (RunTransmitterTests).
+    var judgesCaptures: Bool { get }
     func check(_ stage: TransmitterStage) async throws -> CaseOutcome
 }
 
 extension TransmitterCase {
     public var judgesRefusals: Bool { false }
     public var wifiNodes: Set<Int> { [] }
+    public var judgesCaptures: Bool { false }
     public var needs: CaseNeeds { CaseNeeds(controllers: nodes, transmitters: nodes) }
 
     public func run(_ context: CaseContext) async throws -> CaseOutcome {
