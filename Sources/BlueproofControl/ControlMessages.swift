@@ -1,9 +1,9 @@
 import BlueproofTransmitter
 import Foundation
 
-/// The protocol's version, sent in the server's `hello` event. 2 added the `log` event
-/// (docs/control-protocol.md, "Versions").
-public let controlProtocolVersion = 2
+/// The protocol's version, sent in the server's `hello` event. 2 added the `log` event; 3 the
+/// untyped input: `setLogLevel` by `raw` value, `sendUnencodable` (docs/control-protocol.md, "Versions").
+public let controlProtocolVersion = 3
 
 /// The versions a client speaks: an implementation of version 1 is driven without log lines.
 public let controlProtocolVersions = 1...controlProtocolVersion
@@ -22,6 +22,8 @@ struct ControlRequest: Codable, Sendable, Equatable {
     var key: String?
     var seconds: Int?
     var level: String?
+    /// `setLogLevel` (version 3): the level's raw value, instead of `level`.
+    var raw: Int?
 
     init(id: Int, command: ControlCommand) {
         self.id = id
@@ -34,6 +36,8 @@ enum ControlCommand: String, Codable, Sendable, CaseIterable {
     case start, stop, localUser, send, transmissionSize, connect, disconnect
     case establishSecureConnection, getExpirationLimit, setExpirationLimit
     case localPublicKey, savePublicKey, existsKey, hasSession, destroySession, setLogLevel, saveState
+    /// Version 3: a send whose dictionary holds, under `key`, a value with no JSON form.
+    case sendUnencodable
 }
 
 /// One answer line, server to client: `ok` with the result fields, or the error.
@@ -47,6 +51,8 @@ struct ControlResponse: Codable, Sendable, Equatable {
     var key: String?
     var exists: Bool?
     var seconds: Int?
+    /// `setLogLevel` by `raw` value: whether the value named a level.
+    var accepted: Bool?
 
     init(id: Int, ok: Bool = true) {
         self.id = id

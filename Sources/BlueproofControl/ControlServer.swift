@@ -150,6 +150,8 @@ public final class ControlServer: Sendable {
             response.exists = await transmitter.hasSession()
         case .destroySession:
             try await transmitter.destroySession()
+        case .setLogLevel where request.raw != nil:
+            response.accepted = await transmitter.setLogLevel(raw: request.raw ?? -1)
         case .setLogLevel:
             guard let level = TransmitterLogLevel.named(request.level) else {
                 throw .controlChannel("level must be one of error, info, debug, trace")
@@ -157,6 +159,12 @@ public final class ControlServer: Sendable {
             await transmitter.setLogLevel(level)
         case .saveState:
             try await transmitter.saveState()
+        case .sendUnencodable:
+            guard let key = request.key else { throw .controlChannel("sendUnencodable needs key") }
+            let receiver = try request.to.map { text throws(TransmitterError) in try ControlCoding.userID(text, field: "to") }
+            let id = try await transmitter.sendUnencodable(
+                ControlJSON.unwrap(request.dictionary) ?? [:], key: key, to: receiver, options: try Self.options(request.options ?? []))
+            response.packetID = id.uuidString
         }
         return response
     }

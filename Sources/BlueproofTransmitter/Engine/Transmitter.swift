@@ -225,6 +225,10 @@ public actor Transmitter: TransmitterControl {
             await link.disconnect(from: peer)
             return
         }
+        if mode == .automatic, defects.contains(.automaticSinglePeer), !connected.isEmpty, !connected.contains(peer) {
+            await link.disconnect(from: peer)
+            return
+        }
         requested.remove(peer)
         guard !connected.contains(peer), let identity else { return }
         if secureConnectionIsLive(peer) { liveSecure.insert(peer) }

@@ -51,6 +51,18 @@ public protocol TransmitterControl: Sendable {
     /// Whether this transmitter's own log lines reach ``events()`` as `log` events (the BFT/LOG
     /// cases judge them); an implementation behind control protocol 1 sends none.
     func reportsLogLines() async -> Bool
+
+    /// "Log levels" by raw value, as `BFLogLevel(rawValue:)` reads one (error 0 … trace 3):
+    /// true when `raw` names a level, now in force; false when it names none and the level in
+    /// force stays.
+    func setLogLevel(raw: Int) async -> Bool
+    /// "Dictionaries": sends `dictionary` with one more value, under `key`, of a type that has
+    /// no JSON form (the document's image object). The send must be refused.
+    func sendUnencodable(_ dictionary: [String: TransmitterValue], key: String, to receiver: UserID?,
+                         options: SendingOptions) async throws(TransmitterError) -> PacketID
+    /// Whether the two calls above reach the implementation: input the typed API cannot hold
+    /// (control protocol 3 added them; docs/control-protocol.md, "Versions").
+    func takesUntypedInput() async -> Bool
 }
 
 /// The four log levels, each including the ones below it ("Log levels"). Default `.error`.
@@ -62,4 +74,12 @@ public enum TransmitterLogLevel: Int, Sendable, Comparable, CaseIterable, Codabl
 
 extension TransmitterControl {
     public func reportsLogLines() async -> Bool { true }
+    /// A transmitter that does not implement the untyped calls says so: cases needing them are
+    /// then not applicable, never judged on these placeholders.
+    public func takesUntypedInput() async -> Bool { false }
+    public func setLogLevel(raw: Int) async -> Bool { false }
+    public func sendUnencodable(_ dictionary: [String: TransmitterValue], key: String, to receiver: UserID?,
+                                options: SendingOptions) async throws(TransmitterError) -> PacketID {
+        throw TransmitterError.unsupportedDictionaryValue.with(detail: "\(key): this transmitter takes no untyped input")
+    }
 }

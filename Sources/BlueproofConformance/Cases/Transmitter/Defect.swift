@@ -36,6 +36,28 @@ public enum Defect: String, CaseIterable, Sendable, Codable {
     case logSilent
     // The chat app run over node 0 (ChatDefects).
     case chatPeerInfoShownAsMessage, chatMessageTakenAsPeerInfo, chatNameLengthWrong
+    // issue 14: BFT/PAY, BFT/CON, BFT/LOG, BFT/OPT/BV-19, BFT/KEY/BV-06, BFT/LIFE, CHAT/APP
+    /// Floating-point dictionary values leave as integers; binary dictionary values as base64 text.
+    case floatsSentAsIntegers, binaryValuesSentAsText
+    /// A dictionary and data sent together leave as two packets (the send names the dictionary's).
+    case dataSentApart
+    /// A received packet without a dictionary (without data) is reported with an empty one.
+    case receivedDictionaryNeverNil, receivedDataNeverNil
+    /// A dictionary value with no JSON form is left out and the rest sent.
+    case unencodableValueDropped
+    /// Connections are made but not reported; reported under another id; disconnections not reported.
+    case connectionUnreported, connectedUserMisnamed, disconnectionUnreported
+    /// Automatic mode keeps one connection and drops every other (engine).
+    case automaticSinglePeer
+    /// A refused send returns a packet id; the refusal comes afterwards as didFailForPacket.
+    case validationDeferred
+    /// Raw log levels: outside 0-3 taken as the nearest level; r taken as 3 - r.
+    case rawLogLevelUnbounded, rawLogLevelsReversed
+    /// The level is info until set; every start after the first puts error back.
+    case logDefaultInfo, restartResetsLogLevel
+    /// The chat app (ChatDefects): no name sent on a secure connection; broadcasts without the
+    /// sender's name; a disconnection leaves the peer online.
+    case chatIdentityNotSent, chatBroadcastWithoutSender, chatDisconnectionIgnored
 
     /// The engine defect this is, if it lives in the engine.
     public var engine: TransmitterDefects? {
@@ -64,6 +86,7 @@ public enum Defect: String, CaseIterable, Sendable, Codable {
         case .meshLimitShortByOne: .meshLimitShortByOne
         case .sessionNotPersisted: .sessionNotPersisted
         case .keyReplacedSilently: .keyReplacedSilently
+        case .automaticSinglePeer: .automaticSinglePeer
         default: nil
         }
     }
@@ -76,6 +99,9 @@ extension Defect {
         case .chatPeerInfoShownAsMessage: .peerInfoShownAsMessage
         case .chatMessageTakenAsPeerInfo: .messageTakenAsPeerInfo
         case .chatNameLengthWrong: .nameLengthWrong
+        case .chatIdentityNotSent: .identityNotSent
+        case .chatBroadcastWithoutSender: .broadcastWithoutSender
+        case .chatDisconnectionIgnored: .disconnectionIgnored
         default: nil
         }
     }

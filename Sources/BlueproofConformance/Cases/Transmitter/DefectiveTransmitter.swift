@@ -5,7 +5,7 @@ import Foundation
 /// the way each `Defect` says, while the transmitter underneath works. Used only for the broken
 /// variants that show every BFT case can fail.
 public actor DefectiveTransmitter: TransmitterControl {
-    private let inner: any TransmitterControl
+    let inner: any TransmitterControl
     /// The faults of this variant (the chat cases read the chat app's share).
     public nonisolated let defects: Set<Defect>
     private var mode: ConnectionMode?
@@ -15,6 +15,9 @@ public actor DefectiveTransmitter: TransmitterControl {
     private var firstPacketID: PacketID?
     private var injected: [UUID: AsyncStream<TransmitterEvent>.Continuation] = [:]
     private var watcher: Task<Void, Never>?
+    /// For the log faults (issue 14): whether a caller set a level, and how many starts were made.
+    var levelSetByCaller = false
+    var starts = 0
 
     public init(wrapping inner: any TransmitterControl, defects: Set<Defect>) {
         self.inner = inner
@@ -72,6 +75,7 @@ public actor DefectiveTransmitter: TransmitterControl {
                 case .secureConnection where hidden.contains(.secureConnectionNeverCompletes): continue
                 case .failed where hidden.contains(.directNeverFails): continue
                 case .failed(_, let error) where hidden.contains(.failureNamesOtherPacket): continuation.yield(.failed(PacketID(), error))
+                case _ where !hidden.isDisjoint(with: Self.eventFaults): if let changed = Self.altered(event, by: hidden) { continuation.yield(changed) }
                 default: continuation.yield(event)
                 }
             }
@@ -83,6 +87,7 @@ public actor DefectiveTransmitter: TransmitterControl {
 
     public func start(mode: ConnectionMode) async throws(TransmitterError) {
         await watch()
+        await logFaultsBeforeStart()
         try await inner.start(mode: mode)
         self.mode = mode
     }
@@ -96,6 +101,11 @@ public actor DefectiveTransmitter: TransmitterControl {
 
     public func send(dictionary: [String: TransmitterValue]?, data: Data?, to receiver: UserID?, options: SendingOptions) async throws(TransmitterError) -> PacketID {
         do {
+            if has(.dataSentApart), let dictionary, let data, !data.isEmpty {
+                let id = try await faultySend(dictionary: dictionary, data: nil, to: receiver, options: options)
+                _ = try await faultySend(dictionary: nil, data: data, to: receiver, options: options)
+                return id
+            }
             return try await faultySend(dictionary: dictionary, data: data, to: receiver, options: options)
         } catch {
             throw misreported(error)
@@ -103,7 +113,7 @@ public actor DefectiveTransmitter: TransmitterControl {
     }
 
     /// ``Defect/refusesForWrongReason``: the refusal stands, its reason does not.
-    private func misreported(_ error: TransmitterError) -> TransmitterError {
+    func misreported(_ error: TransmitterError) -> TransmitterError {
         guard has(.refusesForWrongReason) else { return error }
         return TransmitterError.sessionError.with(detail: "defect: \(error.name) reported as sessionError")
     }
@@ -126,8 +136,13 @@ public actor DefectiveTransmitter: TransmitterControl {
         }
         let id: PacketID
         do {
-            id = try await inner.send(dictionary: dictionary, data: data, to: receiver, options: options)
+            id = try await inner.send(dictionary: sentForm(of: dictionary), data: data, to: receiver, options: options)
         } catch {
+            if has(.validationDeferred) {
+                let fake = PacketID()
+                inject(.failed(fake, error))
+                return fake
+            }
             let swallowed: Defect? = switch error {
             case .noDataToSend: .emptyPayloadAccepted
             case .binaryInBroadcast: .binaryInBroadcastAllowed
@@ -217,7 +232,10 @@ public actor DefectiveTransmitter: TransmitterControl {
         try await inner.destroySession()
     }
 
-    public func setLogLevel(_ level: TransmitterLogLevel) async { await inner.setLogLevel(level) }
+    public func setLogLevel(_ level: TransmitterLogLevel) async {
+        levelSetByCaller = true
+        await inner.setLogLevel(level)
+    }
 
     public func saveState() async throws(TransmitterError) { try await inner.saveState() }
 }

@@ -20,6 +20,10 @@ public enum TransmitterCases {
         cases.append(HopLimitCase())
         cases.append(PlaintextCase())
         cases += ChatCases.all() as [any TransmitterCase]
+        cases += PayloadCases.all() as [any TransmitterCase]
+        cases += ConnectionCases.all() as [any TransmitterCase]
+        cases += CallRuleCases.all() as [any TransmitterCase]
+        cases += ChatAppCases.all() as [any TransmitterCase]
         return cases
     }
 }

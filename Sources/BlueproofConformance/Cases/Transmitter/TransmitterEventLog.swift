@@ -35,9 +35,10 @@ public final class TransmitterEventLog: Sendable {
     /// Every event so far.
     public var events: [TransmitterEvent] { state.withLock { $0.events } }
 
-    /// The first event, already recorded or still to come, that `matches`; nil when none comes
-    /// within `timeout` or the transmitter's events end first.
-    public func first(within timeout: Duration, where matches: @escaping @Sendable (TransmitterEvent) -> Bool) async -> TransmitterEvent? {
+    /// The first event, already recorded (from the `from`th on) or still to come, that
+    /// `matches`; nil when none comes within `timeout` or the transmitter's events end first.
+    public func first(within timeout: Duration, from start: Int = 0,
+                      where matches: @escaping @Sendable (TransmitterEvent) -> Bool) async -> TransmitterEvent? {
         let key = state.withLock { state -> Int in
             state.nextWaiter += 1
             return state.nextWaiter
@@ -49,7 +50,7 @@ public final class TransmitterEventLog: Sendable {
         defer { timer.cancel() }
         return await withCheckedContinuation { continuation in
             let immediate: TransmitterEvent?? = state.withLock { state in
-                if let found = state.events.first(where: matches) { return .some(found) }
+                if let found = state.events.dropFirst(start).first(where: matches) { return .some(found) }
                 if state.ended || state.expired.remove(key) != nil { return .some(nil) }
                 state.waiters[key] = Waiter(matches: matches, continuation: continuation)
                 return nil

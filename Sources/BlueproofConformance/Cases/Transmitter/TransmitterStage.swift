@@ -37,10 +37,11 @@ public struct TransmitterStage: Sendable {
 
     /// Waits until node `index` reports `event`.
     /// Not seeing it within the timeout means `precondition` was not met (a `StageFailure`).
-    public func wait(_ index: Int, for what: String, within timeout: Duration? = nil, precondition: Precondition = .connection,
+    /// `from`: the first of node `index`'s recorded events to look at (earlier ones are history).
+    public func wait(_ index: Int, for what: String, within timeout: Duration? = nil, from start: Int = 0, precondition: Precondition = .connection,
                      _ matches: @escaping @Sendable (TransmitterEvent) -> Bool) async throws -> TransmitterEvent {
         let timeout = timeout ?? airTimeout
-        guard let event = await logs[index].first(within: timeout, where: matches) else {
+        guard let event = await logs[index].first(within: timeout, from: start, where: matches) else {
             throw StageFailure(precondition, "node \(index): no \(what) within \(timeout)")
         }
         context.log.note("node \(index): \(what)")
