@@ -31,8 +31,8 @@ public actor ControlClient: TransmitterControl {
 
     /// Log lines come as `log` events from version 2 on.
     public func reportsLogLines() async -> Bool { protocolVersion >= 2 }
-    /// Raw log levels and unencodable values come from version 3 on.
-    public func takesUntypedInput() async -> Bool { protocolVersion >= 3 }
+    /// Raw log levels, unencodable values and licences come from version 3 on.
+    public func takesHarnessCalls() async -> Bool { protocolVersion >= 3 }
 
     /// Connects and waits for the server's `hello`.
     public static func connect(to spec: TransportSpec, timeout: Duration = .seconds(30)) async throws(TransmitterError) -> ControlClient {
@@ -185,6 +185,15 @@ public actor ControlClient: TransmitterControl {
 
     public func start(mode: ConnectionMode) async throws(TransmitterError) {
         _ = try await call({ $0.mode = mode.rawValue }, .start)
+    }
+
+    /// `start` without `mode`: the implementation's default.
+    public func startInDefaultMode() async throws(TransmitterError) {
+        _ = try await call({ _ in }, .start)
+    }
+
+    public func setLicence(_ certificate: String?) async {
+        await quietly(()) { () throws(TransmitterError) in _ = try await call({ $0.licence = certificate }, .setLicence) }
     }
 
     public func stop() async { await quietly(()) { () throws(TransmitterError) in _ = try await call({ _ in }, .stop) } }

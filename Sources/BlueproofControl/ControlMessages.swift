@@ -2,7 +2,8 @@ import BlueproofTransmitter
 import Foundation
 
 /// The protocol's version, sent in the server's `hello` event. 2 added the `log` event; 3 the
-/// untyped input: `setLogLevel` by `raw` value, `sendUnencodable` (docs/control-protocol.md, "Versions").
+/// harness calls: `setLogLevel` by `raw` value, `sendUnencodable`, `setLicence`
+/// (docs/control-protocol.md, "Versions").
 public let controlProtocolVersion = 3
 
 /// The versions a client speaks: an implementation of version 1 is driven without log lines.
@@ -24,6 +25,8 @@ struct ControlRequest: Codable, Sendable, Equatable {
     var level: String?
     /// `setLogLevel` (version 3): the level's raw value, instead of `level`.
     var raw: Int?
+    /// `setLicence` (version 3): the certificate; absent for the implementation's own.
+    var licence: String?
 
     init(id: Int, command: ControlCommand) {
         self.id = id
@@ -38,6 +41,8 @@ enum ControlCommand: String, Codable, Sendable, CaseIterable {
     case localPublicKey, savePublicKey, existsKey, hasSession, destroySession, setLogLevel, saveState
     /// Version 3: a send whose dictionary holds, under `key`, a value with no JSON form.
     case sendUnencodable
+    /// Version 3: the licence certificate the application holds, for the next start.
+    case setLicence
 }
 
 /// One answer line, server to client: `ok` with the result fields, or the error.

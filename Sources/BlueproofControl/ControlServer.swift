@@ -165,6 +165,8 @@ public final class ControlServer: Sendable {
             let id = try await transmitter.sendUnencodable(
                 ControlJSON.unwrap(request.dictionary) ?? [:], key: key, to: receiver, options: try Self.options(request.options ?? []))
             response.packetID = id.uuidString
+        case .setLicence:
+            await transmitter.setLicence(request.licence)
         }
         return response
     }

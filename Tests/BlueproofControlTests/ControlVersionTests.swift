@@ -20,7 +20,7 @@ struct ControlVersionTests {
         return (listener, task)
     }
 
-    @Test("version 1: accepted, named, and known to carry no log lines nor untyped input; version 3 (this build's) carries both")
+    @Test("version 1: accepted, named, and known to carry no log lines nor harness calls; version 3 (this build's) carries both")
     func oldAndNew() async throws {
         let (old, oldTask) = try Self.greeter(#"{"event":"hello","protocol":1,"implementation":"old stack 0.9"}"#)
         defer { old.close(); oldTask.cancel() }
@@ -28,7 +28,7 @@ struct ControlVersionTests {
         #expect(await one.protocolVersion == 1)
         #expect(await one.implementation == "old stack 0.9")
         #expect(await one.reportsLogLines() == false)
-        #expect(await one.takesUntypedInput() == false)
+        #expect(await one.takesHarnessCalls() == false)
         await one.close()
         let server = try ControlLimitTests.server()
         let serving = Task { await server.run() }
@@ -36,7 +36,7 @@ struct ControlVersionTests {
         let two = try await ControlClient.connect(to: server.address)
         #expect(await two.protocolVersion == controlProtocolVersion && controlProtocolVersion == 3)
         #expect(await two.reportsLogLines())
-        #expect(await two.takesUntypedInput())
+        #expect(await two.takesHarnessCalls())
         await two.close()
     }
 

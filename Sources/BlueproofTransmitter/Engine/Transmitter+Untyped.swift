@@ -4,7 +4,7 @@ import Foundation
 /// (bridgefy-ios-sdk-readme.md, "Log levels", "Dictionaries"): a raw log level, a dictionary
 /// value without a JSON form. The control protocol carries both from version 3.
 extension Transmitter {
-    public func takesUntypedInput() -> Bool { true }
+    public func takesHarnessCalls() -> Bool { true }
 
     /// "Log levels": the raw values are error 0, info 1, debug 2 and trace 3; any other names
     /// no level and leaves the one in force.

@@ -35,6 +35,8 @@ public actor Transmitter: TransmitterControl {
     /// The token of this transmitter's `log` events while it runs (`TransmitterLog.attach`).
     var logSink: UUID?
     var logLines: AsyncStream<(TransmitterLogLevel, String)>.Continuation?
+    /// The certificate `setLicence` gave, in place of the configured one.
+    var licenceOverride: String?
 
     public init(configuration: TransmitterConfiguration) {
         self.configuration = configuration
@@ -67,7 +69,7 @@ public actor Transmitter: TransmitterControl {
             return
         }
         do throws(TransmitterError) {
-            _ = try configuration.licenceVerifier.verify(configuration.licence, apiKey: configuration.apiKey, now: now)
+            _ = try configuration.licenceVerifier.verify(licenceOverride ?? configuration.licence, apiKey: configuration.apiKey, now: now)
             if defects.contains(.sessionNotPersisted), !(session is InMemorySession) {
                 session = InMemorySession(identity: try TransmitterIdentity.generate())
             }

@@ -60,9 +60,16 @@ public protocol TransmitterControl: Sendable {
     /// no JSON form (the document's image object). The send must be refused.
     func sendUnencodable(_ dictionary: [String: TransmitterValue], key: String, to receiver: UserID?,
                          options: SendingOptions) async throws(TransmitterError) -> PacketID
-    /// Whether the two calls above reach the implementation: input the typed API cannot hold
-    /// (control protocol 3 added them; docs/control-protocol.md, "Versions").
-    func takesUntypedInput() async -> Bool
+    /// "Configuring Transmitter Framework without Internet": the certificate the application
+    /// holds under the offline key, checked at the next start; "" for none, nil for the
+    /// implementation's own again.
+    func setLicence(_ certificate: String?) async
+    /// "2. Start transmitter": `start()` without a mode.
+    func startInDefaultMode() async throws(TransmitterError)
+    /// Whether the harness's calls beyond the SDK's typed API reach the implementation: a raw
+    /// log level, an unencodable value, a licence certificate (control protocol 3 added them;
+    /// docs/control-protocol.md, "Versions").
+    func takesHarnessCalls() async -> Bool
 }
 
 /// The four log levels, each including the ones below it ("Log levels"). Default `.error`.
@@ -76,8 +83,10 @@ extension TransmitterControl {
     public func reportsLogLines() async -> Bool { true }
     /// A transmitter that does not implement the untyped calls says so: cases needing them are
     /// then not applicable, never judged on these placeholders.
-    public func takesUntypedInput() async -> Bool { false }
+    public func takesHarnessCalls() async -> Bool { false }
     public func setLogLevel(raw: Int) async -> Bool { false }
+    public func setLicence(_ certificate: String?) async {}
+    public func startInDefaultMode() async throws(TransmitterError) { try await start(mode: .automatic) }
     public func sendUnencodable(_ dictionary: [String: TransmitterValue], key: String, to receiver: UserID?,
                                 options: SendingOptions) async throws(TransmitterError) -> PacketID {
         throw TransmitterError.unsupportedDictionaryValue.with(detail: "\(key): this transmitter takes no untyped input")

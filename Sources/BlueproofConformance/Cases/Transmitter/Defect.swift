@@ -58,6 +58,12 @@ public enum Defect: String, CaseIterable, Sendable, Codable {
     /// The chat app (ChatDefects): no name sent on a secure connection; broadcasts without the
     /// sender's name; a disconnection leaves the peer online.
     case chatIdentityNotSent, chatBroadcastWithoutSender, chatDisconnectionIgnored
+    /// Start without a mode runs on-demand; start on-demand runs automatic.
+    case defaultModeOnDemand, onDemandStartsAutomatic
+    /// stop reports stopped and keeps the links; every stop destroys the session; saveState saves nothing.
+    case stopKeepsLinks, restartNewIdentity, saveStateNoop
+    /// A certificate given is not used; "none" is not used; a certificate given is replaced by none.
+    case licenceIgnored, startsWithoutLicence, offlineLicenceIgnored
 
     /// The engine defect this is, if it lives in the engine.
     public var engine: TransmitterDefects? {

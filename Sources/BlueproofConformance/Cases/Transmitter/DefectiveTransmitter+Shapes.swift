@@ -46,7 +46,7 @@ extension DefectiveTransmitter {
         starts += 1
     }
 
-    public func takesUntypedInput() async -> Bool { await inner.takesUntypedInput() }
+    public func takesHarnessCalls() async -> Bool { await inner.takesHarnessCalls() }
 
     /// ``Defect/rawLogLevelsReversed``: raw r is taken as 3 - r; ``Defect/rawLogLevelUnbounded``:
     /// a raw value outside 0-3 is taken as the nearest level.

@@ -88,13 +88,15 @@ public actor DefectiveTransmitter: TransmitterControl {
     public func start(mode: ConnectionMode) async throws(TransmitterError) {
         await watch()
         await logFaultsBeforeStart()
-        try await inner.start(mode: mode)
+        try await inner.start(mode: startedMode(mode))
         self.mode = mode
     }
 
     public func stop() async {
-        await inner.stop()
         mode = nil
+        if has(.stopKeepsLinks) { return inject(.stopped) }
+        await inner.stop()
+        if has(.restartNewIdentity) { try? await inner.destroySession() }
     }
 
     public func localUser() async -> UserID? { await inner.localUser() }
@@ -237,5 +239,8 @@ public actor DefectiveTransmitter: TransmitterControl {
         await inner.setLogLevel(level)
     }
 
-    public func saveState() async throws(TransmitterError) { try await inner.saveState() }
+    public func saveState() async throws(TransmitterError) {
+        if has(.saveStateNoop) { return }
+        try await inner.saveState()
+    }
 }

@@ -68,7 +68,7 @@ enum LogLevelRules {
     /// Not applicable when the subject cannot take a raw level (before control protocol 3).
     static func untyped(_ stage: TransmitterStage) async -> CaseOutcome? {
         if let outcome = await LogCases.unobservable(stage) { return outcome }
-        guard await !stage.subject.takesUntypedInput() else { return nil }
+        guard await !stage.subject.takesHarnessCalls() else { return nil }
         return .notApplicable("the implementation speaks a control protocol before 3, which has no setLogLevel by raw value (docs/control-protocol.md, \"Versions\")")
     }
 

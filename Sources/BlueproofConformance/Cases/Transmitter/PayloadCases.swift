@@ -15,7 +15,7 @@ enum PayloadCases {
     static func all() -> [ScriptCase] {
         [
             ScriptCase("BFT/PAY/BI-01", nodes: 2, brokenBy: [.unencodableValueDropped], judgesRefusals: true) { stage in
-                guard await stage.subject.takesUntypedInput() else {
+                guard await stage.subject.takesHarnessCalls() else {
                     return .notApplicable("the implementation speaks a control protocol before 3, which has no sendUnencodable (docs/control-protocol.md, \"Versions\")")
                 }
                 let (_, tester) = try await stage.connectedPair()

@@ -24,6 +24,8 @@ public enum TransmitterCases {
         cases += ConnectionCases.all() as [any TransmitterCase]
         cases += CallRuleCases.all() as [any TransmitterCase]
         cases += ChatAppCases.all() as [any TransmitterCase]
+        cases += LifecycleCases.all() as [any TransmitterCase]
+        cases += LicenceCases.all() as [any TransmitterCase]
         return cases
     }
 }

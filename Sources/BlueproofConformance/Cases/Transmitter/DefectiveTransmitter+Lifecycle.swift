@@ -1,0 +1,27 @@
+import BlueproofTransmitter
+
+/// The faults of issue 14's BFT/LIFE variants: the wrong mode at start, a stop that keeps the
+/// links, a restart under a new identity, a saveState that saves nothing, a certificate not
+/// read the way the licence rules say.
+extension DefectiveTransmitter {
+    /// The mode the transmitter underneath starts in when `mode` was asked for.
+    nonisolated func startedMode(_ mode: ConnectionMode) -> ConnectionMode {
+        mode == .onDemand && defects.contains(.onDemandStartsAutomatic) ? .automatic : mode
+    }
+
+    /// ``Defect/defaultModeOnDemand``: start without a mode runs on-demand.
+    public func startInDefaultMode() async throws(TransmitterError) {
+        try await start(mode: defects.contains(.defaultModeOnDemand) ? .onDemand : .automatic)
+    }
+
+    /// ``Defect/licenceIgnored``: a certificate given is not used; ``Defect/startsWithoutLicence``:
+    /// "none" is not used; ``Defect/offlineLicenceIgnored``: a certificate given is replaced by none.
+    public func setLicence(_ certificate: String?) async {
+        switch certificate {
+        case ""? where defects.contains(.startsWithoutLicence): return
+        case let given? where !given.isEmpty && defects.contains(.licenceIgnored): return
+        case let given? where !given.isEmpty && defects.contains(.offlineLicenceIgnored): await inner.setLicence("")
+        default: await inner.setLicence(certificate)
+        }
+    }
+}
