@@ -21,6 +21,10 @@ public protocol TransmitterProvider: Sendable {
     /// made for the case), for what must persist across processes; ended in ``release(for:)``.
     /// Throws ``TransmitterUnavailable`` when the provider cannot start one.
     func otherProcess(sharingSessionOf index: Int, for context: CaseContext) async throws -> any TransmitterControl
+    /// Another instance of the subject's implementation in the subject's process, unstarted,
+    /// for rules about every instance at once ("Log levels": process-wide). Throws
+    /// ``TransmitterUnavailable`` when the provider cannot make one.
+    func anotherInstance(for context: CaseContext) async throws -> any TransmitterControl
     /// How the implementation under test names itself (its control protocol `hello`), once a
     /// case reached it; nil for the reference.
     func implementationName() async -> String?
@@ -34,6 +38,9 @@ extension TransmitterProvider {
     public func harnessFailure() async -> String? { nil }
     public func implementationName() async -> String? { nil }
     public var console: TransmitterConsole? { nil }
+    public func anotherInstance(for context: CaseContext) async throws -> any TransmitterControl {
+        throw TransmitterUnavailable("\(name) drives one transmitter per process through the control protocol: a second instance in its process is out of reach")
+    }
     public func otherProcess(sharingSessionOf index: Int, for context: CaseContext) async throws -> any TransmitterControl {
         throw TransmitterUnavailable("\(name) cannot start another process of the implementation on the same session")
     }

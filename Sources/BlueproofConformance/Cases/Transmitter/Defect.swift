@@ -55,6 +55,8 @@ public enum Defect: String, CaseIterable, Sendable, Codable {
     case rawLogLevelUnbounded, rawLogLevelsReversed
     /// The level is info until set; every start after the first puts error back.
     case logDefaultInfo, restartResetsLogLevel
+    /// Each instance has its own log level (not process-wide).
+    case logLevelPerInstance
     /// The chat app (ChatDefects): no name sent on a secure connection; broadcasts without the
     /// sender's name; a disconnection leaves the peer online.
     case chatIdentityNotSent, chatBroadcastWithoutSender, chatDisconnectionIgnored

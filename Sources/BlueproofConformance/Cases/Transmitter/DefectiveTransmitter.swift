@@ -17,6 +17,8 @@ public actor DefectiveTransmitter: TransmitterControl {
     private var watcher: Task<Void, Never>?
     /// For the log faults (issue 14): whether a caller set a level, and how many starts were made.
     var levelSetByCaller = false
+    /// ``Defect/logLevelPerInstance``: this instance's own level.
+    var ownLevel = TransmitterLogLevel.error
     var starts = 0
 
     public init(wrapping inner: any TransmitterControl, defects: Set<Defect>) {
@@ -71,6 +73,7 @@ public actor DefectiveTransmitter: TransmitterControl {
                 switch event {
                 case _ where hidden.contains(.mute): continue
                 case .log where hidden.contains(.logSilent): continue
+                case .log(let level, _) where hidden.contains(.logLevelPerInstance): if await self?.ownLevel ?? .error >= level { continuation.yield(event) }
                 case .sentDirect where hidden.contains(.directNeverConfirmed): continue
                 case .secureConnection where hidden.contains(.secureConnectionNeverCompletes): continue
                 case .failed where hidden.contains(.directNeverFails): continue
@@ -236,7 +239,9 @@ public actor DefectiveTransmitter: TransmitterControl {
 
     public func setLogLevel(_ level: TransmitterLogLevel) async {
         levelSetByCaller = true
-        await inner.setLogLevel(level)
+        ownLevel = level
+        // One instance's level: the process logs everything, each instance shows its own share.
+        await inner.setLogLevel(has(.logLevelPerInstance) && level != .error ? .trace : level)
     }
 
     public func saveState() async throws(TransmitterError) {

@@ -27,6 +27,7 @@ enum LogLevelRules {
                 // case that sets one, and an implementation under test is a fresh process per case.
                 try await LogCases.errorsOnly(stage, at: "the default level") { _ in }
             },
+            ScriptCase("BFT/LOG/BV-07", nodes: 1, brokenBy: [.logLevelPerInstance], processWide),
             ScriptCase("BFT/LOG/BV-08", nodes: 2, brokenBy: [.restartResetsLogLevel]) { stage in
                 if let outcome = await LogCases.unobservable(stage) { return outcome }
                 let first = try await LogCases.script(stage, keepLevel: true) { await $0.setLogLevel(.debug) }
@@ -63,6 +64,32 @@ enum LogLevelRules {
             seen.append("\(raw) \(level.name)")
         }
         return .pass("raw values set their levels: \(seen.joined(separator: ", "))")
+    }
+
+    /// BFT/LOG/BV-07: info set through the subject holds for another instance in its process,
+    /// which writes its info line ("started") when it starts.
+    @Sendable static func processWide(_ stage: TransmitterStage) async throws -> CaseOutcome {
+        if let outcome = await LogCases.unobservable(stage) { return outcome }
+        guard let provider = stage.context.transmitterProvider else { return .notApplicable("no transmitter provider") }
+        let other: any TransmitterControl
+        do {
+            other = try await provider.anotherInstance(for: stage.context)
+        } catch let unavailable as TransmitterUnavailable {
+            return .notApplicable(unavailable.reason)
+        }
+        let log = await TransmitterEventLog.attach(to: other)
+        await stage.subject.setLogLevel(.info)
+        do { try await other.start(mode: .automatic) } catch {
+            await stage.subject.setLogLevel(.error)
+            throw StageFailure(.start, "the second instance did not start: \(error)")
+        }
+        let info = await log.first(within: stage.airTimeout) { if case .log(.info, _) = $0 { true } else { false } }
+        await other.stop()
+        await stage.subject.setLogLevel(.error)
+        guard case .log(_, let line)? = info else {
+            return .fail("info was set through one instance; another instance in the same process wrote no info line when it started")
+        }
+        return .pass("info set through one instance held for another in the same process: \(line)")
     }
 
     /// Not applicable when the subject cannot take a raw level (before control protocol 3).
