@@ -42,8 +42,7 @@ enum CallRuleCases {
     @Sendable static func exportedKeyServes(_ stage: TransmitterStage) async throws -> CaseOutcome {
         let subject = try await stage.start(0)
         let key = try await stage.subject.localPublicKey()
-        await stage.subject.stop()
-        _ = try await stage.wait(0, for: "stopped", precondition: .start) { $0 == .stopped }
+        try await stage.stopSubject()
         try await stage.start(1)
         do {
             try await stage.nodes[1].savePublicKey(key, forUser: subject)

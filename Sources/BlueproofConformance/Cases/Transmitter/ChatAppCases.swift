@@ -9,7 +9,7 @@ import BlueproofTransmitter
 enum ChatAppCases {
     static let testerName = "blueproof-tester"
 
-    static func all() -> [ScriptCase] {
+    static func all() -> [any TransmitterCase] {
         [
             ScriptCase("CHAT/APP/BV-01", nodes: 2, brokenBy: [.chatIdentityNotSent]) { stage in
                 let (_, subjectRunning) = await ChatUnderTest.start(on: stage)
@@ -60,7 +60,7 @@ enum ChatAppCases {
                 }
                 return .pass("the tester left: shown in range once, then out of range once, and listed out of range")
             },
-            ScriptCase("CHAT/APP/BV-04", nodes: 2, brokenBy: [.fullNeverFallsBack], directOverMesh),
+            MeshLineCase(id: "CHAT/APP/BV-04", role: .sender, brokenBy: [.fullNeverFallsBack], script: directOverMesh),
             ScriptCase("CHAT/APP/BV-05", nodes: 2, brokenBy: [.broadcastFlagDropped]) { stage in
                 let (chat, subjectRunning) = await ChatUnderTest.start(on: stage)
                 let (tester, testerRunning) = await ChatUnderTest.start(on: stage, node: 1, name: testerName)
@@ -90,30 +90,33 @@ enum ChatAppCases {
         ]
     }
 
-    /// CHAT/APP/BV-04: the subject's app sends a direct message (Encrypted + Full) to a peer it
-    /// made a secure connection with, once that peer is out of range; the message must reach
-    /// the peer's app through the mesh when the peer comes back.
-    @Sendable static func directOverMesh(_ stage: TransmitterStage) async throws -> CaseOutcome {
+    /// CHAT/APP/BV-04, on three nodes in a line (MeshLineCase): the subject's app sends a direct
+    /// message (Encrypted + Full) to the far end, out of its range, whose key it imported
+    /// ("Export and import keys"); the message must cross the relay and be shown by the far
+    /// end's app, encrypted and through the mesh.
+    @Sendable static func directOverMesh(_ stage: TransmitterStage, sender: Int, relay: Int, receiver: Int, users: [UserID]) async throws -> CaseOutcome {
         let (chat, subjectRunning) = await ChatUnderTest.start(on: stage)
-        let (tester, testerRunning) = await ChatUnderTest.start(on: stage, node: 1, name: testerName)
-        defer { subjectRunning.cancel(); testerRunning.cancel() }
-        let (_, testerID) = try await stage.connectedPair()
-        try await stage.secure(0, with: testerID)
-        await stage.nodes[1].stop()
-        _ = try await stage.wait(0, for: "the tester out of range") { $0 == .disconnected(testerID) }
+        let (far, farRunning) = await ChatUnderTest.start(on: stage, node: receiver, name: testerName)
+        defer { subjectRunning.cancel(); farRunning.cancel() }
+        let key: String
+        do { key = try await stage.nodes[receiver].localPublicKey() } catch { throw StageFailure(.tester, "the far end has no key to export: \(error)") }
+        do { try await stage.subject.savePublicKey(key, forUser: users[receiver]) } catch {
+            return .fail("the subject refused the far end's exported key: \(error)")
+        }
         let id: PacketID
-        do { id = try await chat.chat.sendDirect("while you were away", to: testerID) } catch {
+        do { id = try await chat.chat.sendDirect("across the mesh", to: users[receiver]) } catch {
             return .fail("the app's direct message (Encrypted + Full) to a peer out of range was refused: \(error)")
         }
-        try await stage.start(1)
-        guard await tester.updates(within: stage.airTimeout, until: { update in
-            if case .message(_, "while you were away", false) = update { true } else { false }
+        guard await far.updates(within: stage.airTimeout, until: { update in
+            if case .message(_, "across the mesh", false) = update { true } else { false }
         }).match != nil else {
             return .fail("the direct message \(id) to a peer out of range never reached its app")
         }
-        guard let packet = stage.logs[1].received.first(where: { $0.packetID == id }), packet.mesh, packet.encrypted else {
-            return .fail("the direct message \(id) arrived, but not encrypted through the mesh")
+        // The app and the event log read the events apart: the log may record the packet a moment later.
+        let packet = await stage.logs[receiver].received(id, within: stage.airTimeout)
+        guard let packet, packet.mesh, packet.encrypted else {
+            return .fail("the direct message \(id) was shown, but arrived with mesh \(packet.map { "\($0.mesh)" } ?? "?"), encrypted \(packet.map { "\($0.encrypted)" } ?? "?")")
         }
-        return .pass("the direct message \(id) to a peer out of range crossed the mesh encrypted and was shown when the peer came back")
+        return .pass("the direct message \(id) to a peer out of range crossed the relay encrypted and was shown by its app")
     }
 }

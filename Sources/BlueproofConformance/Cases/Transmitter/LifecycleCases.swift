@@ -48,11 +48,12 @@ enum LifecycleCases {
             },
             ScriptCase("BFT/LIFE/BV-05", nodes: 2, brokenBy: [.restartNewIdentity]) { stage in
                 let (first, _) = try await stage.connectedPair()
-                await stage.subject.stop()
-                _ = try await stage.wait(0, for: "stopped", precondition: .start) { $0 == .stopped }
+                try await stage.stopSubject(seenBy: (1, first))
                 let mark = stage.logs[1].events.count
+                await stage.nodes[1].stop()
                 let again = try await stage.start(0)
                 guard again == first else { return .fail("started again after stop, the subject is \(again), not \(first)") }
+                try await stage.start(1)
                 guard await stage.logs[1].first(within: stage.airTimeout, from: mark, where: { $0 == .connected(first) }) != nil else {
                     return .fail("after the restart the tester never met the subject again as \(first)")
                 }
@@ -70,8 +71,7 @@ enum LifecycleCases {
         try await stage.start(0)
         let id = try await stage.subject.send(dictionary: text, data: nil, to: tester, options: .meshTransmission)
         do { try await stage.subject.saveState() } catch { return .fail("saveState failed with a mesh packet pending: \(error)") }
-        await stage.subject.stop()
-        _ = try await stage.wait(0, for: "stopped", precondition: .start) { $0 == .stopped }
+        try await stage.stopSubject()
         try await stage.start(0)
         try await stage.start(1)
         guard await stage.logs[1].received(id, within: stage.airTimeout) != nil else {

@@ -102,14 +102,7 @@ enum LogCases {
         let again = await stage.subject.localUser()
         let printedBefore = again.flatMap { user in stage.context.transmitterProvider?.console?.lines(for: user).count } ?? 0
         await set(stage.subject)
-        let subject: UserID, tester: UserID
-        if let again, let known = await stage.nodes[1].localUser() {
-            (subject, tester) = (again, known)
-            try await stage.start(0)
-            _ = try await stage.wait(0, for: "connection with the tester after the restart", from: mark) { $0 == .connected(tester) }
-        } else {
-            (subject, tester) = try await stage.connectedPair()
-        }
+        let (subject, tester) = again == nil ? try await stage.connectedPair() : try await stage.restartedPair()
         try await stage.secure(0, with: tester)
         let text: [String: TransmitterValue] = ["text": .string("blueproof log levels")]
         let direct = try await stage.subject.send(dictionary: text, data: nil, to: tester, options: .directTransmission)
@@ -119,8 +112,7 @@ enum LogCases {
                 throw StageFailure(.tester, "packet \(id) never reached the tester, so the log of a delivery cannot be judged")
             }
         }
-        await stage.subject.stop()
-        _ = try await stage.wait(0, for: "stopped", from: mark, precondition: .start) { $0 == .stopped }
+        try await stage.stopSubject(seenBy: (1, subject))
         if !keepLevel { await stage.subject.setLogLevel(.error) }
         let lines = stage.logs[0].events.dropFirst(mark).compactMap { event in
             if case let .log(level, text) = event { Line(level: level, text: text) } else { nil }
