@@ -12,11 +12,9 @@ enum ChatAppCases {
     static func all() -> [any TransmitterCase] {
         [
             ScriptCase("CHAT/APP/BV-01", nodes: 2, brokenBy: [.chatIdentityNotSent]) { stage in
-                let (_, subjectRunning) = await ChatUnderTest.start(on: stage)
-                let (tester, testerRunning) = await ChatUnderTest.start(on: stage, node: 1, name: testerName)
-                defer { subjectRunning.cancel(); testerRunning.cancel() }
-                let (subject, _) = try await stage.connectedPair()
-                try await stage.secure(1, with: subject)
+                let (_, tester, running) = await twoChats(stage)
+                defer { running.forEach { $0.cancel() } }
+                let subject = try await securedPair(stage)
                 let renamed = await tester.updates(within: stage.airTimeout) { update in
                     if case .renamed(let peer) = update { peer.user == subject } else { false }
                 }.match
@@ -29,9 +27,8 @@ enum ChatAppCases {
                 return .pass("on the secure connection the subject's name and device type arrived: shown as \"\(peer.name)\" (\(peer.deviceType))")
             },
             ScriptCase("CHAT/APP/BV-02", nodes: 2, brokenBy: [.chatBroadcastWithoutSender]) { stage in
-                let (chat, subjectRunning) = await ChatUnderTest.start(on: stage)
-                let (tester, testerRunning) = await ChatUnderTest.start(on: stage, node: 1, name: testerName)
-                defer { subjectRunning.cancel(); testerRunning.cancel() }
+                let (chat, tester, running) = await twoChats(stage)
+                defer { running.forEach { $0.cancel() } }
                 let (subject, _) = try await stage.connectedPair()
                 // No secure connection: the tester never got the subject's name any other way.
                 do { _ = try await chat.chat.broadcast("hello everyone") } catch { return .fail("the app's broadcast was refused: \(error)") }
@@ -62,11 +59,9 @@ enum ChatAppCases {
             },
             MeshLineCase(id: "CHAT/APP/BV-04", role: .sender, brokenBy: [.fullNeverFallsBack], script: directOverMesh),
             ScriptCase("CHAT/APP/BV-05", nodes: 2, brokenBy: [.broadcastFlagDropped]) { stage in
-                let (chat, subjectRunning) = await ChatUnderTest.start(on: stage)
-                let (tester, testerRunning) = await ChatUnderTest.start(on: stage, node: 1, name: testerName)
-                defer { subjectRunning.cancel(); testerRunning.cancel() }
-                let (subject, _) = try await stage.connectedPair()
-                try await stage.secure(1, with: subject)
+                let (chat, tester, running) = await twoChats(stage)
+                defer { running.forEach { $0.cancel() } }
+                let subject = try await securedPair(stage)
                 // The direct one is on the link before the broadcast is made: they arrive in order.
                 let direct: PacketID
                 do { direct = try await tester.chat.sendDirect("just for you", to: subject) } catch {
@@ -90,14 +85,28 @@ enum ChatAppCases {
         ]
     }
 
+    /// The app on the subject and on the tester at node `node`, each following its node's events.
+    static func twoChats(_ stage: TransmitterStage, tester node: Int = 1) async -> (subject: ChatUnderTest, tester: ChatUnderTest, running: [Task<Void, Never>]) {
+        let (subject, subjectRunning) = await ChatUnderTest.start(on: stage)
+        let (tester, testerRunning) = await ChatUnderTest.start(on: stage, node: node, name: testerName)
+        return (subject, tester, [subjectRunning, testerRunning])
+    }
+
+    /// A connected pair whose tester makes a secure connection (the tutorial secures every
+    /// connection: both apps then send their names); returns the subject's id.
+    static func securedPair(_ stage: TransmitterStage) async throws -> UserID {
+        let (subject, _) = try await stage.connectedPair()
+        try await stage.secure(1, with: subject)
+        return subject
+    }
+
     /// CHAT/APP/BV-04, on three nodes in a line (MeshLineCase): the subject's app sends a direct
     /// message (Encrypted + Full) to the far end, out of its range, whose key it imported
     /// ("Export and import keys"); the message must cross the relay and be shown by the far
     /// end's app, encrypted and through the mesh.
     @Sendable static func directOverMesh(_ stage: TransmitterStage, sender: Int, relay: Int, receiver: Int, users: [UserID]) async throws -> CaseOutcome {
-        let (chat, subjectRunning) = await ChatUnderTest.start(on: stage)
-        let (far, farRunning) = await ChatUnderTest.start(on: stage, node: receiver, name: testerName)
-        defer { subjectRunning.cancel(); farRunning.cancel() }
+        let (chat, far, running) = await twoChats(stage, tester: receiver)
+        defer { running.forEach { $0.cancel() } }
         let key: String
         do { key = try await stage.nodes[receiver].localPublicKey() } catch { throw StageFailure(.tester, "the far end has no key to export: \(error)") }
         do { try await stage.subject.savePublicKey(key, forUser: users[receiver]) } catch {
