@@ -196,6 +196,26 @@ public actor ControlClient: TransmitterControl {
         await quietly(()) { () throws(TransmitterError) in _ = try await call({ $0.licence = certificate }, .setLicence) }
     }
 
+    public func backgroundModeEnabled() async -> Bool {
+        await quietly(false) { () throws(TransmitterError) in try await call({ _ in }, .getBackgroundMode).enabled ?? false }
+    }
+
+    public func setBackgroundModeEnabled(_ enabled: Bool) async throws(TransmitterError) {
+        _ = try await call({ $0.enabled = enabled }, .setBackgroundMode)
+    }
+
+    public func declareBackgroundModes(_ modes: [String]) async {
+        await quietly(()) { () throws(TransmitterError) in _ = try await call({ $0.modes = modes }, .declareBackgroundModes) }
+    }
+
+    public func appMovedToBackground() async {
+        await quietly(()) { () throws(TransmitterError) in _ = try await call({ _ in }, .enterBackground) }
+    }
+
+    public func appMovedToForeground() async {
+        await quietly(()) { () throws(TransmitterError) in _ = try await call({ _ in }, .enterForeground) }
+    }
+
     public func stop() async { await quietly(()) { () throws(TransmitterError) in _ = try await call({ _ in }, .stop) } }
 
     public func localUser() async -> UserID? {

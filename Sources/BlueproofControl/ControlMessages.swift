@@ -2,7 +2,7 @@ import BlueproofTransmitter
 import Foundation
 
 /// The protocol's version, sent in the server's `hello` event. 2 added the `log` event; 3 the
-/// harness calls: `setLogLevel` by `raw` value, `sendUnencodable`, `setLicence`
+/// harness calls: `setLogLevel` by `raw` value, `sendUnencodable`, `setLicence`, background mode
 /// (docs/control-protocol.md, "Versions").
 public let controlProtocolVersion = 3
 
@@ -27,6 +27,9 @@ struct ControlRequest: Codable, Sendable, Equatable {
     var raw: Int?
     /// `setLicence` (version 3): the certificate; absent for the implementation's own.
     var licence: String?
+    /// `setBackgroundMode` (3): on or off; `declareBackgroundModes` (3): the `UIBackgroundModes`.
+    var enabled: Bool?
+    var modes: [String]?
 
     init(id: Int, command: ControlCommand) {
         self.id = id
@@ -43,6 +46,8 @@ enum ControlCommand: String, Codable, Sendable, CaseIterable {
     case sendUnencodable
     /// Version 3: the licence certificate the application holds, for the next start.
     case setLicence
+    /// Version 3: "Background mode", and the application around the transmitter.
+    case getBackgroundMode, setBackgroundMode, declareBackgroundModes, enterBackground, enterForeground
 }
 
 /// One answer line, server to client: `ok` with the result fields, or the error.
@@ -58,6 +63,8 @@ struct ControlResponse: Codable, Sendable, Equatable {
     var seconds: Int?
     /// `setLogLevel` by `raw` value: whether the value named a level.
     var accepted: Bool?
+    /// `getBackgroundMode`: whether background mode is on.
+    var enabled: Bool?
 
     init(id: Int, ok: Bool = true) {
         self.id = id

@@ -167,6 +167,17 @@ public final class ControlServer: Sendable {
             response.packetID = id.uuidString
         case .setLicence:
             await transmitter.setLicence(request.licence)
+        case .getBackgroundMode:
+            response.enabled = await transmitter.backgroundModeEnabled()
+        case .setBackgroundMode:
+            guard let enabled = request.enabled else { throw .controlChannel("setBackgroundMode needs enabled") }
+            try await transmitter.setBackgroundModeEnabled(enabled)
+        case .declareBackgroundModes:
+            await transmitter.declareBackgroundModes(request.modes ?? [])
+        case .enterBackground:
+            await transmitter.appMovedToBackground()
+        case .enterForeground:
+            await transmitter.appMovedToForeground()
         }
         return response
     }

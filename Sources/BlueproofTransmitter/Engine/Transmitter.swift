@@ -37,6 +37,8 @@ public actor Transmitter: TransmitterControl {
     var logLines: AsyncStream<(TransmitterLogLevel, String)>.Continuation?
     /// The certificate `setLicence` gave, in place of the configured one.
     var licenceOverride: String?
+    /// "Background mode": the application's declarations and where it is.
+    var background = BackgroundState()
 
     public init(configuration: TransmitterConfiguration) {
         self.configuration = configuration

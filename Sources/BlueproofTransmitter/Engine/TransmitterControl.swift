@@ -66,8 +66,18 @@ public protocol TransmitterControl: Sendable {
     func setLicence(_ certificate: String?) async
     /// "2. Start transmitter": `start()` without a mode.
     func startInDefaultMode() async throws(TransmitterError)
+    /// "Background mode": `backgroundModeEnabled`, read and set (setting it on without a
+    /// Bluetooth background mode declared is an error).
+    func backgroundModeEnabled() async -> Bool
+    func setBackgroundModeEnabled(_ enabled: Bool) async throws(TransmitterError)
+    /// The application around it: its declared `UIBackgroundModes`, its moves to the background
+    /// and back.
+    func declareBackgroundModes(_ modes: [String]) async
+    func appMovedToBackground() async
+    func appMovedToForeground() async
     /// Whether the harness's calls beyond the SDK's typed API reach the implementation: a raw
-    /// log level, an unencodable value, a licence certificate (control protocol 3 added them;
+    /// log level, an unencodable value, a licence certificate, background mode and the
+    /// application's declarations and moves (control protocol 3 added them;
     /// docs/control-protocol.md, "Versions").
     func takesHarnessCalls() async -> Bool
 }
@@ -87,6 +97,13 @@ extension TransmitterControl {
     public func setLogLevel(raw: Int) async -> Bool { false }
     public func setLicence(_ certificate: String?) async {}
     public func startInDefaultMode() async throws(TransmitterError) { try await start(mode: .automatic) }
+    public func backgroundModeEnabled() async -> Bool { false }
+    public func setBackgroundModeEnabled(_ enabled: Bool) async throws(TransmitterError) {
+        throw TransmitterError.backgroundModeUndeclared.with(detail: "this transmitter takes no harness calls")
+    }
+    public func declareBackgroundModes(_ modes: [String]) async {}
+    public func appMovedToBackground() async {}
+    public func appMovedToForeground() async {}
     public func sendUnencodable(_ dictionary: [String: TransmitterValue], key: String, to receiver: UserID?,
                                 options: SendingOptions) async throws(TransmitterError) -> PacketID {
         throw TransmitterError.unsupportedDictionaryValue.with(detail: "\(key): this transmitter takes no untyped input")

@@ -66,6 +66,9 @@ public enum Defect: String, CaseIterable, Sendable, Codable {
     case stopKeepsLinks, restartNewIdentity, saveStateNoop
     /// A certificate given is not used; "none" is not used; a certificate given is replaced by none.
     case licenceIgnored, startsWithoutLicence, offlineLicenceIgnored
+    /// Background mode reads on by default; is enabled with nothing declared; does not keep the
+    /// links in the background; is cleared by start.
+    case backgroundModeOnByDefault, backgroundModeUnchecked, backgroundModeNotKept, startClearsBackgroundMode
 
     /// The engine defect this is, if it lives in the engine.
     public var engine: TransmitterDefects? {

@@ -25,3 +25,26 @@ extension DefectiveTransmitter {
         }
     }
 }
+
+extension DefectiveTransmitter {
+    /// ``Defect/backgroundModeOnByDefault``: reads on whatever was set.
+    public func backgroundModeEnabled() async -> Bool {
+        defects.contains(.backgroundModeOnByDefault) ? true : await inner.backgroundModeEnabled()
+    }
+
+    /// ``Defect/backgroundModeUnchecked``: enabled as if a Bluetooth background mode were declared.
+    public func setBackgroundModeEnabled(_ enabled: Bool) async throws(TransmitterError) {
+        if defects.contains(.backgroundModeUnchecked) { await inner.declareBackgroundModes(Array(BackgroundState.bluetoothModes)) }
+        do { try await inner.setBackgroundModeEnabled(enabled) } catch { throw misreported(error) }
+    }
+
+    public func declareBackgroundModes(_ modes: [String]) async { await inner.declareBackgroundModes(modes) }
+
+    /// ``Defect/backgroundModeNotKept``: the links close in the background, background mode or not.
+    public func appMovedToBackground() async {
+        if defects.contains(.backgroundModeNotKept) { try? await inner.setBackgroundModeEnabled(false) }
+        await inner.appMovedToBackground()
+    }
+
+    public func appMovedToForeground() async { await inner.appMovedToForeground() }
+}

@@ -26,6 +26,7 @@ public enum TransmitterCases {
         cases += ChatAppCases.all() as [any TransmitterCase]
         cases += LifecycleCases.all() as [any TransmitterCase]
         cases += LicenceCases.all() as [any TransmitterCase]
+        cases += BackgroundCases.all() as [any TransmitterCase]
         return cases
     }
 }
