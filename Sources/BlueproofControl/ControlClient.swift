@@ -218,6 +218,11 @@ public actor ControlClient: TransmitterControl {
 
     public func stop() async { await quietly(()) { () throws(TransmitterError) in _ = try await call({ _ in }, .stop) } }
 
+    /// The `user` field as the implementation sent it, UUID or not.
+    public func localUserText() async -> String? {
+        await quietly(nil) { () throws(TransmitterError) in try await call({ _ in }, .localUser).user }
+    }
+
     public func localUser() async -> UserID? {
         await quietly(nil) { () throws(TransmitterError) in try await call({ _ in }, .localUser).user.flatMap(UserID.init) }
     }

@@ -118,7 +118,7 @@ public final class ControlServer: Sendable {
         case .stop:
             await transmitter.stop()
         case .localUser:
-            response.user = await transmitter.localUser()?.description
+            response.user = await transmitter.localUserText()
         case .send:
             let receiver = try request.to.map { text throws(TransmitterError) in try ControlCoding.userID(text, field: "to") }
             let id = try await transmitter.send(

@@ -17,6 +17,8 @@ public protocol TransmitterControl: Sendable {
 
     /// The user id of the session (nil before the first start or after `destroySession`).
     func localUser() async -> UserID?
+    /// The user id as the implementation writes it (bridgefy-chat-app-tutorial.md: a UUID string).
+    func localUserText() async -> String?
 
     /// Validates synchronously and returns the packet id, or throws ("4. Send data").
     func send(dictionary: [String: TransmitterValue]?, data: Data?, to receiver: UserID?, options: SendingOptions) async throws(TransmitterError) -> PacketID
@@ -91,6 +93,7 @@ public enum TransmitterLogLevel: Int, Sendable, Comparable, CaseIterable, Codabl
 
 extension TransmitterControl {
     public func reportsLogLines() async -> Bool { true }
+    public func localUserText() async -> String? { await localUser()?.description }
     /// A transmitter that does not implement the untyped calls says so: cases needing them are
     /// then not applicable, never judged on these placeholders.
     public func takesHarnessCalls() async -> Bool { false }

@@ -69,6 +69,8 @@ public enum Defect: String, CaseIterable, Sendable, Codable {
     /// Background mode reads on by default; is enabled with nothing declared; does not keep the
     /// links in the background; is cleared by start.
     case backgroundModeOnByDefault, backgroundModeUnchecked, backgroundModeNotKept, startClearsBackgroundMode
+    /// Advertises and scans from creation, before any start; user ids read as text that is no UUID.
+    case presentBeforeStart, userIDNotUUID
 
     /// The engine defect this is, if it lives in the engine.
     public var engine: TransmitterDefects? {

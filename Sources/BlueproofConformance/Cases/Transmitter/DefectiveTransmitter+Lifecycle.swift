@@ -48,3 +48,20 @@ extension DefectiveTransmitter {
 
     public func appMovedToForeground() async { await inner.appMovedToForeground() }
 }
+
+extension DefectiveTransmitter {
+    /// ``Defect/presentBeforeStart``: the transmitter underneath runs on-demand (advertising and
+    /// scanning, connecting to no one) from the first subscription until the first start, a
+    /// stop or a destroyed session before it included.
+    func startUnaskedIfBroken() async {
+        guard defects.contains(.presentBeforeStart), starts == 0 else { return }
+        startedUnasked = true
+        try? await inner.start(mode: .onDemand)
+    }
+
+    /// ``Defect/userIDNotUUID``: the id written as a name, not a UUID.
+    public func localUserText() async -> String? {
+        guard let user = await inner.localUser() else { return nil }
+        return defects.contains(.userIDNotUUID) ? "user-" + user.shortName : user.description
+    }
+}

@@ -41,6 +41,7 @@ extension DefectiveTransmitter {
     /// ``Defect/logDefaultInfo``: info unless a caller set a level; ``Defect/restartResetsLogLevel``:
     /// every start after the first puts error back; ``Defect/startClearsBackgroundMode``.
     func logFaultsBeforeStart() async {
+        if startedUnasked, starts == 0 { await inner.stop() }
         if defects.contains(.startClearsBackgroundMode) { try? await inner.setBackgroundModeEnabled(false) }
         if defects.contains(.logDefaultInfo), !levelSetByCaller { await inner.setLogLevel(.info) }
         if defects.contains(.restartResetsLogLevel), starts > 0 { await inner.setLogLevel(.error) }

@@ -20,6 +20,8 @@ public actor DefectiveTransmitter: TransmitterControl {
     /// ``Defect/logLevelPerInstance``: this instance's own level.
     var ownLevel = TransmitterLogLevel.error
     var starts = 0
+    /// ``Defect/presentBeforeStart``: whether the transmitter underneath was started unasked.
+    var startedUnasked = false
 
     public init(wrapping inner: any TransmitterControl, defects: Set<Defect>) {
         self.inner = inner
@@ -62,6 +64,7 @@ public actor DefectiveTransmitter: TransmitterControl {
 
     public func events() async -> AsyncStream<TransmitterEvent> {
         await watch()
+        await startUnaskedIfBroken()
         let upstream = await inner.events()
         let (stream, continuation) = AsyncStream<TransmitterEvent>.makeStream()
         let key = UUID()
@@ -100,6 +103,7 @@ public actor DefectiveTransmitter: TransmitterControl {
         if has(.stopKeepsLinks) { return inject(.stopped) }
         await inner.stop()
         if has(.restartNewIdentity) { try? await inner.destroySession() }
+        await startUnaskedIfBroken()
     }
 
     public func localUser() async -> UserID? { await inner.localUser() }
@@ -235,6 +239,7 @@ public actor DefectiveTransmitter: TransmitterControl {
     public func destroySession() async throws(TransmitterError) {
         if has(.sessionNotDestroyed) { return }
         try await inner.destroySession()
+        await startUnaskedIfBroken()
     }
 
     public func setLogLevel(_ level: TransmitterLogLevel) async {

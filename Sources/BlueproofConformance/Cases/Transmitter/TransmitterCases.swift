@@ -27,6 +27,7 @@ public enum TransmitterCases {
         cases += LifecycleCases.all() as [any TransmitterCase]
         cases += LicenceCases.all() as [any TransmitterCase]
         cases += BackgroundCases.all() as [any TransmitterCase]
+        cases += PresenceCases.all() as [any TransmitterCase]
         return cases
     }
 }
