@@ -1,8 +1,9 @@
 import BlueproofTransmitter
 
-/// The faults of issue 14's BFT/LIFE variants: the wrong mode at start, a stop that keeps the
-/// links, a restart under a new identity, a saveState that saves nothing, a certificate not
-/// read the way the licence rules say.
+/// The faults of issue 14's BFT/LIFE variants (and CHAT/APP/BV-06's, BFT/CON/BV-04's): the wrong
+/// mode at start, a stop that keeps the links, a restart under a new identity, a saveState that
+/// saves nothing, a certificate not read the way the licence rules say, background mode wrong
+/// by default, unchecked or not kept, presence on the air before start, a user id not a UUID.
 extension DefectiveTransmitter {
     /// The mode the transmitter underneath starts in when `mode` was asked for.
     nonisolated func startedMode(_ mode: ConnectionMode) -> ConnectionMode {
