@@ -70,6 +70,7 @@ public actor Transmitter: TransmitterControl {
             emit(.alreadyStarted)
             return
         }
+        if (licenceOverride ?? configuration.licence).isEmpty { emit(.licenceNeedsNetwork) }
         do throws(TransmitterError) {
             _ = try configuration.licenceVerifier.verify(licenceOverride ?? configuration.licence, apiKey: configuration.apiKey, now: now)
             if defects.contains(.sessionNotPersisted), !(session is InMemorySession) {

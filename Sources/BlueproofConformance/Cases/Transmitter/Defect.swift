@@ -71,6 +71,8 @@ public enum Defect: String, CaseIterable, Sendable, Codable {
     case backgroundModeOnByDefault, backgroundModeUnchecked, backgroundModeNotKept, startClearsBackgroundMode
     /// Advertises and scans from creation, before any start; user ids read as text that is no UUID.
     case presentBeforeStart, userIDNotUUID
+    /// The need to reach the network to validate the licence is never reported as an event.
+    case networkNeedUnreported
 
     /// The engine defect this is, if it lives in the engine.
     public var engine: TransmitterDefects? {

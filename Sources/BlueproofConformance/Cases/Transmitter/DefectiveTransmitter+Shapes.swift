@@ -8,6 +8,7 @@ extension DefectiveTransmitter {
     /// The defects that change or hide events on their way to a caller.
     static let eventFaults: Set<Defect> = [
         .receivedDictionaryNeverNil, .receivedDataNeverNil, .connectionUnreported, .connectedUserMisnamed, .disconnectionUnreported,
+        .networkNeedUnreported,
     ]
 
     /// `event` as the faults in `defects` report it; nil: hidden.
@@ -16,6 +17,7 @@ extension DefectiveTransmitter {
         case .connected where defects.contains(.connectionUnreported): return nil
         case .connected(let user) where defects.contains(.connectedUserMisnamed): return .connected(alias(of: user))
         case .disconnected where defects.contains(.disconnectionUnreported): return nil
+        case .licenceNeedsNetwork where defects.contains(.networkNeedUnreported): return nil
         case .received(var packet):
             if defects.contains(.receivedDictionaryNeverNil), packet.dictionary == nil { packet.dictionary = [:] }
             if defects.contains(.receivedDataNeverNil), packet.data == nil { packet.data = Data() }

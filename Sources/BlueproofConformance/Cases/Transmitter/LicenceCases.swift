@@ -22,6 +22,19 @@ enum LicenceCases {
                 if let outcome = try await refusesToStart(stage, with: "", what: "no offline certificate and no network") { return outcome }
                 return .pass("with no offline certificate and no network the first start failed with didFailAtStartWithError")
             },
+            ScriptCase("BFT/LIFE/BV-06", nodes: 1, brokenBy: [.networkNeedUnreported]) { stage in
+                if let outcome = await unavailable(stage) { return outcome }
+                await stage.subject.setLicence("")
+                let mark = stage.logs[0].events.count
+                let started = (try? await stage.subject.start(mode: .automatic)) != nil
+                await stage.subject.setLicence(nil)
+                guard await stage.logs[0].first(within: stage.airTimeout, from: mark, where: { $0 == .licenceNeedsNetwork }) != nil else {
+                    return .fail("with no offline certificate, the need to reach the network to validate the licence was never reported as an event"
+                        + (started ? "" : "; only the start's failure was"))
+                }
+                return .pass("with no offline certificate, the need to reach the network was reported as an event (didOccurEvent)"
+                    + (started ? "" : ", apart from the start's failure"))
+            },
             ScriptCase("BFT/LIFE/BV-07", nodes: 1, brokenBy: [.offlineLicenceIgnored]) { stage in
                 if let outcome = await unavailable(stage) { return outcome }
                 if stage.context.transmitterProvider?.isDeviceUnderTest == true {
