@@ -108,6 +108,10 @@ public final class ControlServer: Sendable {
     private func perform(_ request: ControlRequest) async throws(TransmitterError) -> ControlResponse {
         var response = ControlResponse(id: request.id)
         func user() throws(TransmitterError) -> UserID { try ControlCoding.userID(request.user, field: "user") }
+        func receiver() throws(TransmitterError) -> UserID? {
+            try request.to.map { text throws(TransmitterError) in try ControlCoding.userID(text, field: "to") }
+        }
+        func options() throws(TransmitterError) -> SendingOptions { try Self.options(request.options ?? []) }
         switch request.command {
         case .start:
             let text = request.mode ?? ConnectionMode.automatic.rawValue
@@ -120,11 +124,9 @@ public final class ControlServer: Sendable {
         case .localUser:
             response.user = await transmitter.localUserText()
         case .send:
-            let receiver = try request.to.map { text throws(TransmitterError) in try ControlCoding.userID(text, field: "to") }
-            let id = try await transmitter.send(
+            response.packetID = try await transmitter.send(
                 dictionary: ControlJSON.unwrap(request.dictionary), data: try ControlCoding.binary(request.data),
-                to: receiver, options: try Self.options(request.options ?? []))
-            response.packetID = id.uuidString
+                to: try receiver(), options: try options()).uuidString
         case .transmissionSize:
             response.size = try await transmitter.transmissionSize(
                 dictionary: ControlJSON.unwrap(request.dictionary), data: try ControlCoding.binary(request.data))
@@ -161,10 +163,8 @@ public final class ControlServer: Sendable {
             try await transmitter.saveState()
         case .sendUnencodable:
             guard let key = request.key else { throw .controlChannel("sendUnencodable needs key") }
-            let receiver = try request.to.map { text throws(TransmitterError) in try ControlCoding.userID(text, field: "to") }
-            let id = try await transmitter.sendUnencodable(
-                ControlJSON.unwrap(request.dictionary) ?? [:], key: key, to: receiver, options: try Self.options(request.options ?? []))
-            response.packetID = id.uuidString
+            response.packetID = try await transmitter.sendUnencodable(
+                ControlJSON.unwrap(request.dictionary) ?? [:], key: key, to: try receiver(), options: try options()).uuidString
         case .setLicence:
             await transmitter.setLicence(request.licence)
         case .getBackgroundMode:
