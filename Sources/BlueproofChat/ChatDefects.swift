@@ -12,4 +12,10 @@ public struct ChatDefects: OptionSet, Hashable, Sendable {
     public static let messageTakenAsPeerInfo = ChatDefects(rawValue: 1 << 1)
     /// A new peer's default name takes one character of its id too many.
     public static let nameLengthWrong = ChatDefects(rawValue: 1 << 2)
+    /// On a secure connection the app does not send its name and device type.
+    public static let identityNotSent = ChatDefects(rawValue: 1 << 3)
+    /// Broadcast messages leave without the sender's name and device type.
+    public static let broadcastWithoutSender = ChatDefects(rawValue: 1 << 4)
+    /// A disconnection leaves the peer shown online.
+    public static let disconnectionIgnored = ChatDefects(rawValue: 1 << 5)
 }

@@ -69,7 +69,8 @@ public actor ChatSession {
     }
 
     public func broadcast(_ text: String) async throws(TransmitterError) -> PacketID {
-        try await transmitter.send(dictionary: ChatMessage.text(text, sender: (name, deviceType)).dictionary, data: nil,
+        let sender = defects.contains(.broadcastWithoutSender) ? nil : (name: name, deviceType: deviceType)
+        return try await transmitter.send(dictionary: ChatMessage.text(text, sender: sender).dictionary, data: nil,
                                    to: nil, options: Self.broadcastOptions)
     }
 
@@ -80,9 +81,10 @@ public actor ChatSession {
         case .secureConnection(let user):
             set(user, online: true)
             // The tutorial sends its name and device type once the connection is secure.
+            guard !defects.contains(.identityNotSent) else { break }
             _ = try? await transmitter.send(dictionary: ChatMessage.identity(name: name, deviceType: deviceType).dictionary,
                                             data: nil, to: user, options: Self.directOptions)
-        case .disconnected(let user):
+        case .disconnected(let user) where !defects.contains(.disconnectionIgnored):
             set(user, online: false)
         case .received(let packet):
             // The tutorial's check: a peer's name-and-device-type dictionary or a chat message.

@@ -31,6 +31,8 @@ public actor ControlClient: TransmitterControl {
 
     /// Log lines come as `log` events from version 2 on.
     public func reportsLogLines() async -> Bool { protocolVersion >= 2 }
+    /// Raw log levels, unencodable values and licences come from version 3 on.
+    public func takesHarnessCalls() async -> Bool { protocolVersion >= 3 }
 
     /// Connects and waits for the server's `hello`.
     public static func connect(to spec: TransportSpec, timeout: Duration = .seconds(30)) async throws(TransmitterError) -> ControlClient {
@@ -185,21 +187,68 @@ public actor ControlClient: TransmitterControl {
         _ = try await call({ $0.mode = mode.rawValue }, .start)
     }
 
+    /// `start` without `mode`: the implementation's default.
+    public func startInDefaultMode() async throws(TransmitterError) {
+        _ = try await call({ _ in }, .start)
+    }
+
+    public func setLicence(_ certificate: String?) async {
+        await quietly(()) { () throws(TransmitterError) in _ = try await call({ $0.licence = certificate }, .setLicence) }
+    }
+
+    public func backgroundModeEnabled() async -> Bool {
+        await quietly(false) { () throws(TransmitterError) in try await call({ _ in }, .getBackgroundMode).enabled ?? false }
+    }
+
+    public func setBackgroundModeEnabled(_ enabled: Bool) async throws(TransmitterError) {
+        _ = try await call({ $0.enabled = enabled }, .setBackgroundMode)
+    }
+
+    public func declareBackgroundModes(_ modes: [String]) async {
+        await quietly(()) { () throws(TransmitterError) in _ = try await call({ $0.modes = modes }, .declareBackgroundModes) }
+    }
+
+    public func appMovedToBackground() async {
+        await quietly(()) { () throws(TransmitterError) in _ = try await call({ _ in }, .enterBackground) }
+    }
+
+    public func appMovedToForeground() async {
+        await quietly(()) { () throws(TransmitterError) in _ = try await call({ _ in }, .enterForeground) }
+    }
+
     public func stop() async { await quietly(()) { () throws(TransmitterError) in _ = try await call({ _ in }, .stop) } }
+
+    /// The `user` field as the implementation sent it, UUID or not.
+    public func localUserText() async -> String? {
+        await quietly(nil) { () throws(TransmitterError) in try await call({ _ in }, .localUser).user }
+    }
 
     public func localUser() async -> UserID? {
         await quietly(nil) { () throws(TransmitterError) in try await call({ _ in }, .localUser).user.flatMap(UserID.init) }
     }
 
     public func send(dictionary: [String: TransmitterValue]?, data: Data?, to receiver: UserID?, options: SendingOptions) async throws(TransmitterError) -> PacketID {
-        let response = try await call({
+        try Self.packetID(try await call({
             $0.dictionary = ControlJSON.wrap(dictionary)
             $0.data = data?.base64EncodedString()
             $0.to = receiver?.description
             $0.options = options.names
-        }, .send)
+        }, .send), of: .send)
+    }
+
+    public func sendUnencodable(_ dictionary: [String: TransmitterValue], key: String, to receiver: UserID?,
+                                options: SendingOptions) async throws(TransmitterError) -> PacketID {
+        try Self.packetID(try await call({
+            $0.dictionary = ControlJSON.wrap(dictionary)
+            $0.key = key
+            $0.to = receiver?.description
+            $0.options = options.names
+        }, .sendUnencodable), of: .sendUnencodable)
+    }
+
+    private static func packetID(_ response: ControlResponse, of command: ControlCommand) throws(TransmitterError) -> PacketID {
         guard let text = response.packetID, let id = UUID(uuidString: text) else {
-            throw .controlChannel("send answered without a packetID")
+            throw .controlChannel("\(command.rawValue) answered without a packetID")
         }
         return id
     }
@@ -261,6 +310,10 @@ public actor ControlClient: TransmitterControl {
 
     public func setLogLevel(_ level: TransmitterLogLevel) async {
         await quietly(()) { () throws(TransmitterError) in _ = try await call({ $0.level = level.name }, .setLogLevel) }
+    }
+
+    public func setLogLevel(raw: Int) async -> Bool {
+        await quietly(false) { () throws(TransmitterError) in try await call({ $0.raw = raw }, .setLogLevel).accepted ?? false }
     }
 
     public func saveState() async throws(TransmitterError) {

@@ -9,6 +9,7 @@ extension ControlEvent {
         case .alreadyStarted: self.init(event: "alreadyStarted")
         case .startFailed(let error): self.init(event: "startFailed"); self.error = ControlError(error)
         case .bluetoothUnavailable: self.init(event: "bluetoothUnavailable")
+        case .licenceNeedsNetwork: self.init(event: "licenceNeedsNetwork")
         case .stopped: self.init(event: "stopped")
         case .nearbyUser(let user): self.init(event: "nearbyUser"); self.user = user.description
         case .connected(let user): self.init(event: "connected"); self.user = user.description
@@ -56,6 +57,7 @@ extension ControlEvent {
         case "alreadyStarted": return .alreadyStarted
         case "startFailed": return .startFailed(failure())
         case "bluetoothUnavailable": return .bluetoothUnavailable
+        case "licenceNeedsNetwork": return .licenceNeedsNetwork
         case "stopped": return .stopped
         case "nearbyUser": return .nearbyUser(try user())
         case "connected": return .connected(try user())

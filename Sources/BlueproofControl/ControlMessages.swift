@@ -1,9 +1,10 @@
 import BlueproofTransmitter
 import Foundation
 
-/// The protocol's version, sent in the server's `hello` event. 2 added the `log` event
+/// The protocol's version, sent in the server's `hello` event. 2 added the `log` event; 3 the
+/// harness calls: `setLogLevel` by `raw` value, `sendUnencodable`, `setLicence`, background mode
 /// (docs/control-protocol.md, "Versions").
-public let controlProtocolVersion = 2
+public let controlProtocolVersion = 3
 
 /// The versions a client speaks: an implementation of version 1 is driven without log lines.
 public let controlProtocolVersions = 1...controlProtocolVersion
@@ -22,6 +23,13 @@ struct ControlRequest: Codable, Sendable, Equatable {
     var key: String?
     var seconds: Int?
     var level: String?
+    /// `setLogLevel` (version 3): the level's raw value, instead of `level`.
+    var raw: Int?
+    /// `setLicence` (version 3): the certificate; absent for the implementation's own.
+    var licence: String?
+    /// `setBackgroundMode` (3): on or off; `declareBackgroundModes` (3): the `UIBackgroundModes`.
+    var enabled: Bool?
+    var modes: [String]?
 
     init(id: Int, command: ControlCommand) {
         self.id = id
@@ -34,6 +42,12 @@ enum ControlCommand: String, Codable, Sendable, CaseIterable {
     case start, stop, localUser, send, transmissionSize, connect, disconnect
     case establishSecureConnection, getExpirationLimit, setExpirationLimit
     case localPublicKey, savePublicKey, existsKey, hasSession, destroySession, setLogLevel, saveState
+    /// Version 3: a send whose dictionary holds, under `key`, a value with no JSON form.
+    case sendUnencodable
+    /// Version 3: the licence certificate the application holds, for the next start.
+    case setLicence
+    /// Version 3: "Background mode", and the application around the transmitter.
+    case getBackgroundMode, setBackgroundMode, declareBackgroundModes, enterBackground, enterForeground
 }
 
 /// One answer line, server to client: `ok` with the result fields, or the error.
@@ -47,6 +61,10 @@ struct ControlResponse: Codable, Sendable, Equatable {
     var key: String?
     var exists: Bool?
     var seconds: Int?
+    /// `setLogLevel` by `raw` value: whether the value named a level.
+    var accepted: Bool?
+    /// `getBackgroundMode`: whether background mode is on.
+    var enabled: Bool?
 
     init(id: Int, ok: Bool = true) {
         self.id = id

@@ -108,6 +108,10 @@ public final class ControlServer: Sendable {
     private func perform(_ request: ControlRequest) async throws(TransmitterError) -> ControlResponse {
         var response = ControlResponse(id: request.id)
         func user() throws(TransmitterError) -> UserID { try ControlCoding.userID(request.user, field: "user") }
+        func receiver() throws(TransmitterError) -> UserID? {
+            try request.to.map { text throws(TransmitterError) in try ControlCoding.userID(text, field: "to") }
+        }
+        func options() throws(TransmitterError) -> SendingOptions { try Self.options(request.options ?? []) }
         switch request.command {
         case .start:
             let text = request.mode ?? ConnectionMode.automatic.rawValue
@@ -118,13 +122,11 @@ public final class ControlServer: Sendable {
         case .stop:
             await transmitter.stop()
         case .localUser:
-            response.user = await transmitter.localUser()?.description
+            response.user = await transmitter.localUserText()
         case .send:
-            let receiver = try request.to.map { text throws(TransmitterError) in try ControlCoding.userID(text, field: "to") }
-            let id = try await transmitter.send(
+            response.packetID = try await transmitter.send(
                 dictionary: ControlJSON.unwrap(request.dictionary), data: try ControlCoding.binary(request.data),
-                to: receiver, options: try Self.options(request.options ?? []))
-            response.packetID = id.uuidString
+                to: try receiver(), options: try options()).uuidString
         case .transmissionSize:
             response.size = try await transmitter.transmissionSize(
                 dictionary: ControlJSON.unwrap(request.dictionary), data: try ControlCoding.binary(request.data))
@@ -150,6 +152,8 @@ public final class ControlServer: Sendable {
             response.exists = await transmitter.hasSession()
         case .destroySession:
             try await transmitter.destroySession()
+        case .setLogLevel where request.raw != nil:
+            response.accepted = await transmitter.setLogLevel(raw: request.raw ?? -1)
         case .setLogLevel:
             guard let level = TransmitterLogLevel.named(request.level) else {
                 throw .controlChannel("level must be one of error, info, debug, trace")
@@ -157,6 +161,23 @@ public final class ControlServer: Sendable {
             await transmitter.setLogLevel(level)
         case .saveState:
             try await transmitter.saveState()
+        case .sendUnencodable:
+            guard let key = request.key else { throw .controlChannel("sendUnencodable needs key") }
+            response.packetID = try await transmitter.sendUnencodable(
+                ControlJSON.unwrap(request.dictionary) ?? [:], key: key, to: try receiver(), options: try options()).uuidString
+        case .setLicence:
+            await transmitter.setLicence(request.licence)
+        case .getBackgroundMode:
+            response.enabled = await transmitter.backgroundModeEnabled()
+        case .setBackgroundMode:
+            guard let enabled = request.enabled else { throw .controlChannel("setBackgroundMode needs enabled") }
+            try await transmitter.setBackgroundModeEnabled(enabled)
+        case .declareBackgroundModes:
+            await transmitter.declareBackgroundModes(request.modes ?? [])
+        case .enterBackground:
+            await transmitter.appMovedToBackground()
+        case .enterForeground:
+            await transmitter.appMovedToForeground()
         }
         return response
     }

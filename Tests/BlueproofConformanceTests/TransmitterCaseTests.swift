@@ -85,6 +85,19 @@ struct TransmitterCaseTests {
         #expect(declared.reason.contains("declared optional"), "\(declared.reason)")
     }
 
+    /// The cases no implementation could show on this harness report not-applicable, naming why.
+    @Test("the unjudgeable cases are not applicable, with their reason")
+    func unjudgeable() async throws {
+        let catalogue = try Fixtures.catalogue()
+        for item in UnjudgeableCase.all() {
+            let entry = try #require(catalogue.entries.first { $0.id == item.id })
+            let context = CaseContext(entry: entry, profile: try Fixtures.defaultProfile(), hosts: [], captures: [], radio: nil,
+                                      transmitterProvider: nil, transferFaults: .none, log: CaseLog())
+            let outcome = try await item.run(context)
+            #expect(outcome.verdict == .notApplicable && outcome.reason.contains("no interface"), "\(item.id): \(outcome.verdict) \(outcome.reason)")
+        }
+    }
+
     static var meshSectionLimits: TransmitterLimits {
         var limits = TransmitterLimits.documented
         limits.meshLimitSource = .meshSection

@@ -29,7 +29,7 @@ struct ControlCodingTests {
         let user = UserID.random()
         let packet = UUID()
         let events: [TransmitterEvent] = [
-            .started(.onDemand), .alreadyStarted, .startFailed(.licenceExpired.with(detail: "2020")), .bluetoothUnavailable,
+            .started(.onDemand), .alreadyStarted, .startFailed(.licenceExpired.with(detail: "2020")), .bluetoothUnavailable, .licenceNeedsNetwork,
             .stopped, .nearbyUser(user), .connected(user), .disconnected(user), .secureConnection(user), .keyConflict(user),
             .sentDirect(packet), .addedToMesh(packet), .fellBackToMesh(packet), .failed(packet, .directReceiverNotInRange),
             .discarded(packet, reason: "expired"), .rejectedBySize(packet, size: 1025, limit: 1024),

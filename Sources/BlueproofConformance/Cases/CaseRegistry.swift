@@ -7,7 +7,7 @@ public struct CaseRegistry: Sendable {
 
     /// Every implemented case: the transfer cases, then the transmitter cases.
     public static func standard(profile: Profile) -> CaseRegistry {
-        CaseRegistry(transfer(profile: profile).cases + TransmitterCases.all())
+        CaseRegistry(transfer(profile: profile).cases + TransmitterCases.all() + UnjudgeableCase.all())
     }
 
     /// The transfer cases (CBT), built for `profile`'s RSSI gate and maximum (the radio

@@ -32,6 +32,10 @@ public protocol TransmitterProvider: Sendable {
     /// Moves the clock node `index` reads for expiry forward by `seconds`. Throws
     /// ``TransmitterUnavailable`` when the implementation's clock cannot be reached.
     func advanceClock(of index: Int, by seconds: TimeInterval, for context: CaseContext) async throws
+    /// Another instance of the subject's implementation in the subject's process, unstarted,
+    /// for rules about every instance at once ("Log levels": process-wide). Throws
+    /// ``TransmitterUnavailable`` when the provider cannot make one.
+    func anotherInstance(for context: CaseContext) async throws -> any TransmitterControl
     /// How the implementation under test names itself (its control protocol `hello`), once a
     /// case reached it; nil for the reference.
     func implementationName() async -> String?
@@ -51,6 +55,9 @@ extension TransmitterProvider {
         return try await transmitters(count, for: context)
     }
     public var console: TransmitterConsole? { nil }
+    public func anotherInstance(for context: CaseContext) async throws -> any TransmitterControl {
+        throw TransmitterUnavailable("\(name) drives one transmitter per process through the control protocol: a second instance in its process is out of reach")
+    }
     public func otherProcess(sharingSessionOf index: Int, for context: CaseContext) async throws -> any TransmitterControl {
         throw TransmitterUnavailable("\(name) cannot start another process of the implementation on the same session")
     }

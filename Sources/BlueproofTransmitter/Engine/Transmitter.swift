@@ -37,6 +37,10 @@ public actor Transmitter: TransmitterControl {
     var logLines: AsyncStream<(TransmitterLogLevel, String)>.Continuation?
     /// The app's answer to shouldConnectSecurelyWithUser given at run time; nil: the configured one.
     var secureAnswer: Bool?
+    /// The certificate `setLicence` gave, in place of the configured one.
+    var licenceOverride: String?
+    /// "Background mode": the application's declarations and where it is.
+    var background = BackgroundState()
 
     public init(configuration: TransmitterConfiguration) {
         self.configuration = configuration
@@ -68,8 +72,9 @@ public actor Transmitter: TransmitterControl {
             emit(.alreadyStarted)
             return
         }
+        if (licenceOverride ?? configuration.licence).isEmpty { emit(.licenceNeedsNetwork) }
         do throws(TransmitterError) {
-            _ = try configuration.licenceVerifier.verify(configuration.licence, apiKey: configuration.apiKey, now: now)
+            _ = try configuration.licenceVerifier.verify(licenceOverride ?? configuration.licence, apiKey: configuration.apiKey, now: now)
             if defects.contains(.sessionNotPersisted), !(session is InMemorySession) {
                 session = InMemorySession(identity: try TransmitterIdentity.generate())
             }
@@ -224,6 +229,10 @@ public actor Transmitter: TransmitterControl {
     private func peerConnected(_ peer: UserID) async {
         if mode == .onDemand, !requested.contains(peer), !defects.contains(.onDemandUncapped),
            connected.count >= configuration.maxOnDemandConnections {
+            await link.disconnect(from: peer)
+            return
+        }
+        if mode == .automatic, defects.contains(.automaticSinglePeer), !connected.isEmpty, !connected.contains(peer) {
             await link.disconnect(from: peer)
             return
         }

@@ -17,6 +17,8 @@ public protocol TransmitterControl: Sendable {
 
     /// The user id of the session (nil before the first start or after `destroySession`).
     func localUser() async -> UserID?
+    /// The user id as the implementation writes it (bridgefy-chat-app-tutorial.md: a UUID string).
+    func localUserText() async -> String?
 
     /// Validates synchronously and returns the packet id, or throws ("4. Send data").
     func send(dictionary: [String: TransmitterValue]?, data: Data?, to receiver: UserID?, options: SendingOptions) async throws(TransmitterError) -> PacketID
@@ -56,6 +58,34 @@ public protocol TransmitterControl: Sendable {
     /// for every connection made from now on. Returns whether the implementation took it: an
     /// implementation behind the control protocol cannot be given one (no command carries it).
     func answerSecureConnections(_ answer: Bool) async -> Bool
+    /// "Log levels" by raw value, as `BFLogLevel(rawValue:)` reads one (error 0 … trace 3):
+    /// true when `raw` names a level, now in force; false when it names none and the level in
+    /// force stays.
+    func setLogLevel(raw: Int) async -> Bool
+    /// "Dictionaries": sends `dictionary` with one more value, under `key`, of a type that has
+    /// no JSON form (the document's image object). The send must be refused.
+    func sendUnencodable(_ dictionary: [String: TransmitterValue], key: String, to receiver: UserID?,
+                         options: SendingOptions) async throws(TransmitterError) -> PacketID
+    /// "Configuring Transmitter Framework without Internet": the certificate the application
+    /// holds under the offline key, checked at the next start; "" for none, nil for the
+    /// implementation's own again.
+    func setLicence(_ certificate: String?) async
+    /// "2. Start transmitter": `start()` without a mode.
+    func startInDefaultMode() async throws(TransmitterError)
+    /// "Background mode": `backgroundModeEnabled`, read and set (setting it on without a
+    /// Bluetooth background mode declared is an error).
+    func backgroundModeEnabled() async -> Bool
+    func setBackgroundModeEnabled(_ enabled: Bool) async throws(TransmitterError)
+    /// The application around it: its declared `UIBackgroundModes`, its moves to the background
+    /// and back.
+    func declareBackgroundModes(_ modes: [String]) async
+    func appMovedToBackground() async
+    func appMovedToForeground() async
+    /// Whether the harness's calls beyond the SDK's typed API reach the implementation: a raw
+    /// log level, an unencodable value, a licence certificate, background mode and the
+    /// application's declarations and moves (control protocol 3 added them;
+    /// docs/control-protocol.md, "Versions").
+    func takesHarnessCalls() async -> Bool
 }
 
 /// The four log levels, each including the ones below it ("Log levels"). Default `.error`.
@@ -68,4 +98,22 @@ public enum TransmitterLogLevel: Int, Sendable, Comparable, CaseIterable, Codabl
 extension TransmitterControl {
     public func reportsLogLines() async -> Bool { true }
     public func answerSecureConnections(_ answer: Bool) async -> Bool { false }
+    public func localUserText() async -> String? { await localUser()?.description }
+    /// A transmitter that does not implement the untyped calls says so: cases needing them are
+    /// then not applicable, never judged on these placeholders.
+    public func takesHarnessCalls() async -> Bool { false }
+    public func setLogLevel(raw: Int) async -> Bool { false }
+    public func setLicence(_ certificate: String?) async {}
+    public func startInDefaultMode() async throws(TransmitterError) { try await start(mode: .automatic) }
+    public func backgroundModeEnabled() async -> Bool { false }
+    public func setBackgroundModeEnabled(_ enabled: Bool) async throws(TransmitterError) {
+        throw TransmitterError.backgroundModeUndeclared.with(detail: "this transmitter takes no harness calls")
+    }
+    public func declareBackgroundModes(_ modes: [String]) async {}
+    public func appMovedToBackground() async {}
+    public func appMovedToForeground() async {}
+    public func sendUnencodable(_ dictionary: [String: TransmitterValue], key: String, to receiver: UserID?,
+                                options: SendingOptions) async throws(TransmitterError) -> PacketID {
+        throw TransmitterError.unsupportedDictionaryValue.with(detail: "\(key): this transmitter takes no untyped input")
+    }
 }

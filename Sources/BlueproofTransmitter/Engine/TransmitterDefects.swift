@@ -63,6 +63,9 @@ public struct TransmitterDefects: OptionSet, Hashable, Sendable {
     /// The log level is ignored for the transmitter's `log` events: every line is reported.
     public static let logLevelIgnored = TransmitterDefects(rawValue: 1 << 25)
 
+    /// Automatic mode keeps its first connection and drops every other (no mesh of more than two).
+    public static let automaticSinglePeer = TransmitterDefects(rawValue: 1 << 26)
+
     /// Every defect with its name, for reports and tests.
     public static let named: [(String, TransmitterDefects)] = [
         ("meshLimitOffByOne", .meshLimitOffByOne), ("encryptedBroadcastAllowed", .encryptedBroadcastAllowed),
@@ -77,6 +80,6 @@ public struct TransmitterDefects: OptionSet, Hashable, Sendable {
         ("encryptionSkipped", .encryptionSkipped), ("meshSkipsReceiver", .meshSkipsReceiver),
         ("meshNeverHolds", .meshNeverHolds), ("expiryEarly", .expiryEarly), ("expiryLate", .expiryLate),
         ("relayDropsAtLimit", .relayDropsAtLimit), ("meshLimitShortByOne", .meshLimitShortByOne),
-        ("logLevelIgnored", .logLevelIgnored),
+        ("logLevelIgnored", .logLevelIgnored), ("automaticSinglePeer", .automaticSinglePeer),
     ]
 }

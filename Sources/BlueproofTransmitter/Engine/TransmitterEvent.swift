@@ -19,6 +19,9 @@ public enum TransmitterEvent: Sendable, Equatable {
     case startFailed(TransmitterError)
     /// The link's radio is not available.
     case bluetoothUnavailable
+    /// No offline licence certificate: the licence can be validated only online
+    /// (didOccurEvent, "not necessarily an error"; with no network the start then fails).
+    case licenceNeedsNetwork
     /// The transmitter stopped.
     case stopped
 

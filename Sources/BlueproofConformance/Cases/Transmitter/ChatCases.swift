@@ -74,11 +74,12 @@ final class ChatUnderTest: Sendable {
 
     private init(chat: ChatSession) { self.chat = chat }
 
-    /// Starts the app on node 0 before the node starts, so it sees every event.
-    static func start(on stage: TransmitterStage) async -> (ChatUnderTest, Task<Void, Never>) {
-        let defects = (stage.subject as? DefectiveTransmitter)?.defects.chat ?? []
-        let under = ChatUnderTest(chat: ChatSession(transmitter: stage.subject, name: "blueproof-subject", defects: defects))
-        let events = await stage.subject.events()
+    /// Starts the app on node `node` (0: the subject's, with the variant's chat defects) before
+    /// the node starts, so it sees every event.
+    static func start(on stage: TransmitterStage, node: Int = 0, name: String = "blueproof-subject") async -> (ChatUnderTest, Task<Void, Never>) {
+        let defects = (stage.nodes[node] as? DefectiveTransmitter)?.defects.chat ?? []
+        let under = ChatUnderTest(chat: ChatSession(transmitter: stage.nodes[node], name: name, defects: defects))
+        let events = await stage.nodes[node].events()
         let running = Task { await under.chat.run(events: events) }
         return (under, running)
     }

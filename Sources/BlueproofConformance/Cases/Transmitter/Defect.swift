@@ -65,6 +65,43 @@ public enum Defect: String, CaseIterable, Sendable, Codable {
     case sessionExpiresInAYear
     // The chat app run over node 0 (ChatDefects).
     case chatPeerInfoShownAsMessage, chatMessageTakenAsPeerInfo, chatNameLengthWrong
+    // issue 14: BFT/PAY, BFT/CON, BFT/LOG, BFT/OPT/BV-19, BFT/KEY/BV-06, BFT/LIFE, CHAT/APP
+    /// Floating-point dictionary values leave as integers; binary dictionary values as base64 text.
+    case floatsSentAsIntegers, binaryValuesSentAsText
+    /// A dictionary and data sent together leave as two packets (the send names the dictionary's).
+    case dataSentApart
+    /// A received packet without a dictionary (without data) is reported with an empty one.
+    case receivedDictionaryNeverNil, receivedDataNeverNil
+    /// A dictionary value with no JSON form is left out and the rest sent.
+    case unencodableValueDropped
+    /// Connections are made but not reported; reported under another id; disconnections not reported.
+    case connectionUnreported, connectedUserMisnamed, disconnectionUnreported
+    /// Automatic mode keeps one connection and drops every other (engine).
+    case automaticSinglePeer
+    /// A refused send returns a packet id; the refusal comes afterwards as didFailForPacket.
+    case validationDeferred
+    /// Raw log levels: outside 0-3 taken as the nearest level; r taken as 3 - r.
+    case rawLogLevelUnbounded, rawLogLevelsReversed
+    /// The level is info until set; every start after the first puts error back.
+    case logDefaultInfo, restartResetsLogLevel
+    /// Each instance has its own log level (not process-wide).
+    case logLevelPerInstance
+    /// The chat app (ChatDefects): no name sent on a secure connection; broadcasts without the
+    /// sender's name; a disconnection leaves the peer online.
+    case chatIdentityNotSent, chatBroadcastWithoutSender, chatDisconnectionIgnored
+    /// Start without a mode runs on-demand; start on-demand runs automatic.
+    case defaultModeOnDemand, onDemandStartsAutomatic
+    /// stop reports stopped and keeps the links; every stop destroys the session; saveState saves nothing.
+    case stopKeepsLinks, restartNewIdentity, saveStateNoop
+    /// A certificate given is not used; "none" is not used; a certificate given is replaced by none.
+    case licenceIgnored, startsWithoutLicence, offlineLicenceIgnored
+    /// Background mode reads on by default; is enabled with nothing declared; does not keep the
+    /// links in the background; is cleared by start.
+    case backgroundModeOnByDefault, backgroundModeUnchecked, backgroundModeNotKept, startClearsBackgroundMode
+    /// Advertises and scans from creation, before any start; user ids read as text that is no UUID.
+    case presentBeforeStart, userIDNotUUID
+    /// The need to reach the network to validate the licence is never reported as an event.
+    case networkNeedUnreported
 
     /// The engine defect this is, if it lives in the engine.
     public var engine: TransmitterDefects? {
@@ -94,6 +131,7 @@ public enum Defect: String, CaseIterable, Sendable, Codable {
         case .sessionNotPersisted: .sessionNotPersisted
         case .keyReplacedSilently: .keyReplacedSilently
         case .noDuplicateCache: .noDuplicateCache
+        case .automaticSinglePeer: .automaticSinglePeer
         default: nil
         }
     }
@@ -106,6 +144,9 @@ extension Defect {
         case .chatPeerInfoShownAsMessage: .peerInfoShownAsMessage
         case .chatMessageTakenAsPeerInfo: .messageTakenAsPeerInfo
         case .chatNameLengthWrong: .nameLengthWrong
+        case .chatIdentityNotSent: .identityNotSent
+        case .chatBroadcastWithoutSender: .broadcastWithoutSender
+        case .chatDisconnectionIgnored: .disconnectionIgnored
         default: nil
         }
     }

@@ -5,7 +5,7 @@ import Foundation
 /// the way each `Defect` says, while the transmitter underneath works. Used only for the broken
 /// variants that show every BFT case can fail.
 public actor DefectiveTransmitter: TransmitterControl {
-    private let inner: any TransmitterControl
+    let inner: any TransmitterControl
     /// The faults of this variant (the chat cases read the chat app's share).
     public nonisolated let defects: Set<Defect>
     private var mode: ConnectionMode?
@@ -22,6 +22,13 @@ public actor DefectiveTransmitter: TransmitterControl {
     private var everConnected: Set<UserID> = []
     private var injected: [UUID: AsyncStream<TransmitterEvent>.Continuation] = [:]
     private var watcher: Task<Void, Never>?
+    /// For the log faults (issue 14): whether a caller set a level, and how many starts were made.
+    var levelSetByCaller = false
+    /// ``Defect/logLevelPerInstance``: this instance's own level.
+    var ownLevel = TransmitterLogLevel.error
+    var starts = 0
+    /// ``Defect/presentBeforeStart``: whether the transmitter underneath was started unasked.
+    var startedUnasked = false
 
     /// The clock the wrapped transmitter reads (``Defect/sessionExpiresInAYear`` reads it too).
     private let clock: any TransmitterTimeSource
@@ -81,6 +88,7 @@ public actor DefectiveTransmitter: TransmitterControl {
 
     public func events() async -> AsyncStream<TransmitterEvent> {
         await watch()
+        await startUnaskedIfBroken()
         let upstream = await inner.events()
         let (stream, continuation) = AsyncStream<TransmitterEvent>.makeStream()
         let key = UUID()
@@ -92,6 +100,7 @@ public actor DefectiveTransmitter: TransmitterControl {
                 switch event {
                 case _ where hidden.contains(.mute): continue
                 case .log where hidden.contains(.logSilent): continue
+                case .log(let level, _) where hidden.contains(.logLevelPerInstance): if await self?.ownLevel ?? .error >= level { continuation.yield(event) }
                 case .sentDirect where hidden.contains(.directNeverConfirmed): continue
                 case .secureConnection where hidden.contains(.secureConnectionNeverCompletes): continue
                 case .failed where hidden.contains(.directNeverFails): continue
@@ -99,6 +108,7 @@ public actor DefectiveTransmitter: TransmitterControl {
                 case .connected(let user) where hidden.contains(.connectionReportedSecure):
                     continuation.yield(event)
                     continuation.yield(.secureConnection(user))
+                case _ where !hidden.isDisjoint(with: Self.eventFaults): if let changed = Self.altered(event, by: hidden) { continuation.yield(changed) }
                 default: continuation.yield(event)
                 }
             }
@@ -110,25 +120,34 @@ public actor DefectiveTransmitter: TransmitterControl {
 
     public func start(mode: ConnectionMode) async throws(TransmitterError) {
         await watch()
+        await logFaultsBeforeStart()
         do {
-            try await inner.start(mode: mode)
+            try await inner.start(mode: startedMode(mode))
         } catch where has(.damagedSessionReplaced) {
             try await inner.destroySession()
-            try await inner.start(mode: mode)
+            try await inner.start(mode: startedMode(mode))
         }
         self.mode = mode
         if sessionStarted == nil { sessionStarted = clock.now() }
     }
 
     public func stop() async {
-        await inner.stop()
         mode = nil
+        if has(.stopKeepsLinks) { return inject(.stopped) }
+        await inner.stop()
+        if has(.restartNewIdentity) { try? await inner.destroySession() }
+        await startUnaskedIfBroken()
     }
 
     public func localUser() async -> UserID? { sessionLapsed ? nil : await inner.localUser() }
 
     public func send(dictionary: [String: TransmitterValue]?, data: Data?, to receiver: UserID?, options: SendingOptions) async throws(TransmitterError) -> PacketID {
         do {
+            if has(.dataSentApart), let dictionary, let data, !data.isEmpty {
+                let id = try await faultySend(dictionary: dictionary, data: nil, to: receiver, options: options)
+                _ = try await faultySend(dictionary: nil, data: data, to: receiver, options: options)
+                return id
+            }
             return try await faultySend(dictionary: dictionary, data: data, to: receiver, options: options)
         } catch {
             throw misreported(error)
@@ -136,7 +155,7 @@ public actor DefectiveTransmitter: TransmitterControl {
     }
 
     /// ``Defect/refusesForWrongReason``: the refusal stands, its reason does not.
-    private func misreported(_ error: TransmitterError) -> TransmitterError {
+    func misreported(_ error: TransmitterError) -> TransmitterError {
         guard has(.refusesForWrongReason) else { return error }
         return TransmitterError.sessionError.with(detail: "defect: \(error.name) reported as sessionError")
     }
@@ -165,9 +184,14 @@ public actor DefectiveTransmitter: TransmitterControl {
         }
         let id: PacketID
         do {
-            id = try await inner.send(dictionary: dictionary, data: data, to: receiver, options: options)
+            id = try await inner.send(dictionary: sentForm(of: dictionary), data: data, to: receiver, options: options)
         } catch {
             if error == .noSecureConnection, let receiver, everSecure.contains(receiver) { lapsed.insert(receiver) }
+            if has(.validationDeferred) {
+                let fake = PacketID()
+                inject(.failed(fake, error))
+                return fake
+            }
             let swallowed: Defect? = switch error {
             case .noDataToSend: .emptyPayloadAccepted
             case .binaryInBroadcast: .binaryInBroadcastAllowed
@@ -274,9 +298,18 @@ public actor DefectiveTransmitter: TransmitterControl {
     public func destroySession() async throws(TransmitterError) {
         if has(.sessionNotDestroyed) { return }
         try await inner.destroySession()
+        await startUnaskedIfBroken()
     }
 
-    public func setLogLevel(_ level: TransmitterLogLevel) async { await inner.setLogLevel(level) }
+    public func setLogLevel(_ level: TransmitterLogLevel) async {
+        levelSetByCaller = true
+        ownLevel = level
+        // One instance's level: the process logs everything, each instance shows its own share.
+        await inner.setLogLevel(has(.logLevelPerInstance) && level != .error ? .trace : level)
+    }
 
-    public func saveState() async throws(TransmitterError) { try await inner.saveState() }
+    public func saveState() async throws(TransmitterError) {
+        if has(.saveStateNoop) { return }
+        try await inner.saveState()
+    }
 }

@@ -38,6 +38,10 @@ public enum RefusalRule: String, Sendable, Hashable, CaseIterable, Comparable {
     /// are imported, not what a second, different key does: the project's reading is that it
     /// is never taken silently).
     case keyConflict = "key_conflict"
+    /// A dictionary value with no JSON form, such as an image object ("Dictionaries").
+    case unencodableValue = "unencodable_value"
+    /// Background mode enabled with no Bluetooth background mode declared ("Background mode").
+    case backgroundModeUndeclared = "background_mode_undeclared"
 
     /// The profile key listing the errors that count as this refusal.
     public var profileKey: String { "bridgefy.refusals.\(rawValue)" }

@@ -26,6 +26,14 @@ public enum TransmitterCases {
         cases.append(HopLimitCase())
         cases.append(PlaintextCase())
         cases += ChatCases.all() as [any TransmitterCase]
+        cases += PayloadCases.all() as [any TransmitterCase]
+        cases += ConnectionCases.all() as [any TransmitterCase]
+        cases += CallRuleCases.all() as [any TransmitterCase]
+        cases += ChatAppCases.all() as [any TransmitterCase]
+        cases += LifecycleCases.all() as [any TransmitterCase]
+        cases += LicenceCases.all() as [any TransmitterCase]
+        cases += BackgroundCases.all() as [any TransmitterCase]
+        cases += PresenceCases.all() as [any TransmitterCase]
         return cases
     }
 }

@@ -50,10 +50,22 @@ public struct TransmitterStage: Sendable {
 
     /// Starts nodes 0 and 1 in automatic mode and waits until each reports the other connected.
     public func connectedPair() async throws -> (subject: UserID, tester: UserID) {
+        try await connectedPair(from: [0, 0])
+    }
+
+    /// After ``stopSubject(seenBy:)``: stops the tester too and starts both again, waiting for
+    /// connections made from now on. A subject restarted alone can miss a tester whose link
+    /// still counts it as seen (the reference's BLE link announces a peer once per sighting run).
+    public func restartedPair() async throws -> (subject: UserID, tester: UserID) {
+        await nodes[1].stop()
+        return try await connectedPair(from: [logs[0].events.count, logs[1].events.count])
+    }
+
+    private func connectedPair(from marks: [Int]) async throws -> (subject: UserID, tester: UserID) {
         let subject = try await start(0)
         let tester = try await start(1)
-        _ = try await wait(0, for: "connection with the tester") { $0 == .connected(tester) }
-        _ = try await wait(1, for: "connection with the subject") { $0 == .connected(subject) }
+        _ = try await wait(0, for: "connection with the tester", from: marks[0]) { $0 == .connected(tester) }
+        _ = try await wait(1, for: "connection with the subject", from: marks[1]) { $0 == .connected(subject) }
         return (subject, tester)
     }
 
@@ -83,6 +95,18 @@ public struct TransmitterStage: Sendable {
         case .success(let id): return id
         case .failure(let error) where index == 0: throw error
         case .failure(let error): throw StageFailure(.tester, "tester node \(index) refused its send: \(error)")
+        }
+    }
+
+    /// Stops the subject and waits for its `stopped`; with `seenBy`, also for that node to see
+    /// `subject` leave, so a start after this meets it afresh (a restart before the tester saw
+    /// the link drop can find it still holding the old one).
+    public func stopSubject(seenBy tester: (index: Int, subject: UserID)? = nil) async throws {
+        let marks = logs.map { $0.events.count }
+        await subject.stop()
+        _ = try await wait(0, for: "stopped", from: marks[0], precondition: .start) { $0 == .stopped }
+        if let tester {
+            _ = try await wait(tester.index, for: "node \(tester.index) seeing the subject leave", from: marks[tester.index]) { $0 == .disconnected(tester.subject) }
         }
     }
 
