@@ -16,10 +16,14 @@ extension TransferPeripheral {
             var meter = TransferMeter()
             var (sent, chunks, largest) = (0, 0, 0)
             let last = chunker.count - 1
+            if faults.emptyChunkBeforeMarker, payload.isEmpty { _ = try await host.notify([], of: link.valueHandle, to: link.connection) }
             for (index, value) in chunker.enumerated() {
                 try Task.checkCancellation()
                 if index == last, faults.omitEndOfMessage { break }
-                guard try await host.notify(value, of: link.valueHandle, to: link.connection) else {
+                if faults.dropChunksShorterThanMarker, index < last, value.count < TransferChunker.endOfMessage.count { continue }
+                if let at = faults.loseChunkAt, index < last, index == (at + chunker.chunkSize - 1) / chunker.chunkSize { continue }
+                guard try await (faults.indicateChunks ? host.indicate(value, of: link.valueHandle, to: link.connection)
+                                 : host.notify(value, of: link.valueHandle, to: link.connection)) else {
                     throw TransferError.unsubscribed(bytes: sent)
                 }
                 guard index < last else { break }

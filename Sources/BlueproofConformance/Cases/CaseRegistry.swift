@@ -33,6 +33,15 @@ public struct CaseRegistry: Sendable {
             WriteCommandCase(),
             RoleSwapCase(),
             CleanupCase(),
+            // issue 14: the CBT cases the runner lacked
+            ChunkMinimumCase(), PayloadLimitCase(), EmptyPayloadCase(), MessageBoundaryCase(), MarkerLengthsCase(),
+            MegabyteCase(.plain), NotificationPDUCase(), MegabyteCase(.smallBuffers), MegabyteCase(.oneBuffer),
+            SingleConnectionCase(), AdvertisedServiceCase(), CharacteristicPropertiesCase(), SampleUUIDsCase(),
+            AdvertisingOffCase(), DuplicateReportsCase(),
+            GateAtThresholdCase(gate: gate, above: 10), GateAtThresholdCase(unavailableWithGate: gate),
+            GateWalkInCase(gate: gate, swings: true), GateSettingCase(),
+            MegabyteCase(.reversed), InteropPayloadCase(.central), InteropPayloadCase(.peripheral),
+            MidTransferCutCase(.peripheralLeaves), MidTransferCutCase(.connectionTimeout), StalledUpdatesCase(),
         ])
     }
 

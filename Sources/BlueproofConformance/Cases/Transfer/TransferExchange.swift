@@ -77,9 +77,10 @@ struct TransferExchange: Sendable {
     /// Runs both roles at once; the central starts once the peripheral advertises (btvirt
     /// reports an advertiser only while it advertises). When the central fails, the peripheral
     /// is stopped rather than left waiting for a central.
+    /// `peripheralProfile`: our peripheral's, when it is not `profile` (a longer idle timeout).
     static func run(_ context: CaseContext, peripheralNode: Int = 0, centralNode: Int = 1,
                     _ peripheralMode: TransferPeripheral.Mode, _ centralMode: TransferCentral.Mode,
-                    profile: TransferProfile) async -> TransferExchange {
+                    profile: TransferProfile, peripheralProfile: TransferProfile? = nil) async -> TransferExchange {
         if let air = context.airDevice, air.node == peripheralNode || air.node == centralNode {
             return await runWithAirDevice(air, context, peripheralNode: peripheralNode, centralNode: centralNode,
                                           peripheralMode, centralMode, profile: profile)
@@ -93,7 +94,7 @@ struct TransferExchange: Sendable {
             return TransferExchange(peripheral: failure, central: failure, peripheralEvents: [], centralEvents: [])
         }
         let (peripheralTask, advertising, ended) = startPeripheral(context, node: peripheralNode, host: peripheralHost,
-                                                                   peripheralMode, profile: profile)
+                                                                   peripheralMode, profile: peripheralProfile ?? profile)
         _ = await advertising.wait()
         let (centralOutcome, centralEvents) = await runCentral(context, node: centralNode, host: centralHost, centralMode,
                                                                profile: profile)

@@ -39,4 +39,19 @@ enum TransferScenarios {
           - node: peripheral
             withhold-credits: {from: 300ms, for: 1s}
         """
+
+    /// Both nodes at -45 dBm with radio-proxy `faults`, each a node's name and its fault's
+    /// line (docs/radio-proxy.md, "Faults"), e.g. `("peripheral", "buffer-size: {length: 27, count: 20}")`.
+    static func faulted(_ faults: [(node: String, fault: String)]) -> String {
+        """
+        seed: 6
+        nodes:
+          - name: peripheral
+          - name: central
+        rssi:
+          fixed: -45
+        faults:
+
+        """ + faults.map { "  - node: \($0.node)\n    \($0.fault)\n" }.joined()
+    }
 }
