@@ -65,6 +65,16 @@ struct CaptureEvidence: Sendable {
         }
     }
 
+    /// HCI Disconnection Complete events the host was given (Core Vol 4, Part E §7.7.5): the
+    /// link ended, by either side.
+    var disconnectionCompleteFrames: [Int] {
+        frames { record in
+            guard record.direction == .received, record.packet.type == .event,
+                  case .disconnectionComplete? = try? HCIEvent(payload: record.packet.payload) else { return false }
+            return true
+        }
+    }
+
     /// ACL packets the host sent that start an ATT Handle Value Notification (L2CAP CID 4,
     /// opcode 0x1B).
     var notificationFrames: [Int] { attFrames(sent: 0x1B) }

@@ -58,10 +58,12 @@ struct CleanupCase: ConformanceCase {
 
     /// The central's capture must show it turn notifications off after the last one and then
     /// disconnect by itself; nil when it did.
-    /// `afterFirst`: the write may follow the first notification (a transfer the central gave
-    /// up mid-way, with notifications still arriving after it).
-    static func judgeCentral(_ capture: CaptureEvidence, afterFirst: Bool = false) -> CaseOutcome? {
-        let (last, off) = unsubscription(in: capture, seenBy: .central, afterFirst: afterFirst)
+    /// `gaveUp`: the central gave up mid-transfer, so its write may follow the first
+    /// notification (others still arrive after it), and the peripheral, told the central has
+    /// gone, may end the link before the central's own HCI Disconnect (the link's end then
+    /// shows as a Disconnection Complete after the write).
+    static func judgeCentral(_ capture: CaptureEvidence, gaveUp: Bool = false) -> CaseOutcome? {
+        let (last, off) = unsubscription(in: capture, seenBy: .central, afterFirst: gaveUp)
         guard let last else {
             return .fail("the central's capture holds no notification it received", findings: [Finding("the central's capture", capture: capture.path)])
         }
@@ -69,7 +71,8 @@ struct CleanupCase: ConformanceCase {
             return .fail("the central never turned notifications off (no CCCD write of 0x0000 after the last notification)",
                          findings: [Finding("the last notification", capture: capture.path, frames: [last])])
         }
-        guard capture.disconnectFrames.contains(where: { $0 > off }) else {
+        let ends = capture.disconnectFrames + (gaveUp ? capture.disconnectionCompleteFrames : [])
+        guard ends.contains(where: { $0 > off }) else {
             return .fail("the central turned notifications off but never disconnected (no HCI Disconnect from it)",
                          findings: [Finding("the CCCD write", capture: capture.path, frames: [off])])
         }

@@ -30,7 +30,7 @@ struct PayloadLimitCase: ConformanceCase {
         if case let .success(sent) = exchange.peripheral, let reply = sent.reply {
             return .fail("the peripheral reports a \(reply.count)-byte write-back for a message the central refused")
         }
-        if let verdict = CleanupCase.judgeCentral(try CaptureEvidence(path: context.captures[1]), afterFirst: true) {
+        if let verdict = CleanupCase.judgeCentral(try CaptureEvidence(path: context.captures[1]), gaveUp: true) {
             return verdict
         }
         let open = await TransferExchange.openConnections(context)
