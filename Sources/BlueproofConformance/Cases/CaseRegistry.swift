@@ -34,12 +34,12 @@ public struct CaseRegistry: Sendable {
             RoleSwapCase(),
             CleanupCase(),
             // issue 14: the CBT cases the runner lacked
-            ChunkMinimumCase(), PayloadLimitCase(), EmptyPayloadCase(), MessageBoundaryCase(), MarkerLengthsCase(),
+            NotApplicableCase.chunkBelowMarker, PayloadLimitCase(), EmptyPayloadCase(), MessageBoundaryCase(), MarkerLengthsCase(),
             MegabyteCase(.plain), NotificationPDUCase(), MegabyteCase(.smallBuffers), MegabyteCase(.oneBuffer),
             SingleConnectionCase(), AdvertisedServiceCase(), CharacteristicPropertiesCase(), SampleUUIDsCase(),
             AdvertisingOffCase(), DuplicateReportsCase(),
             GateAtThresholdCase(gate: gate, above: 10), GateAtThresholdCase(unavailableWithGate: gate),
-            GateWalkInCase(gate: gate, swings: true), GateSettingCase(),
+            GateWalkInCase(gate: gate, swings: true), NotApplicableCase.gateSetting,
             MegabyteCase(.reversed), InteropPayloadCase(.central), InteropPayloadCase(.peripheral),
             MidTransferCutCase(.peripheralLeaves), MidTransferCutCase(.connectionTimeout), StalledUpdatesCase(),
         ])

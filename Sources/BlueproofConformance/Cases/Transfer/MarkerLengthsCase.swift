@@ -26,14 +26,8 @@ struct MarkerLengthsCase: ConformanceCase {
         var lengths: [String] = []
         for payload in Self.payloads(marker: marker, chunkSize: Self.mtu - header) {
             let exchange = await TransferExchange.run(context, .send(payload), .receive(reply: .none), profile: profile)
-            guard exchange.centralReady != nil else {
-                return .error("\(payload.count) bytes: the central never subscribed: \(exchange.centralText)")
-            }
-            guard case let .success(received) = exchange.central else {
-                return .fail("a \(payload.count)-byte payload never completed at the central: \(exchange.centralText)")
-            }
-            if let difference = TransferExchange.difference(sent: payload, received: received.payload ?? []) {
-                return .fail("a \(payload.count)-byte payload did not round-trip at ATT_MTU \(Self.mtu): \(difference)")
+            if let verdict = exchange.deliveryVerdict(of: payload, what: "a \(payload.count)-byte payload at ATT_MTU \(Self.mtu)") {
+                return verdict
             }
             lengths.append("\(payload.count)")
         }
