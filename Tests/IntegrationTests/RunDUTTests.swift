@@ -67,11 +67,13 @@ extension Integration {
 
         /// What each CBT case gives an implementation under test on `nodes` that plays its roles
         /// right: pass where the case has a place for it there, not-applicable elsewhere (and
-        /// where the case is not-applicable on the reference too).
+        /// where the case is not-applicable on the reference too). CBT/ROLE/BV-03 needs both
+        /// roles of it.
         static func transferVerdicts(judging nodes: Set<Int>) throws -> [String: Verdict] {
             let profile = try Profile.loadDefault(path: "\(RunCaseTests.root)/Conformance/profiles/bridgefy-ios.yaml")
             return Dictionary(uniqueKeysWithValues: CaseRegistry.transfer(profile: profile).cases.map { item in
-                let judged = item.needs.dutNode.map(nodes.contains) == true && !RunCaseTests.notApplicable.contains(item.id.rawValue)
+                let places: Set<Int>? = item.id == "CBT/ROLE/BV-03" ? [0, 1] : item.needs.dutNode.map { [$0] }
+                let judged = places.map(nodes.isSuperset(of:)) == true && !RunCaseTests.notApplicable.contains(item.id.rawValue)
                 return (item.id.rawValue, judged ? Verdict.pass : .notApplicable)
             })
         }
