@@ -19,6 +19,9 @@ struct MegabyteCase: ConformanceCase {
     let id: CaseID
     let variant: Variant
     static let size = 1 << 20
+    /// One 192-byte packet per 30 ms connection event on Rootcanal: some 6 KB/s, 1 MB in about
+    /// three minutes (btvirt takes about two seconds).
+    static let oneBufferTimeout: Duration = .seconds(300)
 
     init(_ variant: Variant) {
         self.variant = variant
@@ -34,7 +37,8 @@ struct MegabyteCase: ConformanceCase {
         switch variant {
         case .plain: CaseNeeds(controllers: 2, radioScenario: TransferScenarios.closeRange, dutNode: 0)
         case .smallBuffers: CaseNeeds(controllers: 2, radioScenario: TransferScenarios.faulted([("peripheral", "buffer-size: {length: 27, count: 20}")]), dutNode: 0)
-        case .oneBuffer: CaseNeeds(controllers: 2, radioScenario: TransferScenarios.faulted([("peripheral", "buffer-size: {length: 192, count: 1}")]), dutNode: 0)
+        case .oneBuffer: CaseNeeds(controllers: 2, radioScenario: TransferScenarios.faulted([("peripheral", "buffer-size: {length: 192, count: 1}")]),
+                                   dutNode: 0, timeout: Self.oneBufferTimeout)
         // The implementation under test plays the sample's direction only.
         case .reversed: CaseNeeds(controllers: 2, radioScenario: TransferScenarios.closeRange)
         }
@@ -67,8 +71,12 @@ struct MegabyteCase: ConformanceCase {
 
     /// The central writes the payload; the peripheral must complete it byte-exact, and the
     /// central's capture must hold a Write Command for every chunk.
+    /// The central's writes are queued long before a slow link (Rootcanal) has carried them, so
+    /// both roles wait as long as an ATT transaction may take (Core Vol 3, Part F §3.3.3).
     private func reversed(_ context: CaseContext, payload: [UInt8], profile: TransferProfile) async throws -> CaseOutcome {
-        let exchange = await TransferExchange.run(context, .receive(reply: .bytes(Array("got it".utf8))), .send(payload), profile: profile)
+        var patient = profile
+        patient.idleTimeout = .seconds(30)
+        let exchange = await TransferExchange.run(context, .receive(reply: .bytes(Array("got it".utf8))), .send(payload), profile: patient)
         guard let ready = exchange.centralReady else {
             return .error("the central never subscribed: \(exchange.centralText)")
         }
