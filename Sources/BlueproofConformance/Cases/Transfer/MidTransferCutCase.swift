@@ -5,8 +5,8 @@ import BlueproofWire
 /// CBT/CLEAN/BI-01 and BI-02: a link that ends mid-transfer fails both roles, each saying the
 /// connection ended, and leaves no connection open (corebluetooth-transfer-sample.md, "When
 /// the Central Receives the Data, Update the User Interface": the central cleans up on an
-/// error; a message without its "EOM" is not complete). The radio proxy ends the link 2 s in,
-/// while a 4 MB transfer crawls through four 27-byte buffers:
+/// error; a message without its "EOM" is not complete). The radio proxy ends the link 3 s in,
+/// while an 8 MB transfer crawls through four 27-byte buffers:
 /// - BI-01: the peripheral's side ends it (its host is told Remote User Terminated, the
 ///   central's controller gets an HCI Disconnect);
 /// - BI-02: the central's link times out (Connection Timeout, 0x08), as if the peer vanished.
@@ -16,7 +16,9 @@ struct MidTransferCutCase: ConformanceCase {
 
     let id: CaseID
     let cut: Cut
-    static let payloadSize = 4_000_000
+    static let payloadSize = 8_000_000
+    /// How long the peripheral may take to report the link's end once the central has.
+    static let peripheralGrace: Duration = .seconds(10)
 
     init(_ cut: Cut) {
         self.cut = cut
@@ -35,8 +37,9 @@ struct MidTransferCutCase: ConformanceCase {
 
     func run(_ context: CaseContext) async throws -> CaseOutcome {
         let payload = TransferExchange.payload(Self.payloadSize)
+        // The peripheral hears of the end from its controller, after what it had queued.
         let exchange = await TransferExchange.run(context, .send(payload), .receive(reply: .echoPrefix),
-                                                  profile: TransferExchange.transferProfile(context))
+                                                  profile: TransferExchange.transferProfile(context), grace: Self.peripheralGrace)
         let faults = context.radio?.faultLog ?? []
         for fault in faults { context.log.note("radio proxy: \(fault)") }
         guard let ended = faults.first(where: { $0.kind == .disconnect }), ended.detail.contains("ended") else {

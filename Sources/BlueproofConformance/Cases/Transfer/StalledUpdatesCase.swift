@@ -20,7 +20,7 @@ struct StalledUpdatesCase: ConformanceCase {
     ]))
 
     func run(_ context: CaseContext) async throws -> CaseOutcome {
-        let payload = TransferExchange.payload(4_000_000)
+        let payload = TransferExchange.payload(8_000_000)
         var profile = TransferExchange.transferProfile(context)
         profile.idleTimeout = .seconds(1)
         var patient = profile

@@ -77,10 +77,12 @@ struct TransferExchange: Sendable {
     /// Runs both roles at once; the central starts once the peripheral advertises (btvirt
     /// reports an advertiser only while it advertises). When the central fails, the peripheral
     /// is stopped rather than left waiting for a central.
-    /// `peripheralProfile`: our peripheral's, when it is not `profile` (a longer idle timeout).
+    /// `peripheralProfile`: our peripheral's, when it is not `profile` (a longer idle timeout);
+    /// `grace`: how long our peripheral may take to report once the central failed.
     static func run(_ context: CaseContext, peripheralNode: Int = 0, centralNode: Int = 1,
                     _ peripheralMode: TransferPeripheral.Mode, _ centralMode: TransferCentral.Mode,
-                    profile: TransferProfile, peripheralProfile: TransferProfile? = nil) async -> TransferExchange {
+                    profile: TransferProfile, peripheralProfile: TransferProfile? = nil,
+                    grace: Duration = peripheralGrace) async -> TransferExchange {
         if let air = context.airDevice, air.node == peripheralNode || air.node == centralNode {
             return await runWithAirDevice(air, context, peripheralNode: peripheralNode, centralNode: centralNode,
                                           peripheralMode, centralMode, profile: profile)
@@ -101,7 +103,7 @@ struct TransferExchange: Sendable {
         if case .failure = centralOutcome {
             // A peripheral that failed first (and made the central fail) reports why; one still
             // waiting for a central is stopped once it has had the moment to.
-            _ = try? await withTimeout(peripheralGrace, clock: context.clock, what: "the peripheral's outcome") {
+            _ = try? await withTimeout(grace, clock: context.clock, what: "the peripheral's outcome") {
                 await ended.wait()
             }
             peripheralTask.cancel()
