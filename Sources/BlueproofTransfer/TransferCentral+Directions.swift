@@ -76,7 +76,7 @@ extension TransferCentral {
             let last = chunker.count - 1
             for (index, value) in chunker.enumerated() {
                 try Task.checkCancellation()
-                if let at = profile.faults.loseChunkAt, index < last, index == (at + chunker.chunkSize - 1) / chunker.chunkSize { continue }
+                if index < last, profile.faults.losesChunk(index, chunkSize: chunker.chunkSize) { continue }
                 try await link.gatt.writeWithoutResponse(handle: valueHandle, value: value)
                 guard index < last else { break }
                 sent += value.count

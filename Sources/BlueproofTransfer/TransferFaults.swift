@@ -113,6 +113,11 @@ public struct TransferFaults: Hashable, Sendable, CustomStringConvertible {
         self.gateAsUpperBound = gateAsUpperBound
     }
 
+    /// Whether the sender leaves out data chunk `index` of chunks of `chunkSize` (``loseChunkAt``).
+    public func losesChunk(_ index: Int, chunkSize: Int) -> Bool {
+        loseChunkAt.map { index == ($0 + chunkSize - 1) / chunkSize } ?? false
+    }
+
     /// The reference behaviour: no fault.
     public static let none = TransferFaults()
 

@@ -21,7 +21,7 @@ extension TransferPeripheral {
                 try Task.checkCancellation()
                 if index == last, faults.omitEndOfMessage { break }
                 if faults.dropChunksShorterThanMarker, index < last, value.count < TransferChunker.endOfMessage.count { continue }
-                if let at = faults.loseChunkAt, index < last, index == (at + chunker.chunkSize - 1) / chunker.chunkSize { continue }
+                if index < last, faults.losesChunk(index, chunkSize: chunker.chunkSize) { continue }
                 guard try await (faults.indicateChunks ? host.indicate(value, of: link.valueHandle, to: link.connection)
                                  : host.notify(value, of: link.valueHandle, to: link.connection)) else {
                     throw TransferError.unsubscribed(bytes: sent)
