@@ -5,7 +5,7 @@ extension TransferCentral {
     /// with Write Without Response.
     func receive(on link: Link, reply: TransferReply, emit: @escaping Emit) async throws(TransferError) -> TransferSummary {
         let counter = ByteCounter()
-        let limit = profile.payloadLimit
+        let limit = profile.faults.ignorePayloadLimit ? Int.max : profile.payloadLimit
         let valueHandle = link.characteristic.valueHandle
         let faults = profile.faults
         // A broken variant's write-back goes to the declaration, one handle below the value.
@@ -40,7 +40,7 @@ extension TransferCentral {
                 case let .complete(payload):
                     let elapsed = timeline.elapsed() - begun
                     emit(.progress(TransferProgress(bytes: payload.count, total: payload.count, elapsed: elapsed)))
-                    return (payload, reassembler.chunks, reassembler.largestChunk, elapsed)
+                    return (faults.keepMarkerInMessage ? payload + TransferChunker.endOfMessage : payload, reassembler.chunks, reassembler.largestChunk, elapsed)
                 }
             }
             // The stream ends with the connection.
@@ -66,7 +66,7 @@ extension TransferCentral {
     /// Reversed: chunks and "EOM" with Write Without Response (each waits while the outbound
     /// queue is full), then the peripheral's answer as one notification.
     func send(_ payload: [UInt8], on link: Link, emit: @escaping Emit) async throws(TransferError) -> TransferSummary {
-        let chunker = try TransferChunker(payload: payload, chunkSize: link.chunkSize)
+        let chunker = try TransferChunker(payload: payload, chunkSize: link.chunkSize, splitsMarker: !profile.faults.markerChunkUnsplit)
         let counter = ByteCounter()
         let valueHandle = link.characteristic.valueHandle
         let (chunks, largest, elapsed, answer) = try await guarded(
@@ -78,6 +78,7 @@ extension TransferCentral {
             let last = chunker.count - 1
             for (index, value) in chunker.enumerated() {
                 try Task.checkCancellation()
+                if index < last, profile.faults.losesChunk(index, chunkSize: chunker.chunkSize) { continue }
                 try await link.gatt.writeWithoutResponse(handle: valueHandle, value: value)
                 guard index < last else { break }
                 sent += value.count

@@ -67,6 +67,7 @@ public struct TransferCentral: Sendable {
             throw .host(error)
         }
         emit(.connected(connection))
+        if profile.faults.connectAgain { _ = try? await host.connect(to: device.address, type: device.addressType, timeout: .seconds(1)) }
         var subscribed: (GATTClient, GATTRemoteCharacteristic)?
         do throws(TransferError) {
             let link = try await prepare(connection)
@@ -80,8 +81,8 @@ public struct TransferCentral: Sendable {
             return summary
         } catch {
             logger.debug("transfer failed: \(error); cleaning up \(connection)")
-            await cleanUp(connection, subscribed: subscribed)
-            throw error
+            if !profile.faults.skipCleanupOnError { await cleanUp(connection, subscribed: subscribed) }
+            throw profile.faults.vagueFailure ? .gatt("the transfer failed") : error
         }
     }
 
@@ -89,7 +90,7 @@ public struct TransferCentral: Sendable {
     private func find(emit: @escaping Emit) async throws(TransferError) -> LEDiscoveredDevice {
         let devices: AsyncStream<LEDiscoveredDevice>
         do {
-            devices = try await host.discover(services: [profile.service])
+            devices = try await host.discover(services: [profile.service], LEScanParameters(filterDuplicates: profile.faults.filterDuplicateReports))
         } catch {
             throw .host(error)
         }
@@ -103,6 +104,8 @@ public struct TransferCentral: Sendable {
             guard device.connectable, profile.peer.map({ $0 == device.address }) ?? true else { return nil }
             var decision = gate.decide(rssi: device.rssi.map(Int.init))
             if faults.refuseAtGate, decision.rssi == gate.minimum { decision.passed = false }
+            if faults.acceptUnavailableRSSI, decision.rssi == nil { decision.passed = true }
+            if faults.gateAsUpperBound, let rssi = decision.rssi { decision.passed = rssi <= gate.minimum }
             emit(.gate(address: device.address, decision: decision))
             guard decision.passed || faults.ignoreRSSIGate else {
                 rejected.set(rejected.current + 1)

@@ -19,13 +19,17 @@ public struct TransferChunker: Sequence, Sendable {
 
     public let payload: [UInt8]
     public let chunkSize: Int
+    /// Whether a data chunk that is exactly the marker is sent as two (the framing rule); only a
+    /// deliberately broken sender (`TransferFaults.markerChunkUnsplit`) turns it off.
+    public let splitsMarker: Bool
 
     /// `chunkSize` is the largest value the receiver takes (ATT_MTU - 3 for notifications and
     /// Write Without Response); it must be at least 3, so the marker fits.
-    public init(payload: [UInt8], chunkSize: Int) throws(TransferError) {
+    public init(payload: [UInt8], chunkSize: Int, splitsMarker: Bool = true) throws(TransferError) {
         guard chunkSize >= Self.endOfMessage.count else { throw .chunkSizeTooSmall(chunkSize) }
         self.payload = payload
         self.chunkSize = chunkSize
+        self.splitsMarker = splitsMarker
     }
 
     /// The chunk size for an ATT_MTU: ATT_MTU - 3, the most one notification or Write Without
@@ -40,7 +44,7 @@ public struct TransferChunker: Sequence, Sendable {
     /// Values on the air for this payload: the data chunks and the marker.
     public var count: Int {
         let whole = (payload.count + chunkSize - 1) / chunkSize
-        return whole + (lastChunkIsMarker ? 1 : 0) + 1
+        return whole + (splitsMarker && lastChunkIsMarker ? 1 : 0) + 1
     }
 
     private var lastChunkIsMarker: Bool {
@@ -48,11 +52,12 @@ public struct TransferChunker: Sequence, Sendable {
         return payload.count - lastStart == 3 && Array(payload[lastStart...]) == Self.endOfMessage
     }
 
-    public func makeIterator() -> Iterator { Iterator(payload: payload, chunkSize: chunkSize) }
+    public func makeIterator() -> Iterator { Iterator(payload: payload, chunkSize: chunkSize, splitsMarker: splitsMarker) }
 
     public struct Iterator: IteratorProtocol, Sendable {
         let payload: [UInt8]
         let chunkSize: Int
+        let splitsMarker: Bool
         var offset = 0
         var pending: [UInt8]?
         var finished = false
@@ -70,7 +75,7 @@ public struct TransferChunker: Sequence, Sendable {
             let end = Swift.min(offset + chunkSize, payload.count)
             let chunk = Array(payload[offset..<end])
             offset = end
-            if chunk == TransferChunker.endOfMessage {
+            if splitsMarker, chunk == TransferChunker.endOfMessage {
                 pending = [chunk[2]]
                 return Array(chunk[0..<2])
             }

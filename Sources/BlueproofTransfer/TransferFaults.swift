@@ -38,13 +38,51 @@ public struct TransferFaults: Hashable, Sendable, CustomStringConvertible {
     public var foreignServiceUUID = false
     /// The central ends the message on any value that ends in "EOM", not only on "EOM" itself.
     public var endOnMarkerSuffix = false
+    /// The sender lets a data chunk that is exactly "EOM" go out whole (no framing rule).
+    public var markerChunkUnsplit = false
+    // issue 14: CBT/GATT, CHUNK, FLOW, ROLE, CLEAN, GATE runner cases
+    /// The central keeps taking values past its payload limit.
+    public var ignorePayloadLimit = false
+    /// The sender puts an empty notification before the marker of an empty payload.
+    public var emptyChunkBeforeMarker = false
+    /// The central keeps the "EOM" marker at the end of the message it completes.
+    public var keepMarkerInMessage = false
+    /// The sender leaves out data chunks shorter than the marker (a payload's short last chunk).
+    public var dropChunksShorterThanMarker = false
+    /// The sender (either role) leaves out the first chunk that starts at or after this many bytes.
+    public var loseChunkAt: Int? = nil
+    /// The peripheral sends its chunks as indications, not notifications.
+    public var indicateChunks = false
+    /// The peripheral leaves the service UUID out of its advertising data.
+    public var unadvertisedService = false
+    /// Properties the peripheral takes away from the characteristic's (notify + write without response).
+    public var missingProperties: GATTCharacteristicProperties = []
+    /// The peripheral keeps advertising when it gives up waiting for a central.
+    public var keepAdvertising = false
+    /// The central scans with duplicate reports filtered out.
+    public var filterDuplicateReports = false
+    /// Once connected, the central connects to the same peer again (as on a repeated report).
+    public var connectAgain = false
+    /// The central reports a failed transfer without saying why (a bare GATT error).
+    public var vagueFailure = false
+    /// The central neither unsubscribes nor disconnects when its transfer fails.
+    public var skipCleanupOnError = false
+    /// The central lets "not available" (127) through its gate.
+    public var acceptUnavailableRSSI = false
+    /// The central's gate passes RSSI at or below the gate (`<=` where the sample has `>=`).
+    public var gateAsUpperBound = false
 
     public init(chunkSizeDelta: Int = 0, omitEndOfMessage: Bool = false, ignoreRSSIGate: Bool = false,
                 refuseAtGate: Bool = false, skipWriteBack: Bool = false, skipCleanup: Bool = false,
                 acceptAboveMaximum: Bool = false, writeBackToWrongHandle: Bool = false,
                 writeBackBeforeEndOfMessage: Bool = false, dropNonUTF8Values: Bool = false,
                 secondaryService: Bool = false, extraProperties: GATTCharacteristicProperties = [], unreadableValue: Bool = false,
-                foreignServiceUUID: Bool = false, endOnMarkerSuffix: Bool = false) {
+                foreignServiceUUID: Bool = false, endOnMarkerSuffix: Bool = false, markerChunkUnsplit: Bool = false,
+                ignorePayloadLimit: Bool = false, emptyChunkBeforeMarker: Bool = false, keepMarkerInMessage: Bool = false,
+                dropChunksShorterThanMarker: Bool = false, loseChunkAt: Int? = nil, indicateChunks: Bool = false,
+                unadvertisedService: Bool = false, missingProperties: GATTCharacteristicProperties = [], keepAdvertising: Bool = false,
+                filterDuplicateReports: Bool = false, connectAgain: Bool = false, vagueFailure: Bool = false,
+                skipCleanupOnError: Bool = false, acceptUnavailableRSSI: Bool = false, gateAsUpperBound: Bool = false) {
         self.chunkSizeDelta = chunkSizeDelta
         self.omitEndOfMessage = omitEndOfMessage
         self.ignoreRSSIGate = ignoreRSSIGate
@@ -60,6 +98,27 @@ public struct TransferFaults: Hashable, Sendable, CustomStringConvertible {
         self.unreadableValue = unreadableValue
         self.foreignServiceUUID = foreignServiceUUID
         self.endOnMarkerSuffix = endOnMarkerSuffix
+        self.markerChunkUnsplit = markerChunkUnsplit
+        self.ignorePayloadLimit = ignorePayloadLimit
+        self.emptyChunkBeforeMarker = emptyChunkBeforeMarker
+        self.keepMarkerInMessage = keepMarkerInMessage
+        self.dropChunksShorterThanMarker = dropChunksShorterThanMarker
+        self.loseChunkAt = loseChunkAt
+        self.indicateChunks = indicateChunks
+        self.unadvertisedService = unadvertisedService
+        self.missingProperties = missingProperties
+        self.keepAdvertising = keepAdvertising
+        self.filterDuplicateReports = filterDuplicateReports
+        self.connectAgain = connectAgain
+        self.vagueFailure = vagueFailure
+        self.skipCleanupOnError = skipCleanupOnError
+        self.acceptUnavailableRSSI = acceptUnavailableRSSI
+        self.gateAsUpperBound = gateAsUpperBound
+    }
+
+    /// Whether the sender leaves out data chunk `index` of chunks of `chunkSize` (``loseChunkAt``).
+    public func losesChunk(_ index: Int, chunkSize: Int) -> Bool {
+        loseChunkAt.map { index == ($0 + chunkSize - 1) / chunkSize } ?? false
     }
 
     /// The reference behaviour: no fault.
@@ -82,6 +141,22 @@ public struct TransferFaults: Hashable, Sendable, CustomStringConvertible {
         if unreadableValue { parts.append("value not readable") }
         if foreignServiceUUID { parts.append("foreign service UUID") }
         if endOnMarkerSuffix { parts.append("message ended on a value ending in EOM") }
+        if markerChunkUnsplit { parts.append("a chunk that is EOM sent whole") }
+        if ignorePayloadLimit { parts.append("payload limit ignored") }
+        if emptyChunkBeforeMarker { parts.append("empty chunk before EOM") }
+        if keepMarkerInMessage { parts.append("EOM kept in the message") }
+        if dropChunksShorterThanMarker { parts.append("chunks shorter than EOM dropped") }
+        if let loseChunkAt { parts.append("a chunk lost at \(loseChunkAt) bytes") }
+        if indicateChunks { parts.append("chunks indicated") }
+        if unadvertisedService { parts.append("service UUID not advertised") }
+        if !missingProperties.isEmpty { parts.append("properties missing \(missingProperties)") }
+        if keepAdvertising { parts.append("advertising kept on") }
+        if filterDuplicateReports { parts.append("duplicate reports filtered") }
+        if connectAgain { parts.append("connects twice") }
+        if vagueFailure { parts.append("failure without its reason") }
+        if skipCleanupOnError { parts.append("no cleanup after an error") }
+        if acceptUnavailableRSSI { parts.append("RSSI not available accepted") }
+        if gateAsUpperBound { parts.append("RSSI gate turned round") }
         return parts.isEmpty ? "reference" : parts.joined(separator: ", ")
     }
 }

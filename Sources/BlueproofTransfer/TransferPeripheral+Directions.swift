@@ -10,7 +10,8 @@ extension TransferPeripheral {
     func send(_ payload: [UInt8], on link: Link, events: AsyncStream<GATTServerEvent>,
               emit: @escaping Emit) async throws(TransferError) -> TransferSummary {
         let faults = profile.faults
-        let chunker = try TransferChunker(payload: payload, chunkSize: link.chunkSize + faults.chunkSizeDelta)
+        let chunker = try TransferChunker(payload: payload, chunkSize: link.chunkSize + faults.chunkSizeDelta,
+                                          splitsMarker: !faults.markerChunkUnsplit)
         let counter = ByteCounter()
         let (host, clock) = (self.host, self.clock)
         let connection = link.connection
@@ -33,9 +34,18 @@ extension TransferPeripheral {
                     if final { emit(.progress(progress)) } else if let due = meter.update(progress) { emit(.progress(due)) }
                 }
                 let last = chunker.count - 1
+                if faults.emptyChunkBeforeMarker, payload.isEmpty { _ = try await host.notify([], of: link.valueHandle, to: connection) }
                 for (index, value) in chunker.enumerated() {
                     try Task.checkCancellation()
                     if index == last, faults.omitEndOfMessage { break }
+                    if faults.dropChunksShorterThanMarker, index < last, value.count < TransferChunker.endOfMessage.count { continue }
+                    if index < last, faults.losesChunk(index, chunkSize: chunker.chunkSize) { continue }
+                    if faults.indicateChunks {  // indications are confirmed, not completed: not in the ledger
+                        guard try await host.indicate(value, of: link.valueHandle, to: connection) else {
+                            throw TransferError.unsubscribed(bytes: ledger.current.bytes)
+                        }
+                        continue
+                    }
                     guard let pdu = try await host.notifyTracked(value, of: link.valueHandle, to: connection) else {
                         throw TransferError.unsubscribed(bytes: ledger.current.bytes)
                     }

@@ -52,7 +52,7 @@ public struct TransferPeripheral: Sendable {
         try await advertise()
         emit(.advertising(service: service))
         guard let connection = await first(of: incoming, within: profile.acceptTimeout, clock: clock, { $0 }) else {
-            try? await host.stopAdvertising()
+            if !profile.faults.keepAdvertising { try? await host.stopAdvertising() }
             throw .noCentral(limit: profile.acceptTimeout)
         }
         emit(.connected(connection))
@@ -93,7 +93,7 @@ public struct TransferPeripheral: Sendable {
     /// properties notify + write without response and permissions readable + writeable.
     private func serve() async throws(TransferError) -> UInt16 {
         let faults = profile.faults
-        let properties = GATTCharacteristicProperties([.notify, .writeWithoutResponse]).union(faults.extraProperties)
+        let properties = GATTCharacteristicProperties([.notify, .writeWithoutResponse]).union(faults.extraProperties).subtracting(faults.missingProperties)
         let permissions: GATTAttributePermissions = faults.unreadableValue ? [.writable] : [.readable, .writable]
         let definition = GATTServiceDefinition(uuid: service, isPrimary: !faults.secondaryService, characteristics: [
             GATTCharacteristicDefinition(uuid: profile.characteristic, properties: properties, permissions: permissions),
@@ -113,7 +113,7 @@ public struct TransferPeripheral: Sendable {
     private func advertise() async throws(TransferError) {
         do {
             var data = AdvertisingData([.flags(.generalDiscoverableLEOnly)])
-            data.append(contentsOf: AdvertisingDataStructure.serviceUUIDs([service], complete: true))
+            if !profile.faults.unadvertisedService { data.append(contentsOf: AdvertisingDataStructure.serviceUUIDs([service], complete: true)) }
             let scanResponse = AdvertisingData([.localName(profile.localName)])
             try await host.startAdvertising(LEAdvertisingParameters(
                 data: try data.encodedLegacy(), scanResponse: try scanResponse.encodedLegacy()))

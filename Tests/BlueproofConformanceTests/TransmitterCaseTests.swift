@@ -89,7 +89,7 @@ struct TransmitterCaseTests {
     @Test("the unjudgeable cases are not applicable, with their reason")
     func unjudgeable() async throws {
         let catalogue = try Fixtures.catalogue()
-        for item in UnjudgeableCase.all() {
+        for item in NotApplicableCase.all {
             let entry = try #require(catalogue.entries.first { $0.id == item.id })
             let context = CaseContext(entry: entry, profile: try Fixtures.defaultProfile(), hosts: [], captures: [], radio: nil,
                                       transmitterProvider: nil, transferFaults: .none, log: CaseLog())

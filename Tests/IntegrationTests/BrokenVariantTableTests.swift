@@ -1,4 +1,4 @@
-import BlueproofConformance
+@testable import BlueproofConformance
 import BlueproofTestSupport
 import Foundation
 import Testing
@@ -19,6 +19,9 @@ extension Integration {
             let profile = try Profile.loadDefault(path: "\(RunCaseTests.root)/Conformance/profiles/bridgefy-ios.yaml")
             let transmitterCases = Dictionary(TransmitterCases.all().map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             return CaseRegistry.standard(profile: profile).cases.map { item in
+                if let unjudgeable = item as? NotApplicableCase {
+                    return (item.id.rawValue, ["none: not-applicable on every implementation (\(unjudgeable.reason))"], "TransmitterCaseTests")
+                }
                 if let transmitterCase = transmitterCases[item.id] {
                     var variants = ["defect " + transmitterCase.brokenBy.map { "`\($0.rawValue)`" }.sorted().joined(separator: " + ")]
                     if transmitterCase.judgesRefusals { variants.append("defect `refusesForWrongReason`") }
@@ -30,10 +33,17 @@ extension Integration {
                     variant.name.lowercased() == "\(variant.faults)".lowercased() ? variant.name : "\(variant.name) (`\(variant.faults)`)"
                 }
                 let foreign = DUTExamplesTests.faults.filter { $0.failing.contains(id) }.map { "Bumble \($0.program) `DUT_FAULT=\($0.fault)`" }
-                let shownBy = [ours.isEmpty ? nil : "RunCaseTests", foreign.isEmpty ? nil : "DUTExamplesTests"].compactMap { $0 }
-                return (id, ours + foreign, shownBy.joined(separator: ", "))
+                let elsewhere = Self.shownElsewhere[id]
+                let shownBy = [ours.isEmpty ? nil : "RunCaseTests", elsewhere?.test, foreign.isEmpty ? nil : "DUTExamplesTests"].compactMap { $0 }
+                return (id, ours + [elsewhere?.variant].compactMap { $0 } + foreign, shownBy.joined(separator: ", "))
             }
         }
+
+        /// Variants shown by a test of their own rather than through `RunCaseTests.variants`.
+        static let shownElsewhere: [String: (variant: String, test: String)] = [
+            "CBT/GATE/BV-03": ("under a profile letting \"not available\" pass: the reference, whose gate refuses it", "RunCaseTests#unavailableAllowedReading"),
+            "CBT/FLOW/BI-01": ("judge only: the capture of a sender that ignores the controller's buffers; no switch of our roles breaks it", "CaseVariantTests#credits"),
+        ]
 
         static func table() throws -> String {
             var lines = ["| case | broken variant that fails it | shown failing in |", "|---|---|---|"]

@@ -111,6 +111,11 @@ extension Integration {
             #expect(result.stdout.contains(report.summaryLine))
             #expect(!result.stdout.contains("\u{1B}["), "no colour when standard output is not a terminal")
             for item in report.cases {
+                // issue 14: three CBT cases are not-applicable on the reference (RunCaseTests.notApplicable)
+                if RunCaseTests.notApplicable.contains(item.id.rawValue) {
+                    #expect(item.verdict == .notApplicable, "\(item.id): \(item.reasonWithFrames)")
+                    continue
+                }
                 #expect(item.verdict == .pass, "\(item.id): \(item.reasonWithFrames)")
                 #expect(item.captures.count >= 1)
                 for capture in item.captures {

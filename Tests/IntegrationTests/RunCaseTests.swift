@@ -48,7 +48,7 @@ extension Integration {
         }
 
         @Test("btvirt: every implemented case passes on the reference transfer", .requires(.btvirt, .preload),
-              .timeLimit(.minutes(5)))
+              .timeLimit(.minutes(10)))
         func referencePasses() async throws {
             try RequiredComponent.require(.btvirt, .preload)
             let folder = try WorkFolder("run-reference")
@@ -57,7 +57,9 @@ extension Integration {
             #expect(report.cases.count == CaseRegistry.transfer(profile: try Profile.loadDefault(
                 path: "\(Self.root)/Conformance/profiles/bridgefy-ios.yaml")).cases.count)
             for item in report.cases {
-                #expect(item.verdict == .pass, "\(item.id): \(item.reasonWithFrames)\n\(item.log.joined(separator: "\n"))")
+                let expected: Verdict = Self.notApplicable.contains(item.id.rawValue) ? .notApplicable : .pass
+                #expect(item.verdict == expected, "\(item.id): \(item.reasonWithFrames)\n\(item.log.joined(separator: "\n"))")
+                guard expected == .pass else { continue }
                 #expect(item.captures.count == 2)
                 for capture in item.captures {
                     #expect(capture.contains("/\(item.id.pathComponent)/node"), "\(capture)")
@@ -87,7 +89,34 @@ extension Integration {
             ("value not readable", TransferFaults(unreadableValue: true), ["CBT/GATT/BV-07"], "Read Request"),
             ("foreign service UUID", TransferFaults(foreignServiceUUID: true), ["CBT/GATT/BV-07"], "not the profile's service"),
             ("RSSI gate ignored on a walk-in", TransferFaults(ignoreRSSIGate: true), ["CBT/GATE/BV-04"], "below the -50 dBm gate"),
+            // issue 14: the CBT cases the runner lacked
+            ("payload limit ignored", TransferFaults(ignorePayloadLimit: true), ["CBT/CHUNK/BI-02"], "did not refuse"),
+            ("empty chunk before EOM", TransferFaults(emptyChunkBeforeMarker: true), ["CBT/CHUNK/BV-03"], "not the marker alone"),
+            ("EOM kept in the message", TransferFaults(keepMarkerInMessage: true), ["CBT/CHUNK/BV-05", "CBT/ROLE/BV-05"], "received"),
+            ("chunks shorter than EOM dropped", TransferFaults(dropChunksShorterThanMarker: true), ["CBT/CHUNK/BV-06"], "were sent and"),
+            ("chunks indicated", TransferFaults(indicateChunks: true), ["CBT/CHUNK/BV-08"], nil),
+            ("a chunk that is EOM sent whole", TransferFaults(markerChunkUnsplit: true), ["CBT/CHUNK/BV-04"], nil),
+            ("a chunk lost past 512 KiB", TransferFaults(loseChunkAt: 600_000),
+             ["CBT/CHUNK/BV-07", "CBT/FLOW/BV-02", "CBT/FLOW/BV-03", "CBT/ROLE/BV-04"], "bytes were sent"),
+            ("a chunk lost at 1000 bytes", TransferFaults(loseChunkAt: 1000), ["CBT/ROLE/BV-06"], "bytes were sent"),
+            ("service UUID not advertised", TransferFaults(unadvertisedService: true), ["CBT/GATT/BV-01"], "no advertising report lists"),
+            ("write without response missing", TransferFaults(missingProperties: .writeWithoutResponse), ["CBT/GATT/BV-02"], "missing"),
+            ("foreign service UUID for a central built like the sample", TransferFaults(foreignServiceUUID: true), ["CBT/GATT/BV-04"],
+             "the sample's service"),
+            ("advertising kept on", TransferFaults(keepAdvertising: true), ["CBT/GATT/BV-05"], "after the peripheral stopped"),
+            ("duplicate reports filtered", TransferFaults(filterDuplicateReports: true), ["CBT/GATT/BV-06"], "filtered"),
+            ("connects twice", TransferFaults(connectAgain: true), ["CBT/GATT/BI-01"], "LE Create Connection 2 times"),
+            ("RSSI gate turned round", TransferFaults(gateAsUpperBound: true), ["CBT/GATE/BV-01"], "never connected"),
+            ("RSSI gate ignored on a swing", TransferFaults(ignoreRSSIGate: true), ["CBT/GATE/BV-05"], "below the -50 dBm gate"),
+            ("RSSI not available accepted", TransferFaults(acceptUnavailableRSSI: true), ["CBT/GATE/BI-02"], "tried to connect"),
+            ("failure without its reason", TransferFaults(vagueFailure: true), ["CBT/CLEAN/BI-01", "CBT/CLEAN/BI-02"],
+             "without saying the connection ended"),
+            ("no cleanup after an error", TransferFaults(skipCleanupOnError: true), ["CBT/CLEAN/BI-03", "CBT/CHUNK/BI-02"],
+             "never turned notifications off"),
         ]
+
+        /// Cases the reference gets not-applicable for under the default profile, with the reason in their code.
+        static let notApplicable: Set = ["CBT/CHUNK/BI-01", "CBT/GATE/BV-06", "CBT/GATE/BV-03"]
 
         @Test("btvirt: chunks one byte short fail CBT/CHUNK/BV-01", .requires(.btvirt, .preload), .timeLimit(.minutes(2)))
         func brokenChunkSize() async throws { try await check(Self.variants[0]) }
@@ -176,6 +205,14 @@ extension Integration {
             #expect(report.cases.first?.reason.contains("-60 dBm") == true, "\(report.cases.map(\.reason))")
         }
 
+        /// The variants named `names`, in turn.
+        private func check(named names: String...) async throws {
+            for name in names {
+                let variant = try #require(Self.variants.first { $0.name == name }, "no variant \(name)")
+                try await check(variant)
+            }
+        }
+
         private func check(_ variant: (name: String, faults: TransferFaults, failing: [String], because: String?)) async throws {
             try RequiredComponent.require(.btvirt, .preload)
             let folder = try WorkFolder("run-variant")
@@ -189,6 +226,59 @@ extension Integration {
                 }
                 print("variant \(variant.name): \(item.id) \(item.verdict.rawValue): \(item.reasonWithFrames)")
             }
+        }
+
+        // issue 14: the CBT cases the runner lacked
+        @Test("btvirt: a central past its limit, an empty chunk, EOM kept, short chunks dropped or chunks indicated fail their CHUNK case",
+              .requires(.btvirt, .preload), .timeLimit(.minutes(4)))
+        func brokenChunkRules() async throws {
+            try await check(named: "payload limit ignored", "empty chunk before EOM", "EOM kept in the message",
+                            "chunks shorter than EOM dropped", "chunks indicated")
+        }
+
+        @Test("btvirt: a sender letting a chunk that is exactly EOM go out whole fails CBT/CHUNK/BV-04",
+              .requires(.btvirt, .preload), .timeLimit(.minutes(2)))
+        func brokenMarkerChunk() async throws {
+            try await check(named: "a chunk that is EOM sent whole")
+        }
+
+        @Test("btvirt: a chunk lost fails CBT/CHUNK/BV-07, CBT/FLOW/BV-02, BV-03 and CBT/ROLE/BV-04 (past 512 KiB) and CBT/ROLE/BV-06",
+              .requires(.btvirt, .preload), .timeLimit(.minutes(5)))
+        func brokenMegabyte() async throws {
+            try await check(named: "a chunk lost past 512 KiB", "a chunk lost at 1000 bytes")
+        }
+
+        @Test("btvirt: an unadvertised UUID, a missing property, a foreign UUID, advertising kept on, filtered duplicates or a second connection fail their GATT case",
+              .requires(.btvirt, .preload), .timeLimit(.minutes(4)))
+        func brokenGATTIssue14() async throws {
+            try await check(named: "service UUID not advertised", "write without response missing",
+                            "foreign service UUID for a central built like the sample", "advertising kept on",
+                            "duplicate reports filtered", "connects twice")
+        }
+
+        @Test("btvirt: a gate turned round fails CBT/GATE/BV-01; an ignored gate fails BV-05 on a swing; accepting \"not available\" fails BI-02",
+              .requires(.btvirt, .preload), .timeLimit(.minutes(3)))
+        func brokenGateIssue14() async throws {
+            try await check(named: "RSSI gate turned round", "RSSI gate ignored on a swing", "RSSI not available accepted")
+        }
+
+        @Test("btvirt: a failure that does not name the disconnection fails CBT/CLEAN/BI-01 and BI-02; no cleanup after an error fails BI-03 and CBT/CHUNK/BI-02",
+              .requires(.btvirt, .preload), .timeLimit(.minutes(3)))
+        func brokenCleanupOnError() async throws {
+            try await check(named: "failure without its reason", "no cleanup after an error")
+        }
+
+        @Test("btvirt: under a profile letting \"not available\" pass the reference (whose gate refuses it) fails CBT/GATE/BV-03 and a central accepting it passes",
+              .requires(.btvirt, .preload), .timeLimit(.minutes(2)))
+        func unavailableAllowedReading() async throws {
+            try RequiredComponent.require(.btvirt, .preload)
+            let folder = try WorkFolder("run-unavailable-allowed")
+            defer { folder.cleanUp() }
+            let allow = { (text: String) in text.replacingOccurrences(of: "rssi_allow_unavailable: false", with: "rssi_allow_unavailable: true") }
+            let reference = try await Self.run(["CBT/GATE/BV-03"], profile: allow, in: folder)
+            #expect(reference.cases.map(\.verdict) == [.fail], "\(reference.cases.map(\.reasonWithFrames))")
+            let accepting = try await Self.run(["CBT/GATE/BV-03"], faults: TransferFaults(acceptUnavailableRSSI: true), profile: allow, in: folder)
+            #expect(accepting.cases.map(\.verdict) == [.pass], "\(accepting.cases.map(\.reasonWithFrames))")
         }
 
         @Test("btvirt: a controller killed mid-case makes that case an error; the next case passes on fresh controllers",

@@ -50,8 +50,9 @@ extension Integration {
             let result = try Self.runDUT(cli, folder, ["--filter", "CBT/*", "--dut-exec", dut])
             #expect(result.status == 0, "\(result.stdout)")
             let report = try #require(result.report)
-            #expect(report.cases.count == 17)
-            #expect(report.cases.allSatisfy { $0.verdict == .pass }, "\(report.cases.map { "\($0.id): \($0.reason)" })")
+            let expected = try Self.transferVerdicts(judging: [0, 1])
+            #expect(Dictionary(uniqueKeysWithValues: report.cases.map { ($0.id.rawValue, $0.verdict) }) == expected,
+                    "\(report.cases.map { "\($0.id): \($0.verdict.rawValue) \($0.reason)" })")
             #expect(report.implementation == "roles 1")
             #expect(report.dut?.hasPrefix("exec: ") == true)
             // The peripheral case's node 0 and the central case's node 1 are the DUT's, with a launch each.
@@ -64,7 +65,20 @@ extension Integration {
             }
         }
 
-        @Test("a central under test that connects below the gate fails CBT/GATE/BI-01 and BV-04 (the walk-in), and only them",
+        /// What each CBT case gives an implementation under test on `nodes` that plays its roles
+        /// right: pass where the case has a place for it there, not-applicable elsewhere (and
+        /// where the case is not-applicable on the reference too). CBT/ROLE/BV-03 needs both
+        /// roles of it.
+        static func transferVerdicts(judging nodes: Set<Int>) throws -> [String: Verdict] {
+            let profile = try Profile.loadDefault(path: "\(RunCaseTests.root)/Conformance/profiles/bridgefy-ios.yaml")
+            return Dictionary(uniqueKeysWithValues: CaseRegistry.transfer(profile: profile).cases.map { item in
+                let places: Set<Int>? = item.id == "CBT/ROLE/BV-03" ? [0, 1] : item.needs.dutNode.map { [$0] }
+                let judged = places.map(nodes.isSuperset(of:)) == true && !RunCaseTests.notApplicable.contains(item.id.rawValue)
+                return (item.id.rawValue, judged ? Verdict.pass : .notApplicable)
+            })
+        }
+
+        @Test("a central under test that connects below the gate fails CBT/GATE/BI-01, BV-04 (the walk-in) and BV-05 (the swing), and only them",
               .requires(.cli, .btvirt, .preload), .timeLimit(.minutes(2)))
         func brokenGate() throws {
             let cli = try RequiredComponent.require(.cli, .btvirt, .preload)[0]
@@ -75,7 +89,10 @@ extension Integration {
             #expect(result.status == 1, "\(result.stdout)")
             let verdicts = Dictionary(uniqueKeysWithValues: (result.report?.cases ?? []).map { ($0.id.rawValue, $0.verdict) })
             #expect(verdicts == ["CBT/GATE/BI-01": .fail, "CBT/GATE/BI-02": .pass, "CBT/GATE/BI-03": .pass, "CBT/GATE/BV-02": .pass,
-                                 "CBT/GATE/BV-04": .fail],
+                                 "CBT/GATE/BV-04": .fail,
+                                 // issue 14
+                                 "CBT/GATE/BV-01": .pass, "CBT/GATE/BV-03": .notApplicable, "CBT/GATE/BV-05": .fail,
+                                 "CBT/GATE/BV-06": .notApplicable],
                     "\(result.stdout)")
         }
 
@@ -140,7 +157,11 @@ extension Integration {
                                                            "--filter", "CBT/ROLE/*", "--filter", "CBT/CLEAN/*"])
                 let verdicts = Dictionary(uniqueKeysWithValues: (result.report?.cases ?? []).map { ($0.id.rawValue, $0.verdict) })
                 #expect(verdicts == ["CBT/ROLE/BV-01": .pass, "CBT/ROLE/BV-02": .pass, "CBT/ROLE/BV-03": .notApplicable,
-                                     "CBT/CLEAN/BV-01": .pass], "\(result.stdout)")
+                                     "CBT/CLEAN/BV-01": .pass,
+                                     // issue 14: none of these can judge a device on the air from our side alone
+                                     "CBT/ROLE/BV-04": .notApplicable, "CBT/ROLE/BV-05": .notApplicable, "CBT/ROLE/BV-06": .notApplicable,
+                                     "CBT/CLEAN/BI-01": .notApplicable, "CBT/CLEAN/BI-02": .notApplicable,
+                                     "CBT/CLEAN/BI-03": .notApplicable], "\(result.stdout)")
                 #expect(result.status == 0, "\(result.stdout)")
             }
         }

@@ -37,6 +37,8 @@ Broken variants, DUT_FAULT=...:
   Command; an error response is logged.
 * no-unsubscribe: disconnects without writing 0 to the CCCD.
 * stay-connected: unsubscribes but never disconnects; stays until SIGTERM.
+* keep-eom: keeps the "EOM" marker at the end of the message it saves.
+* filter-duplicates: scans with duplicate reports filtered out (Filter_Duplicates on).
 
 An unknown DUT_FAULT prints an error and exits 2.
 """
@@ -84,6 +86,8 @@ FAULTS = {
     "write-request": "writes back with a Write Request instead of a Write Command",
     "no-unsubscribe": "disconnects without writing 0 to the CCCD",
     "stay-connected": "never disconnects; stays until SIGTERM",
+    "keep-eom": "keeps the EOM marker at the end of the message",
+    "filter-duplicates": "scans with duplicate reports filtered out",
 }
 
 GATE_MINIMUM = -50
@@ -183,7 +187,7 @@ class TransferCentral:
         event("scanning", f"for service {SERVICE_UUID}, duplicates kept, gate {GATE_MINIMUM}..{GATE_MAXIMUM} dBm")
         # Active: btvirt sends no advertising reports to a passive scanner.
         await self.device.start_scanning(active=True, own_address_type=hci.OwnAddressType.PUBLIC,
-                                         filter_duplicates=False)
+                                         filter_duplicates=self.fault == "filter-duplicates")
         try:
             return await self.found
         finally:
@@ -319,6 +323,8 @@ class Session:
             event("notification after EOM", f"{len(value)} bytes ignored")
             return
         if value == END_OF_MESSAGE:
+            if self.fault == "keep-eom":
+                self.message.extend(value)
             self.complete.set_result(None)
             return
         self.message.extend(value)

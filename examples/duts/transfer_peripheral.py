@@ -41,6 +41,8 @@ Broken variants, DUT_FAULT=...:
 * write-with-response-only: the characteristic's properties are notify + write (Write Request
   accepted and answered) instead of notify + write without response (Write Commands are
   then ignored, as the properties say).
+* empty-chunk: an empty payload goes as a notification of no bytes, then "EOM".
+* drop-short-chunks: a data chunk of 1 or 2 bytes (a payload's short last chunk) is not sent.
 
 An unknown DUT_FAULT prints an error and exits 2.
 """
@@ -86,6 +88,8 @@ FAULTS = {
     "notify-before-subscribe": "the first chunk is notified on connection, before the CCCD write",
     "wrong-service-uuid": "serves and advertises E20A39F4-73F5-4BC4-A12F-17D1AD07A9FF",
     "write-with-response-only": "characteristic properties notify + write, not write without response",
+    "empty-chunk": "an empty payload goes as an empty notification, then EOM",
+    "drop-short-chunks": "data chunks shorter than the marker (a short last chunk) are not sent",
 }
 
 WRONG_SERVICE_UUID = "E20A39F4-73F5-4BC4-A12F-17D1AD07A9FF"
@@ -301,7 +305,13 @@ class TransferPeripheral:
         size = chunk_size(self.fault, mtu)
         event("transfer", f"{len(self.payload)} bytes at ATT_MTU {mtu}: chunks of {size}")
         sizes: list[int] = []
+        if self.fault == "empty-chunk" and not self.payload:
+            await self.notify(connection, b"")
+            event("chunks", "an empty notification before EOM (fault empty-chunk)")
         for piece in chunks(self.payload, size):
+            if self.fault == "drop-short-chunks" and len(piece) < len(END_OF_MESSAGE):
+                event("chunk", f"{len(piece)} bytes not sent (fault drop-short-chunks)")
+                continue
             await self.wait_for_room(connection)
             await self.notify(connection, piece)
             sizes.append(len(piece))

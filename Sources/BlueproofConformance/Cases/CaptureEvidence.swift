@@ -29,15 +29,30 @@ struct CaptureEvidence: Sendable {
 
     /// The RSSI of every advertising report the host was given (legacy and extended; nil for
     /// "not available"), with its frame: what a central heard, as its capture shows.
-    var advertisingRSSIs: [(frame: Int, rssi: Int?)] {
-        records.enumerated().flatMap { index, record -> [(frame: Int, rssi: Int?)] in
+    var advertisingRSSIs: [(frame: Int, rssi: Int?)] { advertisingReports.map { ($0.frame, $0.rssi) } }
+
+    /// Every advertising report the host was given (legacy and extended), with its frame, the
+    /// advertiser, its RSSI (nil: not available) and its advertising data.
+    var advertisingReports: [(frame: Int, address: BDAddress, rssi: Int?, data: [UInt8])] {
+        records.enumerated().flatMap { index, record -> [(frame: Int, address: BDAddress, rssi: Int?, data: [UInt8])] in
             guard record.direction == .received, record.packet.type == .event,
                   let event = try? HCIEvent(payload: record.packet.payload) else { return [] }
             switch event {
-            case let .le(.advertisingReport(reports)): return reports.reports.map { (index + 1, $0.rssi.map(Int.init)) }
-            case let .le(.extendedAdvertisingReport(reports)): return reports.reports.map { (index + 1, $0.rssi.map(Int.init)) }
+            case let .le(.advertisingReport(reports)):
+                return reports.reports.map { (index + 1, $0.address, $0.rssi.map(Int.init), $0.data) }
+            case let .le(.extendedAdvertisingReport(reports)):
+                return reports.reports.map { (index + 1, $0.address, $0.rssi.map(Int.init), $0.data) }
             default: return []
             }
+        }
+    }
+
+    /// The commands of `opcodes` the host sent, with their frames and parameters.
+    func commands(_ opcodes: Set<HCIOpcode>) -> [(frame: Int, parameters: [UInt8])] {
+        records.enumerated().compactMap { index, record in
+            guard record.direction == .sent, record.packet.type == .command,
+                  let command = try? HCICommandPacket(payload: record.packet.payload), opcodes.contains(command.opcode) else { return nil }
+            return (index + 1, command.parameters)
         }
     }
 
@@ -47,6 +62,16 @@ struct CaptureEvidence: Sendable {
             guard record.direction == .sent, record.packet.type == .command,
                   let command = try? HCICommandPacket(payload: record.packet.payload) else { return false }
             return command.opcode == .disconnect
+        }
+    }
+
+    /// HCI Disconnection Complete events the host was given (Core Vol 4, Part E §7.7.5): the
+    /// link ended, by either side.
+    var disconnectionCompleteFrames: [Int] {
+        frames { record in
+            guard record.direction == .received, record.packet.type == .event,
+                  case .disconnectionComplete? = try? HCIEvent(payload: record.packet.payload) else { return false }
+            return true
         }
     }
 

@@ -20,10 +20,14 @@ public struct CaseNeeds: Hashable, Sendable {
     /// the reference's side alone: without the device's capture, without the radio proxy in
     /// front of it, without what it reports.
     public var judgesAirDevice: Bool
+    /// The least time the case needs on the slowest backend (Rootcanal sends one ACL packet
+    /// per connection event): the runner gives it at least this, whatever `--case-timeout` says.
+    public var timeout: Duration? = nil
 
     public init(controllers: Int = 0, features: Set<ControllerFeature> = [], radioScenario: String? = nil,
                 unproxiedNodes: Set<Int> = [], transmitters: Int = 0, linksPerNode: Int = 1, dutNode: Int? = nil,
-                judgesAirDevice: Bool = false) {
+                judgesAirDevice: Bool = false, timeout: Duration? = nil) {
+        self.timeout = timeout
         self.linksPerNode = linksPerNode
         self.judgesAirDevice = judgesAirDevice
         self.dutNode = dutNode

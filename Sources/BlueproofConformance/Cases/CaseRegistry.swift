@@ -7,7 +7,7 @@ public struct CaseRegistry: Sendable {
 
     /// Every implemented case: the transfer cases, then the transmitter cases.
     public static func standard(profile: Profile) -> CaseRegistry {
-        CaseRegistry(transfer(profile: profile).cases + TransmitterCases.all() + UnjudgeableCase.all())
+        CaseRegistry(transfer(profile: profile).cases + TransmitterCases.all() + [NotApplicableCase.simulator])
     }
 
     /// The transfer cases (CBT), built for `profile`'s RSSI gate and maximum (the radio
@@ -33,6 +33,15 @@ public struct CaseRegistry: Sendable {
             WriteCommandCase(),
             RoleSwapCase(),
             CleanupCase(),
+            // issue 14: the CBT cases the runner lacked
+            NotApplicableCase.chunkBelowMarker, PayloadLimitCase(), EmptyPayloadCase(), MessageBoundaryCase(), MarkerLengthsCase(),
+            MegabyteCase(.plain), NotificationPDUCase(), MegabyteCase(.smallBuffers), MegabyteCase(.oneBuffer),
+            SingleConnectionCase(), AdvertisedServiceCase(), CharacteristicPropertiesCase(), SampleUUIDsCase(),
+            AdvertisingOffCase(), DuplicateReportsCase(),
+            GateAtThresholdCase(gate: gate, above: 10), GateAtThresholdCase(unavailableWithGate: gate),
+            GateWalkInCase(gate: gate, swings: true), NotApplicableCase.gateSetting,
+            MegabyteCase(.reversed), InteropPayloadCase(.central), InteropPayloadCase(.peripheral),
+            MidTransferCutCase(.peripheralLeaves), MidTransferCutCase(.connectionTimeout), StalledUpdatesCase(),
         ])
     }
 

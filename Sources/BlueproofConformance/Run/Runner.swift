@@ -123,8 +123,8 @@ public struct Runner: Sendable {
                                   radio: topology.radio, transmitterProvider: config.transmitterProvider,
                                   transferFaults: config.transferFaults, log: log, backendFacts: topology.backend?.facts ?? [],
                                   clock: config.clock)
-        var outcome = await Self.guarded(item, context, backend: topology.backend, timeout: config.caseTimeout,
-                                         clock: config.clock)
+        var outcome = await Self.guarded(item, context, backend: topology.backend,
+                                         timeout: max(config.caseTimeout, item.needs.timeout ?? .zero), clock: config.clock)
         if let provider = config.transmitterProvider, item.needs.transmitters > 0 {
             if let failure = await provider.harnessFailure() { outcome = .error(failure) }
             implementation = await provider.implementationName()

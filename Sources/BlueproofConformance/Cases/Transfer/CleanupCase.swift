@@ -13,8 +13,7 @@ import BlueproofWire
 struct CleanupCase: ConformanceCase {
     let id: CaseID = "CBT/CLEAN/BV-01"
     let needs = CaseNeeds(controllers: 2, radioScenario: TransferScenarios.closeRange, dutNode: 1, judgesAirDevice: true)
-    /// How long a disconnection may take to be reported once both roles are done.
-    static let grace: Duration = .seconds(3)
+    static let grace = TransferExchange.disconnectionGrace
 
     func run(_ context: CaseContext) async throws -> CaseOutcome {
         let payload = TransferExchange.payload(1000)
@@ -38,17 +37,7 @@ struct CleanupCase: ConformanceCase {
                 return verdict
             }
         }
-        var open: [String] = []
-        for (node, host) in context.nodes.enumerated() {
-            guard let host else { continue }
-            for connection in await host.connections {
-                let ended = try? await withTimeout(Self.grace, clock: context.clock, what: "the end of \(connection)") { () async -> Bool in
-                    _ = await host.waitForDisconnection(connection)
-                    return true
-                }
-                if ended != true { open.append("node \(node): \(connection)") }
-            }
-        }
+        let open = await TransferExchange.openConnections(context, grace: Self.grace)
         guard open.isEmpty else {
             return .fail("\(open.count) connection(s) still open \(Self.grace) after the transfer: \(open.joined(separator: "; "))",
                          findings: [Finding("the central's commands, or the Disconnect missing among them", capture: context.captures[1])])
@@ -69,8 +58,12 @@ struct CleanupCase: ConformanceCase {
 
     /// The central's capture must show it turn notifications off after the last one and then
     /// disconnect by itself; nil when it did.
-    static func judgeCentral(_ capture: CaptureEvidence) -> CaseOutcome? {
-        let (last, off) = unsubscription(in: capture, seenBy: .central)
+    /// `gaveUp`: the central gave up mid-transfer, so its write may follow the first
+    /// notification (others still arrive after it), and the peripheral, told the central has
+    /// gone, may end the link before the central's own HCI Disconnect (the link's end then
+    /// shows as a Disconnection Complete after the write).
+    static func judgeCentral(_ capture: CaptureEvidence, gaveUp: Bool = false) -> CaseOutcome? {
+        let (last, off) = unsubscription(in: capture, seenBy: .central, afterFirst: gaveUp)
         guard let last else {
             return .fail("the central's capture holds no notification it received", findings: [Finding("the central's capture", capture: capture.path)])
         }
@@ -78,22 +71,25 @@ struct CleanupCase: ConformanceCase {
             return .fail("the central never turned notifications off (no CCCD write of 0x0000 after the last notification)",
                          findings: [Finding("the last notification", capture: capture.path, frames: [last])])
         }
-        guard capture.disconnectFrames.contains(where: { $0 > off }) else {
+        let ends = capture.disconnectFrames + (gaveUp ? capture.disconnectionCompleteFrames : [])
+        guard ends.contains(where: { $0 > off }) else {
             return .fail("the central turned notifications off but never disconnected (no HCI Disconnect from it)",
                          findings: [Finding("the CCCD write", capture: capture.path, frames: [off])])
         }
         return nil
     }
 
-    /// The frame of the last notification and of the central's first CCCD write of 0x0000 after
-    /// it, in the capture of the `side` that took it (the central sends the write, the
-    /// peripheral receives it).
-    static func unsubscription(in capture: CaptureEvidence, seenBy side: TransferRole) -> (last: Int?, off: Int?) {
+    /// The frame of the last notification (the first, with `afterFirst`) and of the central's
+    /// first CCCD write of 0x0000 after it, in the capture of the `side` that took it (the
+    /// central sends the write, the peripheral receives it).
+    static func unsubscription(in capture: CaptureEvidence, seenBy side: TransferRole,
+                               afterFirst: Bool = false) -> (last: Int?, off: Int?) {
         let written: CaptureDirection = side == .central ? .sent : .received
         let pdus = capture.attPDUs
-        let last = pdus.last { item in
+        let notified = { (item: CapturedATTPDU) -> Bool in
             if item.direction != written, case .handleValueNotification = item.pdu { true } else { false }
-        }?.frame
+        }
+        let last = (afterFirst ? pdus.first(where: notified) : pdus.last(where: notified))?.frame
         let off = pdus.first { item in
             guard item.direction == written, item.frame > (last ?? 0) else { return false }
             if case let .writeRequest(_, value) = item.pdu { return value == [0, 0] }

@@ -48,6 +48,15 @@ struct GATTDatabaseCase: ConformanceCase {
 
     func run(_ context: CaseContext) async throws -> CaseOutcome {
         let wanted = try Wanted(context.profile)
+        return try await Self.withDatabase(context, service: wanted.service) { gatt in
+            try await Self.judge(gatt, wanted: wanted, capture: context.captures[1])
+        }
+    }
+
+    /// Starts the peripheral on node 0, finds it from node 1 as an advertiser of `service`,
+    /// connects and judges its database with `body`; disconnects after.
+    static func withDatabase(_ context: CaseContext, service: BluetoothUUID,
+                             _ body: @escaping @Sendable (GATTClient) async throws -> CaseOutcome) async throws -> CaseOutcome {
         let profile = TransferExchange.transferProfile(context)
         let peripheral = try await Self.startPeripheral(context, profile: profile)
         defer { peripheral.cancel() }
@@ -57,13 +66,13 @@ struct GATTDatabaseCase: ConformanceCase {
             for await device in devices where device.connectable {
                 // A device on the air is the one at its address, or the first advertiser of the service.
                 guard let air = context.airDevice else { return device }
-                if air.address.map({ $0 == device.address }) ?? device.serviceUUIDs.contains(wanted.service) { return device }
+                if air.address.map({ $0 == device.address }) ?? device.serviceUUIDs.contains(service) { return device }
             }
             return nil
         }
         guard let device = found else { return .error("no connectable advertiser within \(Self.limit)") }
-        guard device.serviceUUIDs.contains(wanted.service) else {
-            return .fail("the peripheral advertises \(device.serviceUUIDs.map(\.description)), not the profile's service \(wanted.service)",
+        guard device.serviceUUIDs.contains(service) else {
+            return .fail("the peripheral advertises \(device.serviceUUIDs.map(\.description)), not the profile's service \(service)",
                          findings: [Finding("advertising reports", capture: context.captures[1])])
         }
         let connection: LEConnection
@@ -72,8 +81,9 @@ struct GATTDatabaseCase: ConformanceCase {
         } catch {
             return .error("could not connect to the peripheral: \(error)")
         }
+        let gatt = host.gattClient(for: connection)
         let outcome = try await withTimeout(.seconds(20), clock: context.clock, what: "reading the peripheral's database") {
-            try await Self.judge(host.gattClient(for: connection), wanted: wanted, capture: context.captures[1])
+            try await body(gatt)
         }
         try? await host.disconnect(connection)
         return outcome

@@ -5,15 +5,53 @@ import BlueproofTransfer
 /// Bluetooth Peripherals and Connect to Them"). The radio proxy reports the profile's gate;
 /// the central runs with its own built-in gate, so a central whose gate is not the profile's
 /// fails here or in CBT/GATE/BI-01.
+///
+/// CBT/GATE/BV-01 is the same with the peer heard 10 dB above the gate (same section: a
+/// reading over the gate passes), CBT/GATE/BV-03 with RSSI not available (127) under a
+/// profile that lets it pass (`transfer.rssi_allow_unavailable`; not-applicable otherwise).
 struct GateAtThresholdCase: ConformanceCase {
-    let id: CaseID = "CBT/GATE/BV-02"
+    let id: CaseID
     let gate: Int
-    var needs: CaseNeeds { CaseNeeds(controllers: 2, radioScenario: TransferScenarios.fixed(rssi: gate), dutNode: 1) }
+    /// What the proxy reports: the gate, above it, or nil: not available.
+    let heard: Int?
+    var needs: CaseNeeds {
+        CaseNeeds(controllers: 2, radioScenario: heard.map { TransferScenarios.fixed(rssi: $0) } ?? TransferScenarios.unmeasured, dutNode: 1)
+    }
 
     /// `gate` is the profile's (the registry is built for a profile).
-    init(gate: Int = -50) { self.gate = gate }
+    init(gate: Int = -50) {
+        self.gate = gate
+        heard = gate
+        id = "CBT/GATE/BV-02"
+    }
+
+    /// CBT/GATE/BV-01: heard `above` dB over the gate.
+    init(gate: Int = -50, above: Int) {
+        self.gate = gate
+        heard = gate + above
+        id = "CBT/GATE/BV-01"
+    }
+
+    /// CBT/GATE/BV-03: heard with RSSI not available.
+    init(unavailableWithGate gate: Int) {
+        self.gate = gate
+        heard = nil
+        id = "CBT/GATE/BV-03"
+    }
+
+    /// "-50 dBm, the profile's gate", "-40 dBm, above the profile's -50 dBm gate" or "RSSI not available".
+    private var what: String {
+        guard let heard else { return "RSSI not available, which the profile allows" }
+        return "\(heard) dBm, " + (heard == gate ? "the profile's gate" : "above the profile's \(gate) dBm gate")
+    }
+
+    /// The RSSI heard, for reasons.
+    private var level: String { heard.map { "\($0) dBm" } ?? "RSSI not available" }
 
     func run(_ context: CaseContext) async throws -> CaseOutcome {
+        if heard == nil, try !context.profile.bool("transfer.rssi_allow_unavailable") {
+            return .notApplicable("the profile refuses \"not available\" (transfer.rssi_allow_unavailable); CBT/GATE/BI-02 judges that")
+        }
         let payload = TransferExchange.payload(3000)
         let profile = TransferExchange.transferProfile(context)
         let exchange = await TransferExchange.run(context, .send(payload), .receive(reply: .echoPrefix), profile: profile)
@@ -22,9 +60,9 @@ struct GateAtThresholdCase: ConformanceCase {
         let why: String
         if context.isDevice(1) {
             // A central under test is judged on its capture: what it was told, what it asked.
-            if let unheard = GateRefusalCase.unheard(central, expected: gate) { return unheard }
+            if let unheard = GateRefusalCase.unheard(central, expected: heard) { return unheard }
             guard !attempts.isEmpty else {
-                return .fail("a peer heard at \(gate) dBm, the profile's gate, was never connected",
+                return .fail("a peer heard at \(what), was never connected",
                              findings: [Finding("the central's capture: no LE Create Connection", capture: central.path)])
             }
             why = "the implementation under test"
@@ -32,20 +70,20 @@ struct GateAtThresholdCase: ConformanceCase {
             guard let first = exchange.gateDecisions.first else {
                 return .error("the central heard no advertiser, so nothing reached its gate: \(exchange.centralText)")
             }
-            guard first.rssi == gate else {
-                return .error("the proxy was to report \(gate) dBm; the central heard \(first.rssi.map { "\($0) dBm" } ?? "not available")")
+            guard first.rssi == heard else {
+                return .error("the proxy was to report \(level); the central heard \(first.rssi.map { "\($0) dBm" } ?? "not available")")
             }
             guard !attempts.isEmpty, exchange.centralConnected else {
-                return .fail("a peer heard at \(gate) dBm, the profile's gate, was never connected (the central: \(first.reason))",
+                return .fail("a peer heard at \(what), was never connected (the central: \(first.reason))",
                              findings: [Finding("the central's capture: no LE Create Connection", capture: central.path)])
             }
             why = first.reason
         }
         context.log.note("gate: \(why)")
         guard case let .success(received) = exchange.central, received.payload == payload else {
-            return .fail("connected at the gate but the \(payload.count) bytes sent did not arrive intact: \(exchange.centralText)")
+            return .fail("connected at \(level) but the \(payload.count) bytes sent did not arrive intact: \(exchange.centralText)")
         }
-        return .pass("connected at \(gate) dBm (LE Create Connection in frame \(attempts[0])); \(payload.count) bytes arrived byte-exact",
+        return .pass("connected at \(level) (LE Create Connection in frame \(attempts[0])); \(payload.count) bytes arrived byte-exact",
                      findings: [Finding("LE Create Connection", capture: central.path, frames: attempts)])
     }
 }

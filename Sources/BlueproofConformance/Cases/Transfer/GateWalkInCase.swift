@@ -8,15 +8,46 @@ import BlueproofTransfer
 /// heard, in order, and when it connected: for a central under test from its capture (taken
 /// above the proxy: the reports it was given, its LE Create Connection), for ours from its
 /// gate decisions and connection.
+///
+/// CBT/GATE/BV-05 judges the same way a peer swinging between one below the gate and the gate
+/// itself (as Conformance/scenarios/gate-boundary.yaml, starting below): the central must
+/// refuse the weak reports and connect on one at the gate.
 struct GateWalkInCase: ConformanceCase {
-    let id: CaseID = "CBT/GATE/BV-04"
+    let id: CaseID
     let gate: Int
-    var needs: CaseNeeds { CaseNeeds(controllers: 2, radioScenario: Self.scenario(gate: gate), dutNode: 1) }
+    /// Whether the peer swings about the gate (BV-05) rather than walks in (BV-04).
+    let swings: Bool
+    var needs: CaseNeeds {
+        CaseNeeds(controllers: 2, radioScenario: swings ? Self.swing(gate: gate) : Self.scenario(gate: gate), dutNode: 1)
+    }
     /// A central must connect on a report at most this far above the gate (the walk passes
     /// about one dBm per 100 ms report there).
     static let reactionDB = 2
 
-    init(gate: Int = -50) { self.gate = gate }
+    init(gate: Int = -50, swings: Bool = false) {
+        self.gate = gate
+        self.swings = swings
+        id = swings ? "CBT/GATE/BV-05" : "CBT/GATE/BV-04"
+    }
+
+    /// One below the gate for 2.5 s, at it for 1.5 s, below again for 1.5 s, then at it.
+    static func swing(gate: Int) -> String {
+        """
+        seed: 2
+        advertising-interval: 100ms
+        sensitivity: \(gate - 40)
+        nodes:
+          - name: peripheral
+          - name: central
+        links:
+          - between: [peripheral, central]
+            schedule:
+              - {at: 0s, rssi: \(gate - 1)}
+              - {at: 2500ms, rssi: \(gate)}
+              - {at: 4s, rssi: \(gate - 1)}
+              - {at: 5500ms, rssi: \(gate)}
+        """
+    }
 
     /// Path loss with the gate 10 dB below the one-metre power: heard at `gate - 10` at 10 m,
     /// at the gate 3.16 m away (2.74 s into the walk), always in range.

@@ -77,9 +77,12 @@ struct TransferExchange: Sendable {
     /// Runs both roles at once; the central starts once the peripheral advertises (btvirt
     /// reports an advertiser only while it advertises). When the central fails, the peripheral
     /// is stopped rather than left waiting for a central.
+    /// `peripheralProfile`: our peripheral's, when it is not `profile` (a longer idle timeout);
+    /// `grace`: how long our peripheral may take to report once the central failed.
     static func run(_ context: CaseContext, peripheralNode: Int = 0, centralNode: Int = 1,
                     _ peripheralMode: TransferPeripheral.Mode, _ centralMode: TransferCentral.Mode,
-                    profile: TransferProfile) async -> TransferExchange {
+                    profile: TransferProfile, peripheralProfile: TransferProfile? = nil,
+                    grace: Duration = peripheralGrace) async -> TransferExchange {
         if let air = context.airDevice, air.node == peripheralNode || air.node == centralNode {
             return await runWithAirDevice(air, context, peripheralNode: peripheralNode, centralNode: centralNode,
                                           peripheralMode, centralMode, profile: profile)
@@ -93,14 +96,14 @@ struct TransferExchange: Sendable {
             return TransferExchange(peripheral: failure, central: failure, peripheralEvents: [], centralEvents: [])
         }
         let (peripheralTask, advertising, ended) = startPeripheral(context, node: peripheralNode, host: peripheralHost,
-                                                                   peripheralMode, profile: profile)
+                                                                   peripheralMode, profile: peripheralProfile ?? profile)
         _ = await advertising.wait()
         let (centralOutcome, centralEvents) = await runCentral(context, node: centralNode, host: centralHost, centralMode,
                                                                profile: profile)
         if case .failure = centralOutcome {
             // A peripheral that failed first (and made the central fail) reports why; one still
             // waiting for a central is stopped once it has had the moment to.
-            _ = try? await withTimeout(peripheralGrace, clock: context.clock, what: "the peripheral's outcome") {
+            _ = try? await withTimeout(grace, clock: context.clock, what: "the peripheral's outcome") {
                 await ended.wait()
             }
             peripheralTask.cancel()

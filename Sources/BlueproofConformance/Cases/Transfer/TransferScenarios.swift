@@ -26,17 +26,22 @@ enum TransferScenarios {
     /// Like Conformance/scenarios/withheld-credits.yaml, sooner: the peripheral's controller
     /// reports one 27-byte buffer and keeps its Number Of Completed Packets from 300 ms for 1 s,
     /// while a transfer of some 100 KB is under way on btvirt.
-    static let withheldCredits = """
-        seed: 4
+    static let withheldCredits = faulted([
+        ("peripheral", "buffer-size: {length: 27, count: 1}"), ("peripheral", "withhold-credits: {from: 300ms, for: 1s}"),
+    ], seed: 4)
+
+    /// Both nodes at -45 dBm with radio-proxy `faults`, each a node's name and its fault's
+    /// line (docs/radio-proxy.md, "Faults"), e.g. `("peripheral", "buffer-size: {length: 27, count: 20}")`.
+    static func faulted(_ faults: [(node: String, fault: String)], seed: Int = 6) -> String {
+        """
+        seed: \(seed)
         nodes:
           - name: peripheral
           - name: central
         rssi:
           fixed: -45
         faults:
-          - node: peripheral
-            buffer-size: {length: 27, count: 1}
-          - node: peripheral
-            withhold-credits: {from: 300ms, for: 1s}
-        """
+
+        """ + faults.map { "  - node: \($0.node)\n    \($0.fault)\n" }.joined()
+    }
 }
