@@ -79,6 +79,19 @@ struct CatalogueConsistencyTests {
         }
     }
 
+    @Test("attack cases cite a listed paper and its section; no other case cites one")
+    func attacks() {
+        for item in catalogue.cases {
+            if item.group == "BFT/ATK" {
+                let known = item.paper.map { catalogue.paperKeys.contains($0) } ?? false
+                #expect(known, "\(item.id): attack case without a listed paper")
+                #expect(item.paperSection?.isEmpty == false, "\(item.id): attack case without the paper's section")
+            } else {
+                #expect(item.paper == nil, "\(item.id): only BFT/ATK cases cite a paper")
+            }
+        }
+    }
+
     @Test("every profile value a case reads exists in the profile")
     func profileKeysExist() {
         #expect(profileKeys.contains("bridgefy.limits.ble.mesh_dictionary_bytes"))
@@ -174,11 +187,14 @@ struct Catalogue {
         var status = ""
         var checks: [String] = []
         var contradiction: String?
+        var paper: String?
+        var paperSection: String?
     }
 
     var version = ""
     var documents: [String] = []
     var contradictionKeys: Set<String> = []
+    var paperKeys: Set<String> = []
     var groupCount = 0
     var cases: [Case] = []
 
@@ -201,6 +217,8 @@ struct Catalogue {
                 documents.append(body)
             case "contradictions":
                 if isItem, let pair = Self.field(body), pair.key == "key" { contradictionKeys.insert(pair.value) }
+            case "papers":
+                if isItem, let pair = Self.field(body), pair.key == "key" { paperKeys.insert(pair.value) }
             case "groups":
                 guard let pair = Self.field(body) else { continue }
                 let (key, value) = (pair.key, pair.value)
@@ -228,6 +246,16 @@ struct Catalogue {
             item.profile = list(value)
         case "check": item.checks = list(value)
         case "contradiction": item.contradiction = value
+        case "attack":
+            // {paper: <key>, section: "<heading>"}
+            var inner = value
+            if inner.hasPrefix("{") { inner.removeFirst() }
+            if inner.hasSuffix("}") { inner.removeLast() }
+            if let comma = inner.range(of: ", section: ") {
+                item.paperSection = unquote(String(inner[comma.upperBound...]))
+                inner = String(inner[..<comma.lowerBound])
+            }
+            if inner.hasPrefix("paper: ") { item.paper = String(inner.dropFirst("paper: ".count)) }
         case "source":
             // {document: <file>, section: "<heading>"}
             var inner = value

@@ -6,6 +6,13 @@ public struct CatalogueEntry: Hashable, Sendable, Codable {
         public var section: String
     }
 
+    /// Where a published attack on the Bridgefy SDK is described: a key of the catalogue's
+    /// `papers:` list and the section of that paper (BFT/ATK cases only).
+    public struct Attack: Hashable, Sendable, Codable {
+        public var paper: String
+        public var section: String
+    }
+
     public var id: CaseID
     public var title: String
     public var source: Source
@@ -17,6 +24,7 @@ public struct CatalogueEntry: Hashable, Sendable, Codable {
     public var check: [String]?
     public var note: String?
     public var contradiction: String?
+    public var attack: Attack?
 
     /// `document, "section"`.
     public var citation: String { "\(source.document), \"\(source.section)\"" }
