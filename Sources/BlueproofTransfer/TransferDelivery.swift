@@ -34,13 +34,7 @@ struct TransferDelivery: Sendable {
     mutating func completed(through completedPDUs: Int) -> Bool {
         let before = head
         while head < pending.count, pending[head].pdu <= completedPDUs {
-            if let count = pending[head].bytes {
-                bytes += count
-                chunks += 1
-                largestChunk = max(largestChunk, count)
-            } else {
-                markerSent = true
-            }
+            count(pending[head].bytes)
             head += 1
         }
         if head > 64, head * 2 > pending.count {
@@ -48,6 +42,22 @@ struct TransferDelivery: Sendable {
             head = 0
         }
         return head != before
+    }
+
+    /// A value the peer confirmed (an indication's Handle Value Confirmation, Core Vol 3,
+    /// Part F §3.4.7.3): it arrived, so it counts at once.
+    mutating func confirmed(dataBytes: Int?) {
+        count(dataBytes)
+    }
+
+    private mutating func count(_ dataBytes: Int?) {
+        if let dataBytes {
+            bytes += dataBytes
+            chunks += 1
+            largestChunk = max(largestChunk, dataBytes)
+        } else {
+            markerSent = true
+        }
     }
 
     /// The PDU number of the oldest value not yet completed; nil when all were.

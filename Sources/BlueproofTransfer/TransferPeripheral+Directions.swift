@@ -40,10 +40,12 @@ extension TransferPeripheral {
                     if index == last, faults.omitEndOfMessage { break }
                     if faults.dropChunksShorterThanMarker, index < last, value.count < TransferChunker.endOfMessage.count { continue }
                     if index < last, faults.losesChunk(index, chunkSize: chunker.chunkSize) { continue }
-                    if faults.indicateChunks {  // indications are confirmed, not completed: not in the ledger
+                    if faults.indicateChunks {  // an indication counts once the central confirmed it
                         guard try await host.indicate(value, of: link.valueHandle, to: connection) else {
                             throw TransferError.unsubscribed(bytes: ledger.current.bytes)
                         }
+                        ledger.withLock { $0.confirmed(dataBytes: index < last ? value.count : nil) }
+                        report()
                         continue
                     }
                     guard let pdu = try await host.notifyTracked(value, of: link.valueHandle, to: connection) else {

@@ -45,6 +45,19 @@ extension Integration {
             "CBT/FLOW/BI-01": ("judge only: the capture of a sender that ignores the controller's buffers; no switch of our roles breaks it", "CaseVariantTests#credits"),
         ]
 
+        @Test("every variant shown elsewhere names a test function that exists")
+        func elsewhereTestsExist() throws {
+            for (id, entry) in Self.shownElsewhere {
+                let parts = entry.test.split(separator: "#").map(String.init)
+                let file = try #require(parts.first.flatMap { name in
+                    FileManager.default.enumerator(atPath: "\(RunCaseTests.root)/Tests")?
+                        .compactMap { $0 as? String }.first { $0.hasSuffix("/\(name).swift") }
+                }, "\(id): no test file named \(parts.first ?? "")")
+                let source = try String(contentsOfFile: "\(RunCaseTests.root)/Tests/\(file)", encoding: .utf8)
+                #expect(parts.count == 2 && source.contains("func \(parts[1])("), "\(id): no func \(parts.last ?? "") in \(file)")
+            }
+        }
+
         static func table() throws -> String {
             var lines = ["| case | broken variant that fails it | shown failing in |", "|---|---|---|"]
             for row in try rows() {
