@@ -142,12 +142,11 @@ extension Integration {
             defer { folder.cleanUp() }
             try await withBackend(.btvirt, in: folder.path) { backend in
                 let controller = try sharedController(of: backend)
-                let advertiser = try StreamingCLI(cli, ["advertise", "--controller", controller, "--name", "bp-adv",
-                                                        "--service", "180D", "--duration", "10", "--json"],
-                                                  stderr: folder.file("advertise.err"))
+                let advertiser = try LiveCLI(cli, ["advertise", "--controller", controller, "--name", "bp-adv",
+                                                   "--service", "180D", "--duration", "10", "--json"])
                 defer { advertiser.stop() }
-                let first = try #require(await advertiser.firstLine(within: .seconds(20)),
-                                         "no output; stderr: \(advertiser.stderr)")
+                let first = try #require(await advertiser.line(within: .seconds(20)) { $0.hasPrefix("{") },
+                                         "no JSON line; stderr: \(advertiser.stderr)")
                 let event = try #require(try JSONSerialization.jsonObject(with: Data(first.utf8)) as? [String: Any], "\(first)")
                 #expect(event["event"] as? String == "advertising", "the first line: \(first)")
                 let address = try #require(event["address"] as? String)
@@ -221,7 +220,6 @@ func sharedController(of backend: any ControllerBackend) throws -> String {
     return endpoint.description
 }
 
-/// ``run(_:_:)`` on a thread of its own, so the wait blocks none of the concurrency pool's.
 /// Every line of `text` as a JSON object.
 func jsonLines(_ text: String) throws -> [[String: Any]] {
     try text.split(separator: "\n").map { line in
@@ -232,48 +230,3 @@ func jsonLines(_ text: String) throws -> [[String: Any]] {
     }
 }
 
-/// A CLI process whose output is read while it runs.
-private final class StreamingCLI {
-    private let process: Process
-    private let output: Pipe
-    private let stderrPath: String
-    private let exited: AsyncStream<Int32>
-
-    init(_ executable: String, _ arguments: [String], stderr: String) throws {
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        output = Pipe()
-        process.standardOutput = output
-        stderrPath = stderr
-        _ = FileManager.default.createFile(atPath: stderr, contents: nil)
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderr))
-        let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
-        exited = stream
-        process.terminationHandler = { process in
-            continuation.yield(process.terminationStatus)
-            continuation.finish()
-        }
-        try process.run()
-    }
-
-    /// The first line on standard output, nil when none comes within `limit`.
-    func firstLine(within limit: Duration) async -> String? {
-        await readLine(from: output.fileHandleForReading.fileDescriptor, startingWith: "", within: limit)
-    }
-
-    /// The exit status, nil when the process has not ended within `limit`.
-    func exit(within limit: Duration) async -> Int32? {
-        let exited = self.exited
-        return try? await withTimeout(limit, what: "the CLI to exit") {
-            for await status in exited { return status }
-            return -1
-        }
-    }
-
-    var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
-
-    func stop() {
-        if process.isRunning { process.terminate() }
-    }
-}

@@ -1,12 +1,15 @@
+import BlueproofAsync
 import Foundation
 import Synchronization
 
 /// A `blueproof` process that keeps running while a test talks to it: its standard input is a
 /// pipe, and every line it writes (standard output and error) is kept, so a test can wait for
-/// one without polling.
+/// one, or for its exit, without polling.
 final class LiveCLI: Sendable {
     private struct State {
         var lines: [String] = []
+        /// The standard-error lines among `lines`.
+        var errors: [String] = []
         var waiters: [(matches: @Sendable (String) -> Bool, continuation: CheckedContinuation<String?, Never>)] = []
         /// Output streams still open (standard output and error).
         var open = 2
@@ -16,6 +19,7 @@ final class LiveCLI: Sendable {
     private let process: Process
     private let input: Pipe
     private let state = Mutex(State())
+    private let exited: AsyncStream<Int32>
 
     init(_ executable: String, _ arguments: [String]) throws {
         process = Process()
@@ -27,8 +31,14 @@ final class LiveCLI: Sendable {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = errors
+        let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
+        exited = stream
+        process.terminationHandler = { process in
+            continuation.yield(process.terminationStatus)
+            continuation.finish()
+        }
         try process.run()
-        for pipe in [output, errors] {
+        for (pipe, isError) in [(output, false), (errors, true)] {
             let handle = pipe.fileHandleForReading
             Thread.detachNewThread { [self] in
                 var pending = Data()
@@ -37,7 +47,7 @@ final class LiveCLI: Sendable {
                     if chunk.isEmpty { break }
                     pending.append(chunk)
                     while let newline = pending.firstIndex(of: 0x0A) {
-                        record(String(decoding: pending[pending.startIndex..<newline], as: UTF8.self))
+                        record(String(decoding: pending[pending.startIndex..<newline], as: UTF8.self), isError: isError)
                         pending.removeSubrange(pending.startIndex...newline)
                     }
                 }
@@ -48,6 +58,18 @@ final class LiveCLI: Sendable {
 
     /// Every line so far, both streams interleaved as they came.
     var lines: [String] { state.withLock { $0.lines } }
+
+    /// Standard error so far.
+    var stderr: String { state.withLock { $0.errors.joined(separator: "\n") } }
+
+    /// The exit status, nil when the process has not ended within `limit`.
+    func exit(within limit: Duration) async -> Int32? {
+        let exited = self.exited
+        return try? await withTimeout(limit, what: "the CLI to exit") {
+            for await status in exited { return status }
+            return -1
+        }
+    }
 
     /// The first line (already written or still to come) that `matches`; nil if none comes
     /// within `limit` or the process's output ends first.
@@ -84,9 +106,10 @@ final class LiveCLI: Sendable {
         process.waitUntilExit()
     }
 
-    private func record(_ line: String) {
+    private func record(_ line: String, isError: Bool) {
         let ready = state.withLock { state -> [CheckedContinuation<String?, Never>] in
             state.lines.append(line)
+            if isError { state.errors.append(line) }
             var ready: [CheckedContinuation<String?, Never>] = []
             state.waiters.removeAll { waiter in
                 guard waiter.matches(line) else { return false }
