@@ -103,7 +103,7 @@ let package = Package(
         .testTarget(name: "BlueproofRadioTests", dependencies: ["BlueproofRadio", "BlueproofTransport", "BlueproofWire", "BlueproofTestSupport"]),
         .testTarget(name: "BlueproofTransferTests", dependencies: ["BlueproofTransfer", "BlueproofHost", "BlueproofWire"]),
         .testTarget(name: "BlueproofTransmitterTests", dependencies: [
-            "BlueproofTransmitter", "BlueproofTestSupport", .product(name: "Logging", package: "swift-log"),
+            "BlueproofTransmitter", "BlueproofTestSupport", "BlueproofAsync", .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "BlueproofControlTests", dependencies: ["BlueproofControl", "BlueproofTransmitter", "BlueproofTransport"]),
         .testTarget(name: "BlueproofTransmitterLinksTests", dependencies: [

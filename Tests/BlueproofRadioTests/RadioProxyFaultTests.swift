@@ -106,4 +106,45 @@ struct RadioProxyFaultTests {
         let decoded = try JSONDecoder().decode([RadioFaultLogEntry].self, from: JSONEncoder().encode(log))
         #expect(decoded == log)
     }
+
+    @Test("since: connection counts a fault's times from the node's first connection, however late it comes")
+    func sinceConnection() async throws {
+        let yaml = """
+            nodes: [{name: a}, {name: b}]
+            rssi: {fixed: -45}
+            faults:
+              - node: a
+                withhold-credits: {from: 1s, for: 1s, since: connection}
+              - node: a
+                disconnect: {at: 3s, reason: 0x13, since: connection}
+            """
+        var bench = Bench(try RadioScenario.load(yaml: yaml))
+        bench.clock.advance(to: .seconds(5))
+        #expect(bench.world.faultLog.isEmpty, "nothing acts before the node connects")
+        bench.controllers[0].inject(Bench.connected(handle: 0x40, role: .central, peer: Self.a1))
+        #expect(try await bench.events(0, marker: 1).count == 1)
+        bench.clock.advance(to: .milliseconds(6500))
+        bench.controllers[0].inject(Bench.credits(0x40, 2))
+        #expect(try await bench.events(0, marker: 2).isEmpty, "withheld from 1 s after the connection")
+        bench.clock.advance(to: .seconds(7))
+        #expect(try await bench.events(0, marker: 3) == [Bench.credits(0x40, 2)])
+        bench.clock.advance(to: .milliseconds(7999))
+        #expect(try await bench.events(0, marker: 4).isEmpty)
+        bench.clock.advance(to: .seconds(8))
+        #expect(try await bench.events(0, marker: 5)
+                == [.disconnectionComplete(.init(status: .success, connectionHandle: 0x40, reason: .remoteUserTerminated))])
+        let log = bench.world.faultLog
+        #expect(log.map(\.kind) == [.withholdCredits, .releaseCredits, .disconnect])
+        #expect(log.map(\.time) == [6, 7, 8])
+    }
+
+    @Test("since takes start or connection, nothing else, naming the line")
+    func sinceRefused() {
+        let yaml = "nodes:\n  - name: a\nfaults:\n  - node: a\n    disconnect: {at: 1s, since: boot}\n"
+        #expect {
+            try RadioScenario.load(yaml: yaml)
+        } throws: { error in
+            "\(error)".contains("neither start nor connection") && "\(error)".contains(":5:")
+        }
+    }
 }

@@ -48,7 +48,7 @@ struct TCPLinkTests {
         try await a.link.send(big, to: b.user)
         try await b.link.send([1, 2, 3], to: a.user)
         try await a.link.send([], to: b.user)
-        let got = await b.log.first { if case .frame(from: a.user, _) = $0 { true } else { false } }
+        let got = await b.log.first(within: .seconds(10)) { if case .frame(from: a.user, _) = $0 { true } else { false } }
         guard case let .frame(_, bytes)? = got else { Issue.record("no frame at b"); return }
         #expect(SHA256.hash(data: bytes) == SHA256.hash(data: big))
         #expect(await a.log.wait(for: .frame(from: b.user, bytes: [1, 2, 3])))

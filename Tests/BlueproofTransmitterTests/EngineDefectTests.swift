@@ -26,7 +26,7 @@ struct EngineDefectTests {
     static func sendRefusal(_ defects: TransmitterDefects, data: Data?, options: SendingOptions, toPeer: Bool) async throws -> TransmitterError? {
         let harness = EngineHarness()
         let a = try await harness.node(defects: defects), b = try await harness.node()
-        await harness.link(a, b)
+        try await harness.link(a, b)
         do {
             _ = try await a.transmitter.send(dictionary: EngineHarness.message("m"), data: data, to: toPeer ? b.user : nil, options: options)
             return nil
@@ -86,9 +86,9 @@ struct EngineDefectTests {
         let harness = EngineHarness()
         let hub = try await harness.node(defects: defects)
         let leaf = try await harness.node(defects: defects)
-        await harness.link(hub, leaf)
+        try await harness.link(hub, leaf)
         let flooder = try await RawNode.join(harness, nextTo: hub.user)
-        await hub.recorder.first { $0 == .connected(flooder.identity.userID) }
+        try await hub.recorder.first { $0 == .connected(flooder.identity.userID) }
         let frame = try flooder.frame(claiming: flooder.identity.userID, to: nil, text: "again", expiry: harness.clock.now().addingTimeInterval(60))
         for _ in 0..<10 { try await flooder.send(frame, to: hub.user) }
         await harness.network.quiescent()
@@ -108,7 +108,7 @@ struct EngineDefectTests {
         for _ in 0..<6 {
             let peer = try await harness.node(mode: .onDemand)
             harness.network.addEdge(hub.user, peer.user)
-            await hub.recorder.first { $0 == .nearbyUser(peer.user) }
+            try await hub.recorder.first { $0 == .nearbyUser(peer.user) }
             peers.append(peer)
         }
         for peer in peers.prefix(5) { try await hub.transmitter.connect(to: peer.user) }
@@ -150,7 +150,7 @@ struct EngineDefectTests {
         let harness = EngineHarness()
         let a = try await harness.node(defects: defects), b = try await harness.node()
         let id = try await a.transmitter.send(dictionary: EngineHarness.message("f"), data: nil, to: b.user, options: [.fullTransmission])
-        await a.recorder.first { event in
+        try await a.recorder.first { event in
             guard event.packetEventID == id else { return false }
             switch event {
             case .addedToMesh, .failed: return true
@@ -173,9 +173,9 @@ struct EngineDefectTests {
     static func broadcastFlag(_ defects: TransmitterDefects) async throws -> Bool {
         let harness = EngineHarness()
         let a = try await harness.node(), b = try await harness.node(defects: defects)
-        await harness.link(a, b)
+        try await harness.link(a, b)
         let id = try await a.transmitter.send(dictionary: EngineHarness.message("b"), data: nil, to: nil, options: [.broadcastReceiver])
-        return await b.recorder.receivedPacket(id).broadcast
+        return try await b.recorder.receivedPacket(id).broadcast
     }
 
     @Test("broadcastFlagDropped: a received broadcast lacks the flag")
@@ -188,15 +188,15 @@ struct EngineDefectTests {
     static func received(_ defects: TransmitterDefects, options: SendingOptions) async throws -> (ReceivedPacket?, sender: UserID) {
         let harness = EngineHarness()
         let a = try await harness.node(defects: defects), b = try await harness.node()
-        await harness.link(a, b)
+        try await harness.link(a, b)
         let id = try await a.transmitter.send(dictionary: EngineHarness.message("m"), data: nil, to: b.user, options: options)
-        return (await Self.arrived(id, from: a, at: b, on: harness), a.user)
+        return (try await Self.arrived(id, from: a, at: b, on: harness), a.user)
     }
 
     /// Packet `id` as `node` received it, once `sender` has sent it and the network is quiet;
     /// nil if it never arrived.
-    static func arrived(_ id: PacketID, from sender: SimNode, at node: SimNode, on harness: EngineHarness) async -> ReceivedPacket? {
-        await sender.recorder.first { event in
+    static func arrived(_ id: PacketID, from sender: SimNode, at node: SimNode, on harness: EngineHarness) async throws -> ReceivedPacket? {
+        try await sender.recorder.first { event in
             switch event {
             case .sentDirect(id), .addedToMesh(id), .failed(id, _): true
             default: false
@@ -205,7 +205,7 @@ struct EngineDefectTests {
         await harness.network.quiescent()
         // The statistics are exact once the network is quiet; the recorder may lag behind them.
         guard await EngineHarness.delivered(node) > 0 else { return nil }
-        return await node.recorder.receivedPacket(id)
+        return try await node.recorder.receivedPacket(id)
     }
 
     @Test("meshFlagDropped: a mesh packet arrives with mesh false")
@@ -233,12 +233,12 @@ struct EngineDefectTests {
         for (defects, intact) in [(TransmitterDefects(), true), (.encryptedPayloadCorrupted, false)] {
             let harness = EngineHarness()
             let a = try await harness.node(defects: defects), b = try await harness.node()
-            await harness.link(a, b)
+            try await harness.link(a, b)
             try await a.transmitter.establishSecureConnection(with: b.user)
-            await a.recorder.first { $0 == .secureConnection(b.user) }
+            try await a.recorder.first { $0 == .secureConnection(b.user) }
             let message = EngineHarness.message("sealed")
             let id = try await a.transmitter.send(dictionary: message, data: nil, to: b.user, options: [.encrypted, .directTransmission])
-            let packet = await Self.arrived(id, from: a, at: b, on: harness)
+            let packet = try await Self.arrived(id, from: a, at: b, on: harness)
             #expect((packet?.dictionary == message) == intact, "\(defects)")
         }
     }
@@ -255,8 +255,8 @@ struct EngineDefectTests {
             let nodes = try await SimulatedMeshTests.mesh(harness, count: 3, topology: .chain, hopLimit: 3, defects: defects)
             let id = try await nodes[0].transmitter.send(dictionary: EngineHarness.message("to c"), data: nil, to: nodes[2].user,
                                                          options: .meshTransmission)
-            #expect(await Self.arrived(id, from: nodes[0], at: nodes[2], on: harness) != nil)
-            #expect((await Self.arrived(id, from: nodes[0], at: nodes[1], on: harness) != nil) == relayGetsIt, "\(defects)")
+            #expect(try await Self.arrived(id, from: nodes[0], at: nodes[2], on: harness) != nil)
+            #expect((try await Self.arrived(id, from: nodes[0], at: nodes[1], on: harness) != nil) == relayGetsIt, "\(defects)")
         }
     }
 
@@ -265,14 +265,14 @@ struct EngineDefectTests {
         for (defects, inClear) in [(TransmitterDefects(), false), (.encryptionSkipped, true)] {
             let harness = EngineHarness()
             let a = try await harness.node(defects: defects), b = try await harness.node()
-            await harness.link(a, b)
+            try await harness.link(a, b)
             try await a.transmitter.establishSecureConnection(with: b.user)
-            await a.recorder.first { $0 == .secureConnection(b.user) }
+            try await a.recorder.first { $0 == .secureConnection(b.user) }
             harness.network.startCapture()
             let marker = "plaintext-marker-\(UUID().uuidString)"
             let id = try await a.transmitter.send(dictionary: EngineHarness.message(marker), data: nil, to: b.user,
                                                   options: [.encrypted, .directTransmission])
-            _ = await Self.arrived(id, from: a, at: b, on: harness)
+            _ = try await Self.arrived(id, from: a, at: b, on: harness)
             let frames = harness.network.capturedFrames.map { String(decoding: $0.bytes, as: UTF8.self) }
             #expect(frames.contains { $0.contains(marker) } == inClear, "\(defects)")
         }

@@ -8,11 +8,11 @@ struct EngineDeliveryTests {
     func direct() async throws {
         let harness = EngineHarness()
         let a = try await harness.node(), b = try await harness.node()
-        await harness.link(a, b)
+        try await harness.link(a, b)
         let binary = Data([1, 2, 3, 4])
         let id = try await a.transmitter.send(dictionary: EngineHarness.message("direct"), data: binary, to: b.user, options: [.directTransmission])
-        await a.recorder.first { $0 == .sentDirect(id) }
-        let packet = await b.recorder.receivedPacket(id)
+        try await a.recorder.first { $0 == .sentDirect(id) }
+        let packet = try await b.recorder.receivedPacket(id)
         #expect(packet.sender == a.user && packet.dictionary == EngineHarness.message("direct") && packet.data == binary)
         #expect(!packet.broadcast && !packet.mesh && !packet.encrypted)
     }
@@ -30,10 +30,10 @@ struct EngineDeliveryTests {
     func fullDirect() async throws {
         let harness = EngineHarness()
         let a = try await harness.node(), b = try await harness.node()
-        await harness.link(a, b)
+        try await harness.link(a, b)
         let id = try await a.transmitter.send(dictionary: EngineHarness.message("full"), data: nil, to: b.user, options: [.fullTransmission])
-        await a.recorder.first { $0 == .sentDirect(id) }
-        #expect(await b.recorder.receivedPacket(id).mesh == false)
+        try await a.recorder.first { $0 == .sentDirect(id) }
+        #expect(try await b.recorder.receivedPacket(id).mesh == false)
     }
 
     @Test("full with the receiver away falls back to the mesh and arrives when it comes in range")
@@ -41,13 +41,13 @@ struct EngineDeliveryTests {
         let harness = EngineHarness()
         let a = try await harness.node(), b = try await harness.node()
         let id = try await a.transmitter.send(dictionary: EngineHarness.message("later"), data: nil, to: b.user, options: [.fullTransmission])
-        await a.recorder.first { $0 == .addedToMesh(id) }
+        try await a.recorder.first { $0 == .addedToMesh(id) }
         let events = a.recorder.events.filter { $0.packetEventID == id }
         #expect(events == [.fellBackToMesh(id), .addedToMesh(id)])
         await harness.network.quiescent()
         #expect(await EngineHarness.delivered(b) == 0)
         harness.network.addEdge(a.user, b.user)
-        let packet = await b.recorder.receivedPacket(id)
+        let packet = try await b.recorder.receivedPacket(id)
         #expect(packet.mesh && !packet.broadcast && packet.dictionary == EngineHarness.message("later"))
     }
 
@@ -55,11 +55,11 @@ struct EngineDeliveryTests {
     func chain() async throws {
         let harness = EngineHarness()
         let a = try await harness.node(), b = try await harness.node(), c = try await harness.node()
-        await harness.link(a, b)
-        await harness.link(b, c)
+        try await harness.link(a, b)
+        try await harness.link(b, c)
         #expect(!harness.network.neighbours(of: a.user).contains(c.user))
         let id = try await a.transmitter.send(dictionary: EngineHarness.message("relay"), data: nil, to: c.user, options: [.meshTransmission])
-        let packet = await c.recorder.receivedPacket(id)
+        let packet = try await c.recorder.receivedPacket(id)
         #expect(packet.sender == a.user && packet.mesh)
         await harness.network.quiescent()
         #expect(await EngineHarness.delivered(b) == 0)
@@ -70,11 +70,11 @@ struct EngineDeliveryTests {
     func broadcastFlags() async throws {
         let harness = EngineHarness()
         let a = try await harness.node(), b = try await harness.node(), c = try await harness.node()
-        await harness.link(a, b)
-        await harness.link(b, c)
+        try await harness.link(a, b)
+        try await harness.link(b, c)
         let id = try await a.transmitter.send(dictionary: EngineHarness.message("all"), data: nil, to: nil, options: [.broadcastReceiver])
         for node in [b, c] {
-            let packet = await node.recorder.receivedPacket(id)
+            let packet = try await node.recorder.receivedPacket(id)
             #expect(packet.broadcast && packet.mesh && !packet.encrypted && packet.sender == a.user)
         }
         await harness.network.quiescent()
@@ -86,10 +86,10 @@ struct EngineDeliveryTests {
         let harness = EngineHarness()
         let a = try await harness.node(), b = try await harness.node()
         let id = try await a.transmitter.send(dictionary: EngineHarness.message("old"), data: nil, to: b.user, options: [.meshTransmission])
-        await a.recorder.first { $0 == .addedToMesh(id) }
+        try await a.recorder.first { $0 == .addedToMesh(id) }
         harness.clock.advance(by: TransmitterConfiguration.defaultMeshExpiry + 1)
         harness.network.addEdge(a.user, b.user)
-        await a.recorder.first { $0 == .discarded(id, reason: "expired") }
+        try await a.recorder.first { $0 == .discarded(id, reason: "expired") }
         await harness.network.quiescent()
         #expect(await EngineHarness.delivered(b) == 0)
     }
@@ -114,10 +114,10 @@ struct EngineDeliveryTests {
         let userA2 = try #require(await a2.localUser())
         harness.network.addEdge(userA2, userB)
         _ = a
-        await recorderB.first { $0 == .connected(userA2) }
+        try await recorderB.first { $0 == .connected(userA2) }
         let big: [String: TransmitterValue] = ["text": .string(String(repeating: "x", count: 1500))]
         let id = try await a2.send(dictionary: big, data: nil, to: userB, options: [.meshTransmission])
-        let event = await recorderB.first { $0.packetEventID == id }
+        let event = try await recorderB.first { $0.packetEventID == id }
         #expect(event == .rejectedBySize(id, size: 1511, limit: 1024))
     }
 }

@@ -1,51 +1,29 @@
+import BlueproofAsync
 import BlueproofTransmitter
 import Foundation
 import Synchronization
 
-/// Records a transmitter's events and lets a test wait for one (no polling: waiters are resumed
-/// as events arrive).
-final class EventRecorder: Sendable {
-    private struct State {
-        var events: [TransmitterEvent] = []
-        var waiters: [(@Sendable (TransmitterEvent) -> Bool, CheckedContinuation<TransmitterEvent, Never>)] = []
-    }
+/// A transmitter's events, which a test waits on.
+typealias EventRecorder = EventLog<TransmitterEvent>
 
-    private let state = Mutex(State())
+/// An event a test waited for did not come.
+struct EventNotSeen: Error, CustomStringConvertible {
+    let limit: Duration
+    var description: String { "the awaited transmitter event did not come within \(limit)" }
+}
 
+extension EventLog where Event == TransmitterEvent {
     static func attach(to transmitter: Transmitter) async -> EventRecorder {
-        let recorder = EventRecorder()
-        let stream = await transmitter.events()
-        Task { for await event in stream { recorder.record(event) } }
-        return recorder
+        EventRecorder(await transmitter.events())
     }
 
-    private func record(_ event: TransmitterEvent) {
-        let ready = state.withLock { state in
-            state.events.append(event)
-            var ready: [CheckedContinuation<TransmitterEvent, Never>] = []
-            state.waiters.removeAll { predicate, continuation in
-                guard predicate(event) else { return false }
-                ready.append(continuation)
-                return true
-            }
-            return ready
-        }
-        for continuation in ready { continuation.resume(returning: event) }
-    }
-
-    var events: [TransmitterEvent] { state.withLock { $0.events } }
-
-    /// The first event (recorded from position `from` on, or future) matching `predicate`.
+    /// The first event (recorded from position `start` on, or to come) matching `predicate`;
+    /// one that never comes fails the test after 30 s rather than hanging the run.
     @discardableResult
-    func first(from start: Int = 0, where predicate: @escaping @Sendable (TransmitterEvent) -> Bool) async -> TransmitterEvent {
-        await withCheckedContinuation { continuation in
-            let found = state.withLock { state -> TransmitterEvent? in
-                if let event = state.events.dropFirst(start).first(where: predicate) { return event }
-                state.waiters.append((predicate, continuation))
-                return nil
-            }
-            if let found { continuation.resume(returning: found) }
-        }
+    func first(from start: Int = 0, where predicate: @escaping @Sendable (TransmitterEvent) -> Bool) async throws -> TransmitterEvent {
+        let limit = Duration.seconds(30)
+        guard let event = await first(within: limit, from: start, where: predicate) else { throw EventNotSeen(limit: limit) }
+        return event
     }
 
     /// Received packets so far.
@@ -53,9 +31,9 @@ final class EventRecorder: Sendable {
         events.compactMap { if case .received(let packet) = $0 { packet } else { nil } }
     }
 
-    func receivedPacket(_ id: PacketID) async -> ReceivedPacket {
-        let event = await first { if case .received(let packet) = $0 { packet.packetID == id } else { false } }
-        guard case .received(let packet) = event else { fatalError("unreachable") }
+    func receivedPacket(_ id: PacketID) async throws -> ReceivedPacket {
+        let event = try await first { if case .received(let packet) = $0 { packet.packetID == id } else { false } }
+        guard case .received(let packet) = event else { throw EventNotSeen(limit: .zero) }
         return packet
     }
 }
@@ -111,10 +89,10 @@ final class EngineHarness: Sendable {
     }
 
     /// Puts two nodes in range and waits until both see the connection (automatic mode).
-    func link(_ a: SimNode, _ b: SimNode) async {
+    func link(_ a: SimNode, _ b: SimNode) async throws {
         network.addEdge(a.user, b.user)
-        await a.recorder.first { $0 == .connected(b.user) }
-        await b.recorder.first { $0 == .connected(a.user) }
+        try await a.recorder.first { $0 == .connected(b.user) }
+        try await b.recorder.first { $0 == .connected(a.user) }
         await network.quiescent()
     }
 

@@ -10,7 +10,7 @@ struct EngineLifecycleTests {
         let node = try await harness.node()
         try await node.transmitter.start(mode: .automatic)
         await node.transmitter.stop()
-        await node.recorder.first { $0 == .stopped }
+        try await node.recorder.first { $0 == .stopped }
         #expect(node.recorder.events == [.started(.automatic), .alreadyStarted, .stopped])
         #expect(await node.transmitter.localUser() == node.user)
     }
@@ -22,7 +22,7 @@ struct EngineLifecycleTests {
         let transmitter = Transmitter(configuration: try harness.configuration(session: session, licence: "not.a-licence"))
         let recorder = await EventRecorder.attach(to: transmitter)
         await #expect(throws: TransmitterError.licenceInvalid) { try await transmitter.start(mode: .automatic) }
-        await recorder.first { if case .startFailed = $0 { true } else { false } }
+        try await recorder.first { if case .startFailed = $0 { true } else { false } }
         #expect(recorder.events == [.startFailed(.licenceInvalid)])
         #expect(!session.exists, "no session is created when the licence fails")
     }
@@ -56,7 +56,7 @@ struct EngineLifecycleTests {
         let second = Transmitter(configuration: try harness.configuration(session: InMemorySession(identity: identity)))
         let recorder = await EventRecorder.attach(to: second)
         await #expect(throws: TransmitterError.notStarted) { try await second.start(mode: .automatic) }
-        await recorder.first { if case .startFailed = $0 { true } else { false } }
+        try await recorder.first { if case .startFailed = $0 { true } else { false } }
         #expect(recorder.events.first == .bluetoothUnavailable)
         await #expect(throws: TransmitterError.notStarted) {
             try await second.send(dictionary: ["a": .integer(1)], data: nil, to: nil, options: [.broadcastReceiver])
@@ -76,8 +76,8 @@ struct EngineLifecycleTests {
     func automaticConnects() async throws {
         let harness = EngineHarness()
         let a = try await harness.node(), b = try await harness.node(), c = try await harness.node()
-        await harness.link(a, b)
-        await harness.link(a, c)
+        try await harness.link(a, b)
+        try await harness.link(a, c)
         #expect(await a.transmitter.connectedUsers() == [b.user, c.user])
         let info = await b.transmitter.peerInfo(a.user)
         #expect(info?.displayName == "node" && info?.deviceType == "sim")
@@ -94,22 +94,22 @@ struct EngineOnDemandTests {
         for _ in 0..<6 {
             let peer = try await harness.node(mode: .onDemand)
             harness.network.addEdge(hub.user, peer.user)
-            await hub.recorder.first { $0 == .nearbyUser(peer.user) }
+            try await hub.recorder.first { $0 == .nearbyUser(peer.user) }
             peers.append(peer)
         }
         await harness.network.quiescent()
         #expect(await hub.transmitter.connectedUsers().isEmpty, "on-demand mode does not connect by itself")
         for peer in peers.prefix(5) {
             try await hub.transmitter.connect(to: peer.user)
-            await hub.recorder.first { $0 == .connected(peer.user) }
+            try await hub.recorder.first { $0 == .connected(peer.user) }
         }
         let sixth = peers[5].user
         await #expect(throws: TransmitterError.connectionLimitReached) { try await hub.transmitter.connect(to: sixth) }
         let firstPeer = peers[0].user
         try await hub.transmitter.disconnect(from: firstPeer)
-        await hub.recorder.first { $0 == .disconnected(firstPeer) }
+        try await hub.recorder.first { $0 == .disconnected(firstPeer) }
         try await hub.transmitter.connect(to: sixth)
-        await hub.recorder.first { $0 == .connected(sixth) }
+        try await hub.recorder.first { $0 == .connected(sixth) }
         #expect(await hub.transmitter.connectedUsers().count == 5)
     }
 
@@ -118,9 +118,9 @@ struct EngineOnDemandTests {
         let harness = EngineHarness()
         let a = try await harness.node(mode: .onDemand), b = try await harness.node(mode: .onDemand)
         harness.network.addEdge(a.user, b.user)
-        await a.recorder.first { $0 == .nearbyUser(b.user) }
+        try await a.recorder.first { $0 == .nearbyUser(b.user) }
         try await a.transmitter.connect(to: b.user)
-        await a.recorder.first { $0 == .connected(b.user) }
+        try await a.recorder.first { $0 == .connected(b.user) }
         let message = EngineHarness.message("hi")
         for options: SendingOptions in [[.meshTransmission], [.fullTransmission], [.broadcastReceiver]] {
             await #expect(throws: TransmitterError.functionNotAvailableInMode) {
@@ -128,6 +128,6 @@ struct EngineOnDemandTests {
             }
         }
         let id = try await a.transmitter.send(dictionary: message, data: nil, to: b.user, options: [.directTransmission])
-        #expect(await b.recorder.receivedPacket(id).dictionary == message)
+        #expect(try await b.recorder.receivedPacket(id).dictionary == message)
     }
 }

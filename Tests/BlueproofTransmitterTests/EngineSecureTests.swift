@@ -47,12 +47,12 @@ struct EngineSecureTests {
             try await a.transmitter.send(dictionary: ["x": .integer(1)], data: nil, to: b.user, options: [.meshTransmission, .encrypted])
         }
         harness.network.addEdge(a.user, b.user)
-        await a.recorder.first { $0 == .secureConnection(b.user) }
-        await b.recorder.first { $0 == .secureConnection(a.user) }
+        try await a.recorder.first { $0 == .secureConnection(b.user) }
+        try await b.recorder.first { $0 == .secureConnection(a.user) }
         #expect(await a.transmitter.existsKey(forUser: b.user))
         #expect(await b.transmitter.existsKey(forUser: a.user))
         let id = try await a.transmitter.send(dictionary: EngineHarness.message("secret"), data: nil, to: b.user, options: [.directTransmission, .encrypted])
-        let packet = await b.recorder.receivedPacket(id)
+        let packet = try await b.recorder.receivedPacket(id)
         #expect(packet.encrypted && packet.dictionary == EngineHarness.message("secret"))
     }
 
@@ -60,10 +60,10 @@ struct EngineSecureTests {
     func establishOnRequest() async throws {
         let harness = EngineHarness()
         let a = try await harness.node(), b = try await harness.node()
-        await harness.link(a, b)
+        try await harness.link(a, b)
         #expect(!(await a.transmitter.existsKey(forUser: b.user)))
         try await a.transmitter.establishSecureConnection(with: b.user)
-        await a.recorder.first { $0 == .secureConnection(b.user) }
+        try await a.recorder.first { $0 == .secureConnection(b.user) }
         await harness.network.quiescent()
         #expect(a.recorder.events.filter { $0 == .secureConnection(b.user) }.count == 1)
         #expect(b.recorder.events.filter { $0 == .secureConnection(a.user) }.count == 1)
@@ -74,12 +74,12 @@ struct EngineSecureTests {
     func importedKeyMesh() async throws {
         let harness = EngineHarness()
         let a = try await harness.node(), b = try await harness.node(), c = try await harness.node()
-        await harness.link(a, b)
-        await harness.link(b, c)
+        try await harness.link(a, b)
+        try await harness.link(b, c)
         try await a.transmitter.savePublicKey(try await c.transmitter.localPublicKey(), forUser: c.user)
         #expect(await a.transmitter.existsKey(forUser: c.user))
         let id = try await a.transmitter.send(dictionary: EngineHarness.message("for C only"), data: nil, to: c.user, options: [.meshTransmission, .encrypted])
-        let packet = await c.recorder.receivedPacket(id)
+        let packet = try await c.recorder.receivedPacket(id)
         #expect(packet.encrypted && packet.mesh && packet.dictionary == EngineHarness.message("for C only"))
         await harness.network.quiescent()
         #expect(await EngineHarness.delivered(b) == 0)
@@ -89,13 +89,13 @@ struct EngineSecureTests {
     func plaintextNeverOnAir() async throws {
         let harness = EngineHarness()
         let a = try await harness.node(), b = try await harness.node(), c = try await harness.node()
-        await harness.link(a, b)
-        await harness.link(b, c)
+        try await harness.link(a, b)
+        try await harness.link(b, c)
         try await a.transmitter.savePublicKey(try await c.transmitter.localPublicKey(), forUser: c.user)
         harness.network.startCapture()
         let marker = "plaintext-\(UUID())"
         let id = try await a.transmitter.send(dictionary: EngineHarness.message(marker), data: nil, to: c.user, options: [.meshTransmission, .encrypted])
-        #expect(await c.recorder.receivedPacket(id).dictionary == EngineHarness.message(marker))
+        #expect(try await c.recorder.receivedPacket(id).dictionary == EngineHarness.message(marker))
         await harness.network.quiescent()
         let frames = harness.network.capturedFrames
         #expect(frames.count >= 2, "A to B and B to C")
@@ -104,7 +104,7 @@ struct EngineSecureTests {
         // The same message unencrypted does show on the air: the check can fail.
         harness.network.startCapture()
         let plain = try await a.transmitter.send(dictionary: EngineHarness.message(marker), data: nil, to: c.user, options: [.meshTransmission])
-        _ = await c.recorder.receivedPacket(plain)
+        _ = try await c.recorder.receivedPacket(plain)
         #expect(harness.network.capturedFrames.contains { frame in frame.bytes.indices.contains { frame.bytes[$0...].starts(with: needle) } })
     }
 
@@ -114,10 +114,10 @@ struct EngineSecureTests {
         let a = try await harness.node(defects: defects, secure: Self.always), b = try await harness.node()
         try await a.transmitter.setSecureConnectionExpirationLimit(100)
         harness.network.addEdge(a.user, b.user)
-        await a.recorder.first { $0 == .secureConnection(b.user) }
+        try await a.recorder.first { $0 == .secureConnection(b.user) }
         harness.clock.advance(by: 500)  // in range: the connection stays alive
         harness.network.removeEdge(a.user, b.user)
-        await a.recorder.first { $0 == .disconnected(b.user) }
+        try await a.recorder.first { $0 == .disconnected(b.user) }
         await harness.network.quiescent()
         return (harness, a, b)
     }
@@ -153,7 +153,7 @@ struct EngineSecureTests {
         harness.clock.advance(by: 200)
         await #expect(throws: TransmitterError.noSecureConnection) { try await Self.sendEncrypted(a, to: b) }
         harness.network.addEdge(a.user, b.user)
-        await a.recorder.first { $0 == .connected(b.user) }
+        try await a.recorder.first { $0 == .connected(b.user) }
         await harness.network.quiescent()
         _ = try await Self.sendEncrypted(a, to: b)
     }
@@ -188,7 +188,7 @@ struct EngineSecureTests {
         let impostorKey = try EngineHarness.identities.make(b.user).publicKeys.base64
         try await a.transmitter.savePublicKey(impostorKey, forUser: b.user)
         harness.network.addEdge(a.user, b.user)
-        await a.recorder.first { $0 == .keyConflict(b.user) }
+        try await a.recorder.first { $0 == .keyConflict(b.user) }
         #expect(try a.session.load()?.knownKeys[b.user]?.base64 == impostorKey)
     }
 
@@ -198,14 +198,14 @@ struct EngineSecureTests {
         let a = try await harness.node(), b = try await harness.node()
         try await b.transmitter.savePublicKey(try await a.transmitter.localPublicKey(), forUser: a.user)
         let forger = try await RawNode.join(harness, nextTo: b.user)
-        await b.recorder.first { $0 == .connected(forger.identity.userID) }
+        try await b.recorder.first { $0 == .connected(forger.identity.userID) }
         let forged = try forger.frame(claiming: a.user, to: b.user, text: "forged", expiry: harness.clock.now().addingTimeInterval(60))
         try await forger.send(forged, to: b.user)
-        await b.recorder.first { $0 == .keyConflict(a.user) }
+        try await b.recorder.first { $0 == .keyConflict(a.user) }
         // An honest frame from the forger in its own name is delivered: the check is per sender.
         let honest = try forger.frame(claiming: forger.identity.userID, to: b.user, text: "honest", expiry: harness.clock.now().addingTimeInterval(60))
         try await forger.send(honest, to: b.user)
-        #expect(await b.recorder.receivedPacket(honest.packetID).sender == forger.identity.userID)
+        #expect(try await b.recorder.receivedPacket(honest.packetID).sender == forger.identity.userID)
         #expect(!b.recorder.received.contains { $0.packetID == forged.packetID })
         #expect(await EngineHarness.delivered(b) == 1)
     }
@@ -215,7 +215,7 @@ struct EngineSecureTests {
         let harness = EngineHarness()
         let b = try await harness.node()
         let relay = try await RawNode.join(harness, nextTo: b.user)
-        await b.recorder.first { $0 == .connected(relay.identity.userID) }
+        try await b.recorder.first { $0 == .connected(relay.identity.userID) }
         var frame = try relay.frame(claiming: relay.identity.userID, to: b.user, text: "original", expiry: harness.clock.now().addingTimeInterval(60))
         frame.payload = try TransmitterPayload(dictionary: EngineHarness.message("altered")).encoded()
         try await relay.send(frame, to: b.user)

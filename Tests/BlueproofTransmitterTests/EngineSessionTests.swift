@@ -40,7 +40,7 @@ struct EngineSessionTests {
         let before = try #require(await transmitter.localUser())
         #expect(await transmitter.hasSession())
         try await transmitter.destroySession()
-        await recorder.first { $0 == .stopped }
+        try await recorder.first { $0 == .stopped }
         #expect(!(await transmitter.hasSession()))
         #expect(await transmitter.localUser() == nil)
         try await transmitter.start(mode: .automatic)
@@ -58,7 +58,7 @@ struct EngineSessionTests {
         let senderUser = try #require(await sender.localUser())
         let senderEvents = await EventRecorder.attach(to: sender)
         let id = try await sender.send(dictionary: EngineHarness.message("kept"), data: nil, to: receiver.user, options: [.meshTransmission])
-        await senderEvents.first { $0 == .addedToMesh(id) }
+        try await senderEvents.first { $0 == .addedToMesh(id) }
         try await sender.saveState()
         await sender.stop()
 
@@ -66,7 +66,7 @@ struct EngineSessionTests {
         try await restarted.start(mode: .automatic)
         #expect(await restarted.localUser() == senderUser)
         harness.network.addEdge(senderUser, receiver.user)
-        let packet = await receiver.recorder.receivedPacket(id)
+        let packet = try await receiver.recorder.receivedPacket(id)
         #expect(packet.sender == senderUser && packet.dictionary == EngineHarness.message("kept"))
     }
 
@@ -80,12 +80,12 @@ struct EngineSessionTests {
         try await sender.start(mode: .automatic)
         let senderUser = try #require(await sender.localUser())
         let id = try await sender.send(dictionary: EngineHarness.message("lost"), data: nil, to: receiver.user, options: [.meshTransmission])
-        await events.first { $0 == .addedToMesh(id) }
+        try await events.first { $0 == .addedToMesh(id) }
         await sender.stop()
         let restarted = Transmitter(configuration: try harness.configuration(session: directory.store))
         try await restarted.start(mode: .automatic)
         harness.network.addEdge(senderUser, receiver.user)
-        await receiver.recorder.first { $0 == .connected(senderUser) }
+        try await receiver.recorder.first { $0 == .connected(senderUser) }
         await harness.network.quiescent()
         #expect(await EngineHarness.delivered(receiver) == 0)
     }

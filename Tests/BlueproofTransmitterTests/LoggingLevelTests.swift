@@ -57,23 +57,23 @@ struct LoggingLevelTests {
         await a.transmitter.setLogLevel(level)
         #expect(TransmitterLog.level == level)
         let b = try await harness.node(defects: defects)
-        await harness.link(a, b)
+        try await harness.link(a, b)
         let forger = try await RawNode.join(harness, nextTo: b.user)
-        await b.recorder.first { $0 == .connected(forger.identity.userID) }
+        try await b.recorder.first { $0 == .connected(forger.identity.userID) }
         var bad = try forger.frame(claiming: forger.identity.userID, to: b.user, text: "x", expiry: harness.clock.now().addingTimeInterval(60))
         bad.signature[0] ^= 1
         try await forger.send(bad, to: b.user)
         try await b.transmitter.savePublicKey(try await a.transmitter.localPublicKey(), forUser: a.user)
         try await a.transmitter.savePublicKey(try await b.transmitter.localPublicKey(), forUser: b.user)
         let id = try await a.transmitter.send(dictionary: ["secret": .string(marker)], data: nil, to: b.user, options: [.meshTransmission])
-        _ = await b.recorder.receivedPacket(id)
+        _ = try await b.recorder.receivedPacket(id)
         let encrypted = try await a.transmitter.send(dictionary: ["secret": .string(marker)], data: nil, to: b.user, options: [.meshTransmission, .encrypted])
-        _ = await b.recorder.receivedPacket(encrypted)
+        _ = try await b.recorder.receivedPacket(encrypted)
         await harness.network.quiescent()
         await a.transmitter.stop()
         // Log events arrive after the lines are written: the last one is "stopped" (info).
         if level >= .info || defects.contains(.logLevelIgnored) {
-            await a.recorder.first { $0 == .log(.info, "stopped") }
+            try await a.recorder.first { $0 == .log(.info, "stopped") }
         }
         let users = Set([a.user.description, b.user.description])
         let key = try await a.transmitter.localPublicKey()

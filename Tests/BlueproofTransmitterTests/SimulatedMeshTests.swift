@@ -16,7 +16,7 @@ struct SimulatedMeshTests {
     /// Sends one broadcast from `nodes[0]` and returns how often each node received it.
     static func broadcast(_ harness: EngineHarness, _ nodes: [SimNode]) async throws -> [Int] {
         let id = try await nodes[0].transmitter.send(dictionary: EngineHarness.message("flood"), data: nil, to: nil, options: [.broadcastReceiver])
-        await nodes[0].recorder.first { $0 == .addedToMesh(id) }
+        try await nodes[0].recorder.first { $0 == .addedToMesh(id) }
         await harness.network.quiescent()
         var counts: [Int] = []
         for node in nodes { counts.append(await EngineHarness.delivered(node)) }
@@ -63,11 +63,11 @@ struct SimulatedMeshTests {
         var leaves: [SimNode] = []
         for _ in 0..<3 {
             let leaf = try await harness.node()
-            await harness.link(hub, leaf)
+            try await harness.link(hub, leaf)
             leaves.append(leaf)
         }
         let flooder = try await RawNode.join(harness, nextTo: hub.user)
-        await hub.recorder.first { $0 == .connected(flooder.identity.userID) }
+        try await hub.recorder.first { $0 == .connected(flooder.identity.userID) }
         let frame = try flooder.frame(claiming: flooder.identity.userID, to: nil, text: "again", expiry: harness.clock.now().addingTimeInterval(60))
         for _ in 0..<1000 { try await flooder.send(frame, to: hub.user) }
         await harness.network.quiescent()
@@ -81,16 +81,16 @@ struct SimulatedMeshTests {
     func mobility() async throws {
         let harness = EngineHarness()
         let a = try await harness.node(), b = try await harness.node()
-        await harness.link(a, b)
+        try await harness.link(a, b)
         harness.network.removeEdge(a.user, b.user)
-        await a.recorder.first { $0 == .disconnected(b.user) }
+        try await a.recorder.first { $0 == .disconnected(b.user) }
         #expect(await a.transmitter.connectedUsers().isEmpty)
         await #expect(throws: TransmitterError.directReceiverNotInRange) {
             try await a.transmitter.send(dictionary: EngineHarness.message("x"), data: nil, to: b.user, options: [.directTransmission])
         }
         let mark = a.recorder.events.count
         harness.network.addEdge(a.user, b.user)
-        await a.recorder.first(from: mark) { event in event == .connected(b.user) }
+        try await a.recorder.first(from: mark) { event in event == .connected(b.user) }
         await harness.network.quiescent()
         #expect(await a.transmitter.connectedUsers() == [b.user])
     }

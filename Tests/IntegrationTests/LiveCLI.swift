@@ -6,19 +6,12 @@ import Synchronization
 /// pipe, and every line it writes (standard output and error) is kept, so a test can wait for
 /// one, or for its exit, without polling.
 final class LiveCLI: Sendable {
-    private struct State {
-        var lines: [String] = []
-        /// The standard-error lines among `lines`.
-        var errors: [String] = []
-        var waiters: [(matches: @Sendable (String) -> Bool, continuation: CheckedContinuation<String?, Never>)] = []
-        /// Output streams still open (standard output and error).
-        var open = 2
-        var ended: Bool { open == 0 }
-    }
-
     private let process: Process
     private let input: Pipe
-    private let state = Mutex(State())
+    /// Both streams' lines, interleaved as they came; it ends when both streams have.
+    private let log = EventLog<String>()
+    private let errors = Mutex<[String]>([])
+    private let openStreams = Mutex(2)
     private let exited: AsyncStream<Int32>
 
     init(_ executable: String, _ arguments: [String]) throws {
@@ -57,10 +50,10 @@ final class LiveCLI: Sendable {
     }
 
     /// Every line so far, both streams interleaved as they came.
-    var lines: [String] { state.withLock { $0.lines } }
+    var lines: [String] { log.events }
 
     /// Standard error so far.
-    var stderr: String { state.withLock { $0.errors.joined(separator: "\n") } }
+    var stderr: String { errors.withLock { $0.joined(separator: "\n") } }
 
     /// The exit status, nil when the process has not ended within `limit`.
     func exit(within limit: Duration) async -> Int32? {
@@ -74,20 +67,7 @@ final class LiveCLI: Sendable {
     /// The first line (already written or still to come) that `matches`; nil if none comes
     /// within `limit` or the process's output ends first.
     func line(within limit: Duration, where matches: @escaping @Sendable (String) -> Bool) async -> String? {
-        let timer = Task { [self] in
-            guard (try? await Task.sleep(for: limit)) != nil else { return }
-            expireWaiters()
-        }
-        defer { timer.cancel() }
-        return await withCheckedContinuation { continuation in
-            let found: String?? = state.withLock { state in
-                if let line = state.lines.first(where: matches) { return .some(line) }
-                if state.ended { return .some(nil) }
-                state.waiters.append((matches, continuation))
-                return nil
-            }
-            if let found { continuation.resume(returning: found) }
-        }
+        await log.first(within: limit, where: matches)
     }
 
     /// Writes `text` and a newline to the process's standard input.
@@ -107,36 +87,16 @@ final class LiveCLI: Sendable {
     }
 
     private func record(_ line: String, isError: Bool) {
-        let ready = state.withLock { state -> [CheckedContinuation<String?, Never>] in
-            state.lines.append(line)
-            if isError { state.errors.append(line) }
-            var ready: [CheckedContinuation<String?, Never>] = []
-            state.waiters.removeAll { waiter in
-                guard waiter.matches(line) else { return false }
-                ready.append(waiter.continuation)
-                return true
-            }
-            return ready
-        }
-        for continuation in ready { continuation.resume(returning: line) }
+        if isError { errors.withLock { $0.append(line) } }
+        log.record(line)
     }
 
+    /// One output stream closed; the log ends with the second.
     private func end() {
-        let waiting = state.withLock { state -> [CheckedContinuation<String?, Never>] in
-            state.open -= 1
-            guard state.ended else { return [] }
-            defer { state.waiters.removeAll() }
-            return state.waiters.map(\.continuation)
+        let open = openStreams.withLock { open -> Int in
+            open -= 1
+            return open
         }
-        for continuation in waiting { continuation.resume(returning: nil) }
-    }
-
-    /// A deadline passed: every waiter gives up (each test waits for one line at a time).
-    private func expireWaiters() {
-        let waiting = state.withLock { state -> [CheckedContinuation<String?, Never>] in
-            defer { state.waiters.removeAll() }
-            return state.waiters.map(\.continuation)
-        }
-        for continuation in waiting { continuation.resume(returning: nil) }
+        if open == 0 { log.end() }
     }
 }

@@ -35,11 +35,11 @@ extension Integration {
             let payload = Array("EOM".utf8) + pattern(Self.size - 6) + Array("EOM".utf8)
             try await withHosts(spec, count: 1, in: folder) { nodes in
                 let peripheral = TransferPeripheral(host: nodes.hosts[0], profile: openGateProfile()).run(.send(payload))
-                let events = EventLog()
+                let events = EventLog<TransferEvent>()
                 try await BumblePeer.withPeer(
                     "transfer-central", transport: try BumblePeer.transport(for: nodes.backend), log: folder.file("central.log"),
                     arguments: ["--allow-unavailable-rssi", "--min-rssi", "-127", "--mtu", "247", "--reply", "thanks"]) { central in
-                    let outcome = await peripheral.outcome { events.append($0) }
+                    let outcome = await peripheral.outcome { events.record($0) }
                     let sent = try outcome.get()
                     #expect(sent.chunkSize == 244 && sent.largestChunk == 244)
                     let received = try await central.next(event: "received", within: .seconds(30))
@@ -151,9 +151,9 @@ extension Integration {
             let long = String(repeating: "x", count: 514)
             try await withHosts(.btvirt, count: 1, in: folder) { nodes in
                 for writeRequest in [false, true] {
-                    let events = EventLog()
+                    let events = EventLog<TransferEvent>()
                     let stream = TransferPeripheral(host: nodes.hosts[0], profile: openGateProfile()).run(.send(pattern(1000)))
-                    let peripheral = Task { await stream.outcome { events.append($0) } }
+                    let peripheral = Task { await stream.outcome { events.record($0) } }
                     try await BumblePeer.withPeer(
                         "transfer-central", transport: try BumblePeer.transport(for: nodes.backend), log: folder.file("central-\(writeRequest).log"),
                         arguments: ["--allow-unavailable-rssi", "--min-rssi", "-127", "--reply", long]

@@ -34,11 +34,11 @@ func runTransfer(
     profile: TransferProfile = openGateProfile(),
     observe: @escaping @Sendable (TransferEvent, [TransferEvent]) async -> Void = { _, _ in }
 ) async -> TransferRun {
-    let peripheralEvents = EventLog()
+    let peripheralEvents = EventLog<TransferEvent>()
     let advertising = OneShot<Bool>()
     let peripheral = TransferPeripheral(host: peripheralHost, profile: profile).run(peripheralMode)
     async let peripheralOutcome = collect(peripheral) { event in
-        peripheralEvents.append(event)
+        peripheralEvents.record(event)
         if case .advertising = event { advertising.resolve(true) }
         if event.outcome != nil { advertising.resolve(false) }
     }
@@ -75,9 +75,3 @@ private func collectAsync(_ stream: AsyncStream<TransferEvent>, _ each: @Sendabl
     return (.failure(.gatt("no outcome")), events)
 }
 
-/// Events seen so far, shared between the task that collects them and others.
-final class EventLog: Sendable {
-    private let log = Mutex<[TransferEvent]>([])
-    func append(_ event: TransferEvent) { log.withLock { $0.append(event) } }
-    var events: [TransferEvent] { log.withLock { $0 } }
-}

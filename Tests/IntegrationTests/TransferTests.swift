@@ -174,9 +174,9 @@ extension Integration {
                 var strict = TransferProfile()
                 strict.scanTimeout = .seconds(2)
                 let peripheral = TransferPeripheral(host: nodes.hosts[0], profile: strict).run(.send(pattern(100)))
-                let events = EventLog()
+                let events = EventLog<TransferEvent>()
                 let outcome = await TransferCentral(host: nodes.hosts[1], profile: strict).run(.receive(reply: .none))
-                    .outcome { event in events.append(event) }
+                    .outcome { event in events.record(event) }
                 guard case let .failure(.noPeripheralFound(_, rejected, _)) = outcome else {
                     Issue.record("\(outcome)")
                     return

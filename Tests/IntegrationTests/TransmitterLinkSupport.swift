@@ -8,48 +8,9 @@ import BlueproofTransmitterLinks
 import Synchronization
 
 /// Every event a transmitter link reported, and waiting for one that matches.
-final class TransmitterLinkEventLog: Sendable {
-    private struct State {
-        var events: [LinkEvent] = []
-        var waiters: [(match: @Sendable (LinkEvent) -> Bool, found: OneShot<LinkEvent>)] = []
-    }
+typealias TransmitterLinkEventLog = EventLog<LinkEvent>
 
-    private let state = Mutex(State())
-
-    init(_ stream: AsyncStream<LinkEvent>) {
-        Task { [self] in
-            for await event in stream { record(event) }
-        }
-    }
-
-    private func record(_ event: LinkEvent) {
-        let ready = state.withLock { state -> [OneShot<LinkEvent>] in
-            state.events.append(event)
-            let hit = state.waiters.filter { $0.match(event) }
-            state.waiters.removeAll { $0.match(event) }
-            return hit.map(\.found)
-        }
-        for found in ready { found.resolve(event) }
-    }
-
-    var events: [LinkEvent] { state.withLock { $0.events } }
-
-    /// The first event (seen or to come) that matches, or nil after `limit`.
-    func first(within limit: Duration = .seconds(15), _ match: @escaping @Sendable (LinkEvent) -> Bool) async -> LinkEvent? {
-        let found = OneShot<LinkEvent>()
-        let seen = state.withLock { state -> LinkEvent? in
-            if let event = state.events.first(where: match) { return event }
-            state.waiters.append((match, found))
-            return nil
-        }
-        if let seen { return seen }
-        return try? await withTimeout(limit, what: "a link event") { await found.wait() } ?? nil
-    }
-
-    func wait(for event: LinkEvent, within limit: Duration = .seconds(15)) async -> Bool {
-        await first(within: limit) { $0 == event } != nil
-    }
-
+extension EventLog where Event == LinkEvent {
     /// The bytes of the first frame from `peer` whose size is `count`.
     func frame(from peer: UserID, count: Int, within limit: Duration = .seconds(30)) async -> [UInt8]? {
         let event = await first(within: limit) {

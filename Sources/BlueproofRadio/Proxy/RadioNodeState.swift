@@ -18,6 +18,8 @@ struct RadioNodeState: Sendable {
     var hiddenLogged: Set<Int> = []
     /// Open connections: handle → peer address.
     var connections: [UInt16: BDAddress] = [:]
+    /// Whether a connection has ever completed (the origin of `since: connection` faults).
+    var connectedOnce = false
     /// Handles the proxy ended: their late data, Disconnection Complete and credits are swallowed.
     var closedHandles: Set<UInt16> = []
     /// A connection attempt to an out-of-range peer, not passed to the controller.

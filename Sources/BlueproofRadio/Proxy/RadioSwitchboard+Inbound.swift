@@ -24,12 +24,15 @@ extension RadioSwitchboard {
         case let .commandStatus(status):
             if nodes[node]?.takeOwnAnswer(status.commandOpcode) == true { return [] }
         case let .le(.connectionComplete(complete)):
-            connected(node, status: complete.status, handle: complete.connectionHandle, role: complete.role, peer: complete.peerAddress)
+            return connected(node, status: complete.status, handle: complete.connectionHandle, role: complete.role,
+                             peer: complete.peerAddress, now: now) + deliver(event, to: node, now: now, original: packet)
         case let .le(.enhancedConnectionComplete(complete)):
-            connected(node, status: complete.status, handle: complete.connectionHandle, role: complete.role, peer: complete.peerAddress)
+            return connected(node, status: complete.status, handle: complete.connectionHandle, role: complete.role,
+                             peer: complete.peerAddress, now: now) + deliver(event, to: node, now: now, original: packet)
         case let .le(.enhancedConnectionCompleteV2(complete)):
             let base = complete.base
-            connected(node, status: base.status, handle: base.connectionHandle, role: base.role, peer: base.peerAddress)
+            return connected(node, status: base.status, handle: base.connectionHandle, role: base.role,
+                             peer: base.peerAddress, now: now) + deliver(event, to: node, now: now, original: packet)
         case let .disconnectionComplete(complete):
             if nodes[node]?.closedHandles.remove(complete.connectionHandle) != nil { return [] }
             nodes[node]?.connections[complete.connectionHandle] = nil
@@ -96,11 +99,17 @@ extension RadioSwitchboard {
         return false
     }
 
-    private mutating func connected(_ node: Int, status: HCIStatus, handle: UInt16, role: HCIConnectionRole, peer: BDAddress) {
-        guard status == .success else { return }
+    /// A connection completed: recorded, and on the node's first one the timers of its
+    /// `since: connection` faults start.
+    private mutating func connected(_ node: Int, status: HCIStatus, handle: UInt16, role: HCIConnectionRole,
+                                    peer: BDAddress, now: Duration) -> [RadioAction] {
+        guard status == .success, nodes[node] != nil else { return [] }
         nodes[node]?.connections[handle] = peer
         // Connectable advertising ends when a central connects (§7.8.9).
         if role == .peripheral { nodes[node]?.advertising = false }
+        guard nodes[node]?.connectedOnce == false else { return [] }
+        nodes[node]?.connectedOnce = true
+        return timers(where: { $0.node == node && $0.origin == .connection }, after: now)
     }
 
     /// Number Of Completed Packets: credits of handles the proxy ended are dropped, and an

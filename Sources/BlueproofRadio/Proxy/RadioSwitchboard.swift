@@ -20,13 +20,19 @@ struct RadioSwitchboard: Sendable {
 
     var model: RadioModel { scenario.model }
 
-    /// The timers of the fault script.
+    /// The timers of the fault script that count from the world's start.
     func start() -> [RadioAction] {
-        scenario.faults.enumerated().flatMap { index, fault -> [RadioAction] in
+        timers(where: { $0.origin == .start }, after: .zero)
+    }
+
+    /// The timers of the faults that match, their times counted from `origin`.
+    func timers(where matches: (RadioFault) -> Bool, after origin: Duration) -> [RadioAction] {
+        scenario.faults.enumerated().filter { matches($0.element) }.flatMap { index, fault -> [RadioAction] in
             switch fault.action {
-            case let .disconnect(at, _), let .hardwareError(at, _): [.schedule(.fault(index: index, edge: .start), at: at)]
+            case let .disconnect(at, _), let .hardwareError(at, _): [.schedule(.fault(index: index, edge: .start), at: origin + at)]
             case let .withholdCredits(from, length):
-                [.schedule(.fault(index: index, edge: .start), at: from), .schedule(.fault(index: index, edge: .end), at: from + length)]
+                [.schedule(.fault(index: index, edge: .start), at: origin + from),
+                 .schedule(.fault(index: index, edge: .end), at: origin + from + length)]
             default: []
             }
         }

@@ -5,10 +5,23 @@ public struct RadioFault: Hashable, Sendable {
     /// The node whose link the fault acts on.
     public var node: Int
     public var action: Action
+    /// What the times of a timed action (disconnect, hardware error, withheld credits) count from.
+    public var origin: Origin
 
-    public init(node: Int, action: Action) {
+    public init(node: Int, action: Action, origin: Origin = .start) {
         self.node = node
         self.action = action
+        self.origin = origin
+    }
+
+    /// The zero of a timed action's times.
+    public enum Origin: String, Hashable, Sendable {
+        /// When the world started.
+        case start
+        /// When the node's first connection completed (LE Connection Complete with success,
+        /// Core Vol 4, Part E §7.7.65.1): a fault meant to act mid-transfer then does so however
+        /// long the controllers took to open and connect.
+        case connection
     }
 
     public enum Action: Hashable, Sendable {

@@ -187,9 +187,10 @@ struct ScenarioReader {
             let delay = try fields.duration(spec["by"]!, "\(place).by")
             return RadioFault(node: target, action: .delay(match, by: delay, window: window, count: count))
         case "withhold-credits":
-            let spec = try fields.mapping(body, place, required: ["from", "for"])
+            let spec = try fields.mapping(body, place, required: ["from", "for"], optional: ["since"])
             return RadioFault(node: target, action: .withholdCredits(from: try fields.duration(spec["from"]!, "\(place).from"),
-                                                                     for: try fields.duration(spec["for"]!, "\(place).for")))
+                                                                     for: try fields.duration(spec["for"]!, "\(place).for")),
+                              origin: try origin(spec["since"], "\(place).since"))
         case "buffer-size":
             let spec = try fields.mapping(body, place, optional: ["length", "count"])
             guard !spec.isEmpty else { throw fields.error(body, "\(place): needs length, count or both") }
@@ -197,16 +198,28 @@ struct ScenarioReader {
             let count = try spec["count"].map { node throws(RadioScenarioError) in UInt8(try fields.integer(node, "\(place).count", in: 1...0xFF)) }
             return RadioFault(node: target, action: .bufferSize(length: length, count: count))
         case "disconnect":
-            let spec = try fields.mapping(body, place, required: ["at"], optional: ["reason"])
+            let spec = try fields.mapping(body, place, required: ["at"], optional: ["reason", "since"])
             let reason = try spec["reason"].map { node throws(RadioScenarioError) in
                 HCIStatus(rawValue: UInt8(try fields.integer(node, "\(place).reason", in: 1...0xFF)))
             } ?? .connectionTimeout
-            return RadioFault(node: target, action: .disconnect(at: try fields.duration(spec["at"]!, "\(place).at"), reason: reason))
+            return RadioFault(node: target, action: .disconnect(at: try fields.duration(spec["at"]!, "\(place).at"), reason: reason),
+                              origin: try origin(spec["since"], "\(place).since"))
         default:
-            let spec = try fields.mapping(body, place, required: ["at"], optional: ["code"])
+            let spec = try fields.mapping(body, place, required: ["at"], optional: ["code", "since"])
             let code = try spec["code"].map { node throws(RadioScenarioError) in UInt8(try fields.integer(node, "\(place).code", in: 0...0xFF)) } ?? 0
-            return RadioFault(node: target, action: .hardwareError(at: try fields.duration(spec["at"]!, "\(place).at"), code: code))
+            return RadioFault(node: target, action: .hardwareError(at: try fields.duration(spec["at"]!, "\(place).at"), code: code),
+                              origin: try origin(spec["since"], "\(place).since"))
         }
+    }
+
+    /// `since: start` (the default) or `since: connection`.
+    func origin(_ value: Node?, _ what: String) throws(RadioScenarioError) -> RadioFault.Origin {
+        guard let value else { return .start }
+        let text = try fields.string(value, what)
+        guard let origin = RadioFault.Origin(rawValue: text) else {
+            throw fields.error(value, "\(what): \"\(text)\" is neither start nor connection")
+        }
+        return origin
     }
 
     func event(_ value: Node, _ what: String) throws(RadioScenarioError) -> RadioEventMatch {

@@ -5,8 +5,8 @@ import BlueproofWire
 /// CBT/CLEAN/BI-01 and BI-02: a link that ends mid-transfer fails both roles, each saying the
 /// connection ended, and leaves no connection open (corebluetooth-transfer-sample.md, "When
 /// the Central Receives the Data, Update the User Interface": the central cleans up on an
-/// error; a message without its "EOM" is not complete). The radio proxy ends the link 3 s in,
-/// while an 8 MB transfer crawls through four 27-byte buffers:
+/// error; a message without its "EOM" is not complete). The radio proxy ends the link 2 s after
+/// it connected, while an 8 MB transfer crawls through four 27-byte buffers:
 /// - BI-01: the peripheral's side ends it (its host is told Remote User Terminated, the
 ///   central's controller gets an HCI Disconnect);
 /// - BI-02: the central's link times out (Connection Timeout, 0x08), as if the peer vanished.
@@ -27,8 +27,8 @@ struct MidTransferCutCase: ConformanceCase {
 
     var needs: CaseNeeds {
         let disconnect = switch cut {
-        case .peripheralLeaves: (node: "peripheral", fault: "disconnect: {at: 2s, reason: 0x13}")
-        case .connectionTimeout: (node: "central", fault: "disconnect: {at: 2s, reason: 0x08}")
+        case .peripheralLeaves: (node: "peripheral", fault: "disconnect: {at: 2s, reason: 0x13, since: connection}")
+        case .connectionTimeout: (node: "central", fault: "disconnect: {at: 2s, reason: 0x08, since: connection}")
         }
         return CaseNeeds(controllers: 2, radioScenario: TransferScenarios.faulted([
             ("peripheral", "buffer-size: {length: 27, count: 4}"), disconnect,

@@ -6,7 +6,7 @@ import BlueproofWire
 /// notifications off and disconnects (corebluetooth-transfer-sample.md, "When the Central
 /// Receives the Data, Update the User Interface": an error in `didUpdateValueFor` calls
 /// `cleanup()`). On the air the error a central is given is that updates stop: the radio proxy
-/// withholds the peripheral's credits from 2 s on, so the notifications stall mid-transfer and
+/// withholds the peripheral's credits from 2 s after it connected, so the notifications stall mid-transfer and
 /// the central's wait for the next one ends in error (after 1 s without data; our peripheral
 /// waits 30 s, so the central is the one to act). A peer whose data is stalled answers no
 /// request, so the central's unsubscription cannot complete: it must be begun on the air (the
@@ -16,7 +16,7 @@ import BlueproofWire
 struct StalledUpdatesCase: ConformanceCase {
     let id: CaseID = "CBT/CLEAN/BI-03"
     let needs = CaseNeeds(controllers: 2, radioScenario: TransferScenarios.faulted([
-        ("peripheral", "buffer-size: {length: 27, count: 4}"), ("peripheral", "withhold-credits: {from: 2s, for: 30s}"),
+        ("peripheral", "buffer-size: {length: 27, count: 4}"), ("peripheral", "withhold-credits: {from: 2s, for: 30s, since: connection}"),
     ]))
 
     func run(_ context: CaseContext) async throws -> CaseOutcome {

@@ -24,10 +24,10 @@ enum TransferScenarios {
     static let closeRange = fixed(rssi: -40)
 
     /// Like Conformance/scenarios/withheld-credits.yaml, sooner: the peripheral's controller
-    /// reports one 27-byte buffer and keeps its Number Of Completed Packets from 300 ms for 1 s,
-    /// while a transfer of some 100 KB is under way on btvirt.
+    /// reports one 27-byte buffer and keeps its Number Of Completed Packets for 1 s from 300 ms
+    /// after it connected, while a transfer of some 100 KB is under way on btvirt.
     static let withheldCredits = faulted([
-        ("peripheral", "buffer-size: {length: 27, count: 1}"), ("peripheral", "withhold-credits: {from: 300ms, for: 1s}"),
+        ("peripheral", "buffer-size: {length: 27, count: 1}"), ("peripheral", "withhold-credits: {from: 300ms, for: 1s, since: connection}"),
     ], seed: 4)
 
     /// Both nodes at -45 dBm with radio-proxy `faults`, each a node's name and its fault's

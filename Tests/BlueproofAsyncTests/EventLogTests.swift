@@ -1,0 +1,42 @@
+import BlueproofAsync
+import Testing
+
+@Suite("EventLog")
+struct EventLogTests {
+    @Test("a waiter gets an event already recorded, or the first matching one to come")
+    func waiting() async {
+        let log = EventLog<Int>()
+        log.record(1)
+        #expect(await log.first(within: .seconds(5)) { $0 == 1 } == 1)
+        async let later = log.first(within: .seconds(5)) { $0 > 2 }
+        log.record(2)
+        log.record(3)
+        #expect(await later == 3)
+        #expect(log.events == [1, 2, 3])
+    }
+
+    @Test("from: passes over the events recorded before it")
+    func from() async {
+        let log = EventLog<Int>()
+        log.record(7)
+        async let second = log.first(within: .seconds(5), from: 1) { $0 == 7 }
+        log.record(7)
+        #expect(await second == 7)
+        #expect(log.events.count == 2)
+    }
+
+    @Test("a deadline or the end of the stream gives nil; wait(for:) and waitForEnd say which")
+    func deadlineAndEnd() async {
+        let log = EventLog<Int>()
+        #expect(await log.first(within: .milliseconds(20)) { $0 == 9 } == nil)
+        #expect(await !log.wait(for: 9, within: .milliseconds(20)))
+        #expect(await !log.waitForEnd(within: .milliseconds(20)))
+        let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+        let fed = EventLog(stream)
+        continuation.yield(4)
+        #expect(await fed.wait(for: 4, within: .seconds(5)))
+        continuation.finish()
+        #expect(await fed.waitForEnd(within: .seconds(5)))
+        #expect(await fed.first(within: .seconds(5)) { $0 == 5 } == nil, "nothing comes after the end")
+    }
+}
