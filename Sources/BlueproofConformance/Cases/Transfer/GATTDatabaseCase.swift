@@ -18,9 +18,10 @@ struct GATTDatabaseCase: ConformanceCase {
     static let limit: Duration = .seconds(5)
 
     /// The peripheral on node 0, advertising when this returns: ours, or the implementation
-    /// under test (which must enable advertising within its start timeout).
-    static func startPeripheral(_ context: CaseContext, profile: TransferProfile) async throws -> Task<Void, Never> {
-        if context.isAirDevice(0) { return Task {} }
+    /// under test (which must enable advertising within its start timeout); ours is returned,
+    /// to be cancelled when the case is done with it.
+    static func startPeripheral(_ context: CaseContext, profile: TransferProfile) async throws -> Task<TransferExchange.RoleRun, Never>? {
+        if context.isAirDevice(0) { return nil }
         if let dut = context.dut, dut.node == 0 {
             let launch = try await dut.launch(.peripheral, payload: [1, 2, 3])
             do {
@@ -29,21 +30,12 @@ struct GATTDatabaseCase: ConformanceCase {
                 dut.noteStartFailure("\(error)")
                 throw error
             }
-            return Task {}
+            return nil
         }
-        let advertising = OneShot<Void>()
-        let log = context.log
-        let stream = TransferPeripheral(host: try context.host(0), profile: profile, clock: context.clock).run(.send([1, 2, 3]))
-        let peripheral = Task {
-            for await event in stream {
-                log.note("peripheral (node 0): \(event)")
-                if case .advertising = event { advertising.resolve(()) }
-                if event.outcome != nil { break }
-            }
-            advertising.resolve(())
-        }
+        let (task, advertising, _) = TransferExchange.startPeripheral(context, node: 0, host: try context.host(0), .send([1, 2, 3]),
+                                                                      profile: profile)
         _ = await advertising.wait()
-        return peripheral
+        return task
     }
 
     func run(_ context: CaseContext) async throws -> CaseOutcome {
@@ -59,7 +51,7 @@ struct GATTDatabaseCase: ConformanceCase {
                              _ body: @escaping @Sendable (GATTClient) async throws -> CaseOutcome) async throws -> CaseOutcome {
         let profile = TransferExchange.transferProfile(context)
         let peripheral = try await Self.startPeripheral(context, profile: profile)
-        defer { peripheral.cancel() }
+        defer { peripheral?.cancel() }
         let host = try context.host(1)
         let devices = try await host.discover()
         let found = try? await withTimeout(Self.limit, clock: context.clock, what: "an advertiser") { () async -> LEDiscoveredDevice? in
