@@ -241,7 +241,7 @@ public actor BLELink: TransmitterLink {
         }
         let connection: LEConnection
         do {
-            connection = try await host.connect(to: address.address, type: address.type, timeout: profile.connectTimeout)
+            connection = try await connectAttempts(to: address)
         } catch .connectTimedOut {
             forget(peer)
             throw LinkError(.timeout, "no connection to \(peer) within \(profile.connectTimeout)")
@@ -272,6 +272,29 @@ public actor BLELink: TransmitterLink {
             throw LinkError(.connectionLost, "GATT setup with \(peer) failed: \(error)")
         }
         becameReady(peer)
+    }
+
+    /// LE Create Connection, cancelled and issued again every ``BLELinkProfile/connectAttempt``
+    /// until ``BLELinkProfile/connectTimeout``. A connection request the advertiser never
+    /// answered (two centrals sent theirs in one advertising event and it took the other) ends
+    /// on a controller as Connection Failed to be Established after a few connection intervals
+    /// (Vol 6, Part B §4.5); Rootcanal reports nothing, its initiator ignores every later
+    /// advertisement, and its cancel leaves the controller's one pending-connection slot taken,
+    /// so it refuses every other connection until one with that same peer completes. Issuing
+    /// the request again soon is what clears it, before the peer, whose
+    /// ``BLELinkProfile/initiatorGrace`` has passed, tries the other way into the stuck
+    /// controller and is stuck in turn.
+    private func connectAttempts(to address: BLEPeerAddress) async throws(LEHostError) -> LEConnection {
+        var left = profile.connectTimeout
+        while true {
+            let attempt = min(max(profile.connectAttempt, .milliseconds(100)), left)
+            left -= attempt
+            do {
+                return try await host.connect(to: address.address, type: address.type, timeout: attempt)
+            } catch .connectTimedOut where !stopped && left > .zero {
+                logger.debug("no connection to \(address.address) within \(attempt); asking again")
+            }
+        }
     }
 
     /// MTU, discovery, subscription; returns the frame characteristic's value handle.
