@@ -34,11 +34,12 @@ final class TransmitterLinkEventLog: Sendable {
 
     var events: [LinkEvent] { state.withLock { $0.events } }
 
-    /// The first event (seen or to come) that matches, or nil after `limit`.
-    func first(within limit: Duration = .seconds(15), _ match: @escaping @Sendable (LinkEvent) -> Bool) async -> LinkEvent? {
+    /// The first event (seen from index `start` on, or to come) that matches, or nil after `limit`.
+    func first(within limit: Duration = .seconds(15), from start: Int = 0,
+               _ match: @escaping @Sendable (LinkEvent) -> Bool) async -> LinkEvent? {
         let found = OneShot<LinkEvent>()
         let seen = state.withLock { state -> LinkEvent? in
-            if let event = state.events.first(where: match) { return event }
+            if let event = state.events.dropFirst(start).first(where: match) { return event }
             state.waiters.append((match, found))
             return nil
         }
