@@ -140,18 +140,6 @@ public actor BLELink: TransmitterLink {
         }
     }
 
-    /// Advertising again after connecting as central: the specification keeps advertising
-    /// running then, but btvirt stops it on any connection, which would leave this node
-    /// unreachable to every peer that has not connected yet (a mesh of more than two never
-    /// forms). Restarting it is harmless where it was still running.
-    private func advertiseAfterConnecting() async {
-        do {
-            try await advertise()
-        } catch {
-            logger.debug("\(error)")
-        }
-    }
-
     // MARK: Presence
 
     private func seen(_ report: LEAdvertisement) {
@@ -254,7 +242,6 @@ public actor BLELink: TransmitterLink {
         staleTimers.removeValue(forKey: peer)?.task.cancel()
         handles[connection.handle] = peer
         watch(connection)
-        await advertiseAfterConnecting()
         let gatt = host.gattClient(for: connection)
         do {
             let remote = try await prepare(connection, gatt: gatt)
