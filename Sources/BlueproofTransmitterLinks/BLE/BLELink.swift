@@ -199,9 +199,16 @@ public actor BLELink: TransmitterLink {
         do {
             try await waitUntilReady(peer, within: sessions[peer] == nil ? profile.initiatorGrace : profile.connectTimeout)
         } catch where error.reason == .timeout {
-            guard sessions[peer] == nil, let address = nearby[peer] else { return try await waitUntilReady(peer) }
+            guard sessions[peer] == nil, let address = nearby[peer], !accepting(from: address) else { return try await waitUntilReady(peer) }
             try await open(peer, at: address)
         }
+    }
+
+    /// Whether a central at `address` has connected and not yet said hello: the peer's own
+    /// connection is under way (its GATT setup can outlast the grace on a loaded machine), and
+    /// opening a second one would leave a pair with two connections.
+    private func accepting(from address: BLEPeerAddress) -> Bool {
+        unnamed.values.contains { $0.peerAddress == address.address }
     }
 
     private func waitUntilReady(_ peer: UserID, within limit: Duration? = nil) async throws(LinkError) {
@@ -225,7 +232,7 @@ public actor BLELink: TransmitterLink {
         await take(.initiating)
         defer { turns.give(.initiating) }
         if sessions[peer]?.ready == true { return }
-        if sessions[peer] != nil {
+        if sessions[peer] != nil || accepting(from: address) {
             try await waitUntilReady(peer)
             return
         }
