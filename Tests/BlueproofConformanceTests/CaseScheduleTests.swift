@@ -26,12 +26,17 @@ struct CaseScheduleTests {
         #expect(serial.startable() == [1])
     }
 
-    @Test("the BFT/LOG cases, runs with an implementation under test and a shared --controller run cases alone")
+    @Test("cases that declare process-wide state (every BFT/LOG case), runs with an implementation under test and a shared --controller run cases alone")
     func runsAlone() throws {
         let config = try configuration(cases: [], in: try Fixtures.folder("schedule-alone"))
-        let log = Rendezvous.Case(id: "BFT/LOG/BV-03", meeting: Rendezvous(), waitsForOther: false)
         let other = Rendezvous.Case(id: "TEST/JOB/BV-01", meeting: Rendezvous(), waitsForOther: false)
-        #expect(CaseSchedule.runsAlone(log, in: config)?.contains("process-wide") == true)
+        let logCases = LogCases.all()
+        #expect(logCases.count == 9)
+        for log in logCases {
+            #expect(CaseSchedule.runsAlone(log, in: config)?.contains("process-wide") == true, "\(log.id)")
+        }
+        // Decided by what the case declares, not by its id.
+        #expect(CaseSchedule.runsAlone(Rendezvous.Case(id: "BFT/LOG/BV-03", meeting: Rendezvous(), waitsForOther: false), in: config) == nil)
         #expect(CaseSchedule.runsAlone(other, in: config) == nil)
         var dut = config
         dut.dut = "tcp:127.0.0.1:7000"

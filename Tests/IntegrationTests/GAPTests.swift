@@ -42,6 +42,33 @@ extension Integration {
 
         static let absent = BDAddress(littleEndian: [0x5A, 0x5A, 0x5A, 0x5A, 0x5A, 0xC0])
 
+        /// btvirt stops advertising on any connection, as central too, where the specification
+        /// keeps it running (Vol 6, Part B §4.4.2): the host enables it again, so a third node
+        /// can still connect to one that connected as central.
+        @Test("btvirt: a host that advertised and connected as central still advertises (a third host connects to it)",
+              .requires(.btvirt, .preload), .timeLimit(.minutes(1)))
+        func advertisingOutlastsCentralConnection() async throws {
+            try RequiredComponent.require(.btvirt, .preload)
+            let folder = try WorkFolder("gap-advertising-kept")
+            defer { folder.cleanUp() }
+            try await withHosts(.btvirt, count: 3, in: folder) { nodes in
+                let (hub, peripheral, third) = (nodes.hosts[0], nodes.hosts[1], nodes.hosts[2])
+                let connectable = LEAdvertisingParameters(data: try AdvertisingData([.flags(.generalDiscoverableLEOnly)]).encodedLegacy())
+                try await hub.startAdvertising(connectable)
+                try await peripheral.startAdvertising(connectable)
+                let incoming = await hub.incomingConnections()
+                let out = try await hub.connect(to: await peripheral.address, type: .publicDevice)
+                #expect(out.role == .central)
+                // btvirt fails a connection to a node that does not advertise at once.
+                let back = try await third.connect(to: await hub.address, type: .publicDevice)
+                #expect(back.role == .central)
+                let accepted = try await firstValue(of: incoming, within: .seconds(2), "the third host's connection on the hub") { $0 }
+                #expect(accepted.peerAddress == (await third.address))
+                #expect(await hub.connections.count == 2)
+                #expect(await nodes.violations() == [[], [], []])
+            }
+        }
+
         func checkGAP(_ spec: BackendSpec, expecting commandSet: LECommandSet, forcing: LECommandSet? = nil,
                       absentPeer: (LEHostError) -> Void) async throws {
             let folder = try WorkFolder("gap-\(spec)")

@@ -44,8 +44,10 @@ extension Integration {
             try await line(on: .rootcanal)
         }
 
-        static let walkAway = """
-            # Two nodes in range (-40 dBm) until 5 s, then out of range (-100 dBm, sensitivity -80).
+        /// Two nodes whose link follows `link` (a `fixed:` or `schedule:` line).
+        static func twoNodes(_ comment: String, link: String) -> String {
+            """
+            # \(comment)
             seed: 1
             advertising-interval: 100ms
             sensitivity: -80
@@ -54,8 +56,23 @@ extension Integration {
               - name: b
             links:
               - between: [a, b]
-                schedule: [{at: 0s, rssi: -40}, {at: 5s, rssi: -100}]
+                \(link)
             """
+        }
+
+        static let walkAway = twoNodes("Two nodes in range (-40 dBm) until 5 s, then out of range (-100 dBm, sensitivity -80).",
+                                       link: "schedule: [{at: 0s, rssi: -40}, {at: 5s, rssi: -100}]")
+
+        /// Starts both nodes, waits until each sees the other, and connects them as automatic
+        /// mode does (both sides call connect).
+        static func startAndConnect(_ a: BLELinkNode, _ b: BLELinkNode) async throws {
+            for node in [a, b] { try await node.link.start(localUser: node.user) }
+            #expect(await a.log.wait(for: .peerNearby(b.user)))
+            #expect(await b.log.wait(for: .peerNearby(a.user)))
+            async let ab: Void = a.link.connect(to: b.user)
+            async let ba: Void = b.link.connect(to: a.user)
+            _ = try await (ab, ba)
+        }
 
         @Test("btvirt + proxy: connected peers that leave range are disconnected, then gone, on both sides",
               .requires(.btvirt, .preload), .timeLimit(.minutes(2)))
@@ -66,17 +83,41 @@ extension Integration {
             try await withBLELinkNodes(2, label: "txlink-walk", world: world,
                                        profile: BLELinkProfile(staleAfter: .seconds(1))) { nodes in
                 let (a, b) = (nodes[0], nodes[1])
-                for node in nodes { try await node.link.start(localUser: node.user) }
-                #expect(await a.log.wait(for: .peerNearby(b.user)))
-                #expect(await b.log.wait(for: .peerNearby(a.user)))
-                async let ab: Void = a.link.connect(to: b.user)
-                async let ba: Void = b.link.connect(to: a.user)
-                _ = try await (ab, ba)
+                try await Self.startAndConnect(a, b)
                 for (node, other) in [(a, b), (b, a)] {
                     #expect(await node.log.wait(for: .disconnected(other.user), within: .seconds(15)), "\(node.log.events)")
                     #expect(await node.log.wait(for: .peerGone(other.user), within: .seconds(5)), "\(node.log.events)")
                 }
                 #expect(a.log.events.filter { $0 == .peerNearby(b.user) }.count == 1, "\(a.log.events)")
+            }
+        }
+
+        static let pair = twoNodes("Two nodes in range (-40 dBm) throughout.", link: "fixed: -40")
+
+        @Test("btvirt + proxy: a peer whose connection ends is announced again when next heard, within the stale window",
+              .requires(.btvirt, .preload), .timeLimit(.minutes(2)))
+        func reannouncedAfterDisconnection() async throws {
+            try RequiredComponent.require(.btvirt, .preload)
+            let world = RadioWorld(scenario: try RadioScenario.load(yaml: Self.pair, file: "pair.yaml"))
+            defer { world.shutdown() }
+            // The default 5 s window: the peer is heard again long before it could go stale.
+            try await withBLELinkNodes(2, label: "txlink-return", world: world, profile: BLELinkProfile()) { nodes in
+                let (a, b) = (nodes[0], nodes[1])
+                try await Self.startAndConnect(a, b)
+                await a.link.disconnect(from: b.user)
+                for (node, other) in [(a, b), (b, a)] {
+                    #expect(await node.log.wait(for: .disconnected(other.user)), "\(node.log.events)")
+                    let ended = node.log.events.firstIndex(of: .disconnected(other.user)) ?? 0
+                    let again = await node.log.first(within: .seconds(3), from: ended) { $0 == .peerNearby(other.user) }
+                    #expect(again != nil, "\(other.user) not announced again after the disconnection: \(node.log.events)")
+                    #expect(Array(node.log.events.dropFirst(ended).prefix(3))
+                                == [.disconnected(other.user), .peerGone(other.user), .peerNearby(other.user)], "\(node.log.events)")
+                }
+                // Announced again, the peer can be connected again.
+                async let ab: Void = a.link.connect(to: b.user)
+                async let ba: Void = b.link.connect(to: a.user)
+                _ = try await (ab, ba)
+                #expect(await a.link.connectedPeers == [b.user])
             }
         }
 

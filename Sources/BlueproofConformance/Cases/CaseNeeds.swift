@@ -23,11 +23,15 @@ public struct CaseNeeds: Hashable, Sendable {
     /// The least time the case needs on the slowest backend (Rootcanal sends one ACL packet
     /// per connection event): the runner gives it at least this, whatever `--case-timeout` says.
     public var timeout: Duration? = nil
+    /// State the whole process shares that the case changes or judges, said as the reason it
+    /// runs with no other case beside it (`run --jobs N`); nil when it can share the process.
+    public var processWideState: String? = nil
 
     public init(controllers: Int = 0, features: Set<ControllerFeature> = [], radioScenario: String? = nil,
                 unproxiedNodes: Set<Int> = [], transmitters: Int = 0, linksPerNode: Int = 1, dutNode: Int? = nil,
-                judgesAirDevice: Bool = false, timeout: Duration? = nil) {
+                judgesAirDevice: Bool = false, timeout: Duration? = nil, processWideState: String? = nil) {
         self.timeout = timeout
+        self.processWideState = processWideState
         self.linksPerNode = linksPerNode
         self.judgesAirDevice = judgesAirDevice
         self.dutNode = dutNode

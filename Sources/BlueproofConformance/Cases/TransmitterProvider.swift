@@ -29,6 +29,10 @@ public protocol TransmitterProvider: Sendable {
     /// place, as a torn write or a bad disk would. Throws ``TransmitterUnavailable`` when the
     /// provider cannot reach the implementation's storage.
     func damageSession(of index: Int, for context: CaseContext) async throws
+    /// Removes the app's own data of node `index` (already made and stopped for the case), as
+    /// deleting the app does, leaving the device storage outside it. Throws
+    /// ``TransmitterUnavailable`` when the provider cannot reach the implementation's storage.
+    func removeAppData(of index: Int, for context: CaseContext) async throws
     /// Moves the clock node `index` reads for expiry forward by `seconds`. Throws
     /// ``TransmitterUnavailable`` when the implementation's clock cannot be reached.
     func advanceClock(of index: Int, by seconds: TimeInterval, for context: CaseContext) async throws
@@ -66,6 +70,9 @@ extension TransmitterProvider {
     }
     public func damageSession(of index: Int, for context: CaseContext) async throws {
         throw TransmitterUnavailable("\(name) cannot damage the implementation's stored session: the control protocol has no command for it")
+    }
+    public func removeAppData(of index: Int, for context: CaseContext) async throws {
+        throw TransmitterUnavailable("\(name) cannot remove the implementation's own app data: the control protocol has no command for it")
     }
 }
 

@@ -40,9 +40,7 @@ struct CaseSchedule: Sendable {
 
     /// Why `item` cannot share the process with another case in this run, or nil when it can.
     static func runsAlone(_ item: any ConformanceCase, in config: RunConfiguration) -> String? {
-        if item.id.rawValue.hasPrefix("BFT/LOG/") {
-            return "it sets the transmitters' log level, which is process-wide (bridgefy-ios-sdk-readme.md, \"Log levels\"), and judges what they print to the run's one console"
-        }
+        if let state = item.needs.processWideState { return state }
         if config.dut != nil || config.dutExec != nil || config.airDevice != nil {
             return "the run has one implementation under test (its ports, its console)"
         }

@@ -14,11 +14,27 @@ extension LEHost {
         case .extended: try await startExtendedAdvertising(parameters)
         }
         advertising = true
+        advertisingParameters = parameters
     }
 
     /// Stops advertising; nothing to do when it is not running.
     public func stopAdvertising() async throws(LEHostError) {
+        advertisingParameters = nil
         try await disableAdvertising()
+    }
+
+    /// After connecting as central: advertising that was running goes on (a connection as
+    /// central does not end it, Vol 6, Part B §4.4.2), but btvirt stops it on any connection,
+    /// which would leave this node unreachable to every peer not yet connected (a mesh of more
+    /// than two never forms). Enabled again with the same parameters; harmless where it still
+    /// ran. A failure is logged, not thrown: the connection stands.
+    func restoreAdvertisingAfterConnecting() async {
+        guard advertising, let parameters = advertisingParameters else { return }
+        do {
+            try await startAdvertising(parameters)
+        } catch {
+            logger.debug("could not restore advertising after connecting as central: \(error)")
+        }
     }
 
     private func startLegacyAdvertising(_ parameters: LEAdvertisingParameters) async throws(LEHostError) {

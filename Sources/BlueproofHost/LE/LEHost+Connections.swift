@@ -6,10 +6,19 @@ extension LEHost {
     /// `timeout` (3 s by default, as the Bluenet library uses), the attempt is cancelled with
     /// LE Create Connection Cancel and ``LEHostError/connectTimedOut(peer:limit:)`` is thrown; a
     /// connection that completes while the cancel is on its way is kept and returned.
+    /// Advertising this host runs goes on after the connection (``restoreAdvertisingAfterConnecting()``).
     public func connect(to peer: BDAddress, type: LEAddressType, timeout: Duration = .seconds(3),
                         interval: LEConnectionInterval = LEConnectionInterval(rawValue: 0x0018),
                         supervisionTimeout: LESupervisionTimeout = LESupervisionTimeout(rawValue: 0x01F4))
         async throws(LEHostError) -> LEConnection {
+        let connection = try await establish(peer, type: type, timeout: timeout, interval: interval,
+                                             supervisionTimeout: supervisionTimeout)
+        await restoreAdvertisingAfterConnecting()
+        return connection
+    }
+
+    private func establish(_ peer: BDAddress, type: LEAddressType, timeout: Duration, interval: LEConnectionInterval,
+                           supervisionTimeout: LESupervisionTimeout) async throws(LEHostError) -> LEConnection {
         guard pendingConnection == nil else { throw .connectionInProgress }
         let pending = PendingConnection(peer: peer)
         pendingConnection = pending

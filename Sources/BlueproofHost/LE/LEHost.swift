@@ -39,6 +39,9 @@ public actor LEHost {
     /// A central connected while advertising: connectable advertising stops then (Vol 6,
     /// Part B §4.4.2), but the host does not rely on it: the next stop asks the controller.
     var advertisingMayRun = false
+    /// What ``startAdvertising(_:)`` last enabled, while it should run: restored after this
+    /// host connects as central (``connect(to:type:timeout:interval:supervisionTimeout:)``).
+    var advertisingParameters: LEAdvertisingParameters?
     private var reader: Task<Void, Never>?
 
     /// The command set to use when the controller supports it; nil picks the best it has.

@@ -140,18 +140,6 @@ public actor BLELink: TransmitterLink {
         }
     }
 
-    /// Advertising again after connecting as central: the specification keeps advertising
-    /// running then, but btvirt stops it on any connection, which would leave this node
-    /// unreachable to every peer that has not connected yet (a mesh of more than two never
-    /// forms). Restarting it is harmless where it was still running.
-    private func advertiseAfterConnecting() async {
-        do {
-            try await advertise()
-        } catch {
-            logger.debug("\(error)")
-        }
-    }
-
     // MARK: Presence
 
     private func seen(_ report: LEAdvertisement) {
@@ -179,10 +167,12 @@ public actor BLELink: TransmitterLink {
     /// while the peer is not connectable, e.g. between its accepting another central and
     /// advertising again): the peer is gone until it is heard again, so its next advertising
     /// report announces it afresh and automatic mode tries again on that event.
-    private func forget(_ peer: UserID) {
+    /// A connection that ended forgets its peer the same way: one that returns within the
+    /// stale window is announced again.
+    private func forget(_ peer: UserID, because reason: String = "could not connect") {
         staleTimers.removeValue(forKey: peer)?.task.cancel()
-        guard sessions[peer] == nil, nearby.removeValue(forKey: peer) != nil else { return }
-        logger.debug("could not connect to \(peer): forgotten until heard again")
+        guard !stopped, sessions[peer] == nil, nearby.removeValue(forKey: peer) != nil else { return }
+        logger.debug("\(peer): \(reason); forgotten until heard again")
         output.yield(.peerGone(peer))
     }
 
@@ -209,9 +199,16 @@ public actor BLELink: TransmitterLink {
         do {
             try await waitUntilReady(peer, within: sessions[peer] == nil ? profile.initiatorGrace : profile.connectTimeout)
         } catch where error.reason == .timeout {
-            guard sessions[peer] == nil, let address = nearby[peer] else { return try await waitUntilReady(peer) }
+            guard sessions[peer] == nil, let address = nearby[peer], !accepting(from: address) else { return try await waitUntilReady(peer) }
             try await open(peer, at: address)
         }
+    }
+
+    /// Whether a central at `address` has connected and not yet said hello: the peer's own
+    /// connection is under way (its GATT setup can outlast the grace on a loaded machine), and
+    /// opening a second one would leave a pair with two connections.
+    private func accepting(from address: BLEPeerAddress) -> Bool {
+        unnamed.values.contains { $0.peerAddress == address.address }
     }
 
     private func waitUntilReady(_ peer: UserID, within limit: Duration? = nil) async throws(LinkError) {
@@ -235,13 +232,13 @@ public actor BLELink: TransmitterLink {
         await take(.initiating)
         defer { turns.give(.initiating) }
         if sessions[peer]?.ready == true { return }
-        if sessions[peer] != nil {
+        if sessions[peer] != nil || accepting(from: address) {
             try await waitUntilReady(peer)
             return
         }
         let connection: LEConnection
         do {
-            connection = try await host.connect(to: address.address, type: address.type, timeout: profile.connectTimeout)
+            connection = try await connectAttempts(to: address)
         } catch .connectTimedOut {
             forget(peer)
             throw LinkError(.timeout, "no connection to \(peer) within \(profile.connectTimeout)")
@@ -252,7 +249,6 @@ public actor BLELink: TransmitterLink {
         staleTimers.removeValue(forKey: peer)?.task.cancel()
         handles[connection.handle] = peer
         watch(connection)
-        await advertiseAfterConnecting()
         let gatt = host.gattClient(for: connection)
         do {
             let remote = try await prepare(connection, gatt: gatt)
@@ -272,6 +268,29 @@ public actor BLELink: TransmitterLink {
             throw LinkError(.connectionLost, "GATT setup with \(peer) failed: \(error)")
         }
         becameReady(peer)
+    }
+
+    /// LE Create Connection, cancelled and issued again every ``BLELinkProfile/connectAttempt``
+    /// until ``BLELinkProfile/connectTimeout``. A connection request the advertiser never
+    /// answered (two centrals sent theirs in one advertising event and it took the other) ends
+    /// on a controller as Connection Failed to be Established after a few connection intervals
+    /// (Vol 6, Part B §4.5); Rootcanal reports nothing, its initiator ignores every later
+    /// advertisement, and its cancel leaves the controller's one pending-connection slot taken,
+    /// so it refuses every other connection until one with that same peer completes. Issuing
+    /// the request again soon is what clears it, before the peer, whose
+    /// ``BLELinkProfile/initiatorGrace`` has passed, tries the other way into the stuck
+    /// controller and is stuck in turn.
+    private func connectAttempts(to address: BLEPeerAddress) async throws(LEHostError) -> LEConnection {
+        var left = profile.connectTimeout
+        while true {
+            let attempt = min(max(profile.connectAttempt, .milliseconds(100)), left)
+            left -= attempt
+            do {
+                return try await host.connect(to: address.address, type: address.type, timeout: attempt)
+            } catch .connectTimedOut where !stopped && left > .zero {
+                logger.debug("no connection to \(address.address) within \(attempt); asking again")
+            }
+        }
     }
 
     /// MTU, discovery, subscription; returns the frame characteristic's value handle.
@@ -341,7 +360,7 @@ public actor BLELink: TransmitterLink {
             logger.debug("disconnected from \(user)")
             output.yield(.disconnected(user))
         }
-        if !stopped, nearby[user] != nil { armStaleTimer(for: user) }
+        forget(user, because: "disconnected")
     }
 
     public func disconnect(from peer: UserID) async {

@@ -15,6 +15,11 @@ public struct BLELinkProfile: Hashable, Sendable {
     public var staleAfter: Duration?
     /// How long one `connect` may take, either side.
     public var connectTimeout: Duration
+    /// How long one LE Create Connection may go unanswered before the central cancels it and
+    /// issues it again (within `connectTimeout`); shorter than `initiatorGrace`, so a lost
+    /// connection request is retried before the peer opens the connection itself
+    /// (docs/transmitter-links.md, "Connections").
+    public var connectAttempt: Duration
     /// How long the higher id waits for the lower one to open the connection before it opens
     /// it itself (the lower one may never be asked to connect, as in on-demand mode).
     public var initiatorGrace: Duration
@@ -24,12 +29,14 @@ public struct BLELinkProfile: Hashable, Sendable {
     public init(service: BluetoothUUID = BLELinkProfile.transmitterService,
                 characteristic: BluetoothUUID = BLELinkProfile.frameCharacteristic,
                 mtu: Int = 517, staleAfter: Duration? = .seconds(5), connectTimeout: Duration = .seconds(10),
-                initiatorGrace: Duration = .seconds(2), frameLimit: Int = BLEFrameChunk.defaultFrameLimit) {
+                connectAttempt: Duration = .seconds(1), initiatorGrace: Duration = .seconds(2),
+                frameLimit: Int = BLEFrameChunk.defaultFrameLimit) {
         self.service = service
         self.characteristic = characteristic
         self.mtu = mtu
         self.staleAfter = staleAfter
         self.connectTimeout = connectTimeout
+        self.connectAttempt = connectAttempt
         self.initiatorGrace = initiatorGrace
         self.frameLimit = frameLimit
     }

@@ -102,6 +102,9 @@ public enum Defect: String, CaseIterable, Sendable, Codable {
     case presentBeforeStart, userIDNotUUID
     /// The need to reach the network to validate the licence is never reported as an event.
     case networkNeedUnreported
+    // issue 14: BFT/SES/BV-04
+    /// The session is kept with the app's own data (removed with it), not in device storage.
+    case sessionInAppData
 
     /// The engine defect this is, if it lives in the engine.
     public var engine: TransmitterDefects? {

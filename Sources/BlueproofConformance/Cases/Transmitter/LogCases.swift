@@ -9,15 +9,23 @@ import BlueproofTransmitter
 /// send, stop) and judges which levels' lines appeared.
 enum LogCases {
     static func all() -> [ScriptCase] {
-        [
+        ([
             ScriptCase("BFT/LOG/BV-03", nodes: 2, brokenBy: [.logLevelIgnored]) { stage in
                 try await errorsOnly(stage, at: "error") { await $0.setLogLevel(.error) }
             },
             levelCase("BFT/LOG/BV-04", level: .info, brokenBy: [.logLevelIgnored]),
             levelCase("BFT/LOG/BV-05", level: .debug, brokenBy: [.logLevelIgnored]),
             levelCase("BFT/LOG/BV-06", level: .trace, brokenBy: [.logSilent]),
-        ] + LogLevelRules.all()
+        ] + LogLevelRules.all()).map { item in
+            var item = item
+            item.processWideState = processWideState
+            return item
+        }
     }
+
+    /// Why every LOG case runs alone: the level it sets is the process's, and what the
+    /// transmitters print goes to the run's one console.
+    static let processWideState = "it sets the transmitters' log level, which is process-wide (bridgefy-ios-sdk-readme.md, \"Log levels\"), and judges what they print to the run's one console"
 
     /// At `level`: lines of that level appear, and none of a level above it.
     static func levelCase(_ id: CaseID, level: TransmitterLogLevel, brokenBy: Set<Defect>) -> ScriptCase {

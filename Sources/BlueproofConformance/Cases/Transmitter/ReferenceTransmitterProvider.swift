@@ -103,9 +103,14 @@ public final class ReferenceTransmitterProvider: TransmitterProvider {
                 linkForNode = network.link(kind: .ble)  // the network numbers links 0, 1, … as made
             }
             let session: any TransmitterSessionBacking
-            let directory = sessionRoot
-                .appendingPathComponent(context.entry.id.pathComponent)
-                .appendingPathComponent("node\(index)")
+            // The session lives in device storage (node<N>), outside the app's own data
+            // (node<N>-app, which removeAppData deletes): bridgefy-ios-sdk-readme.md, "Session".
+            let appData = Self.appDataDirectory(sessionRoot, context, index)
+            try? FileManager.default.removeItem(at: appData)
+            try FileManager.default.createDirectory(at: appData, withIntermediateDirectories: true)
+            let directory = index == 0 && defects.contains(.sessionInAppData)
+                ? appData.appendingPathComponent("session")
+                : sessionRoot.appendingPathComponent(context.entry.id.pathComponent).appendingPathComponent("node\(index)")
             if case .simulated = link, index != 0 {
                 session = InMemorySession(identity: try Self.simulatedIdentities().make())
             } else {
@@ -174,6 +179,20 @@ public final class ReferenceTransmitterProvider: TransmitterProvider {
         for file in files where (try? file.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
             try Data("blueproof: damaged session \u{FFFD}".utf8).write(to: file)
         }
+    }
+
+    /// Deletes node `index`'s app data folder, as deleting the app does; device storage stays.
+    public func removeAppData(of index: Int, for context: CaseContext) async throws {
+        let appData = Self.appDataDirectory(sessionRoot, context, index)
+        guard FileManager.default.fileExists(atPath: appData.path) else {
+            throw TransmitterUnavailable("node \(index) has no app data folder of ours")
+        }
+        try FileManager.default.removeItem(at: appData)
+    }
+
+    /// Node `index`'s own app data, beside its device storage.
+    static func appDataDirectory(_ root: URL, _ context: CaseContext, _ index: Int) -> URL {
+        root.appendingPathComponent(context.entry.id.pathComponent).appendingPathComponent("node\(index)-app")
     }
 
     /// Identities for simulated nodes: unique user ids over one shared RSA key, made once

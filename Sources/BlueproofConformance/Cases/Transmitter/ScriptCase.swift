@@ -7,6 +7,8 @@ struct ScriptCase: TransmitterCase {
     /// A radio-proxy scenario the nodes run behind (nil: every node in range of every other).
     let radioScenario: String?
     let script: @Sendable (TransmitterStage) async throws -> CaseOutcome
+    /// Why the case runs alone (``CaseNeeds/processWideState``), nil when it need not.
+    var processWideState: String?
 
     init(_ id: CaseID, nodes: Int, brokenBy: Set<Defect>, judgesRefusals: Bool = false, radioScenario: String? = nil,
          _ script: @escaping @Sendable (TransmitterStage) async throws -> CaseOutcome) {
@@ -18,7 +20,9 @@ struct ScriptCase: TransmitterCase {
         self.script = script
     }
 
-    var needs: CaseNeeds { CaseNeeds(controllers: nodes, radioScenario: radioScenario, transmitters: nodes) }
+    var needs: CaseNeeds {
+        CaseNeeds(controllers: nodes, radioScenario: radioScenario, transmitters: nodes, processWideState: processWideState)
+    }
 
     /// Node 0 in range of nodes 1 and 2, which are out of range of each other: the subject
     /// holds two links and each tester one.

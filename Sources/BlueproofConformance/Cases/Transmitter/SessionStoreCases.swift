@@ -52,6 +52,8 @@ enum SessionStoreCases {
                 guard try await stage.subject.localPublicKey() == key else { return .fail("with the clock moved on 100 years, the public key changed") }
                 return .pass("with the implementation's clock moved on 100 years the session stands: hasSession true, the same user id and public key")
             },
+            // issue 14: BFT/SES/BV-04
+            ScriptCase("BFT/SES/BV-04", nodes: 1, brokenBy: [.sessionInAppData], appRemoved),
             ScriptCase("BFT/SES/BV-05", nodes: 1, brokenBy: [.sessionNotPersisted]) { stage in
                 let user = try await stage.start(0)
                 let key = try await stage.subject.localPublicKey()
@@ -98,6 +100,26 @@ enum SessionStoreCases {
         guard otherUser == user else { return .fail("\(what) on the same session is \(otherUser.map(\.description) ?? "no user"), this one \(user)") }
         guard otherKey == key else { return .fail("\(what) on the same session has another public key") }
         return .pass("\(what) on the same session has the same identifier (\(user.shortName)…) and public key")
+    }
+
+    /// BFT/SES/BV-04: the app is deleted (the subject stopped, its own data removed) and run
+    /// again as a new process: the session, kept in device storage, gives it the same
+    /// identifier and public key (bridgefy-ios-sdk-readme.md, "Session": persistent even after
+    /// the user deletes the app).
+    @Sendable static func appRemoved(_ stage: TransmitterStage) async throws -> CaseOutcome {
+        let user = try await stage.start(0)
+        let key = try await stage.subject.localPublicKey()
+        await stage.subject.stop()
+        guard let provider = stage.context.transmitterProvider else { throw StageFailure(.tester, "no transmitter provider") }
+        do {
+            try await provider.removeAppData(of: 0, for: stage.context)
+        } catch let unavailable as TransmitterUnavailable {
+            return .notApplicable("the app's own data cannot be removed here: \(unavailable.reason)")
+        }
+        switch try await otherInstance(stage) {
+        case .started(let other): return await sameCredentials(other, as: user, key: key, what: "the app run again after its own data was removed")
+        case .concluded(let outcome): return outcome
+        }
     }
 
     /// BFT/SES/BI-02: the subject's stored session is damaged while it is stopped; the next
