@@ -17,10 +17,10 @@ extension Transmitter {
 
     /// Whether `frame`, about to be delivered here, was never delivered before. A new id is
     /// written to the session before the delivery is reported, so a crash between the two loses
-    /// the delivery rather than allowing it twice. Off under ``TransmitterDefects/noDuplicateCache``
-    /// (that variant keeps no record of packets at all).
+    /// the delivery rather than allowing it twice. Off under ``TransmitterDefects/replayGuardOff``
+    /// and ``TransmitterDefects/noDuplicateCache`` (that variant keeps no record of packets at all).
     func admitForDelivery(_ frame: DataFrame) -> Bool {
-        guard !defects.contains(.noDuplicateCache) else { return true }
+        guard defects.isDisjoint(with: [.noDuplicateCache, .replayGuardOff]) else { return true }
         var state = replayGuard ?? loadReplayGuard()
         guard state.admit(frame.packetID, expiry: frame.expiry, now: DataFrame.milliseconds(now)) else {
             TransmitterLog.log(.debug, "packet \(frame.packetID) delivered before: dropped as a replay", user: identity?.userID)

@@ -82,6 +82,9 @@ public struct TransmitterDefects: OptionSet, Hashable, Sendable {
     public static let nestedPayloadStopsReceiver = TransmitterDefects(rawValue: 1 << 36)
     /// The ids of delivered packets live in memory only: a packet replayed after a restart is delivered again.
     public static let replayStateNotPersisted = TransmitterDefects(rawValue: 1 << 37)
+    /// No replay guard: only the mesh's in-memory duplicate cache (least recently used ids), which a
+    /// flood of fresh ids flushes.
+    public static let replayGuardOff = TransmitterDefects(rawValue: 1 << 38)
 
     /// Every defect with its name, for reports and tests.
     public static let named: [(String, TransmitterDefects)] = [
@@ -102,5 +105,6 @@ public struct TransmitterDefects: OptionSet, Hashable, Sendable {
         ("senderNotBoundToKey", .senderNotBoundToKey), ("keyConflictBeforeSignature", .keyConflictBeforeSignature),
         ("keyNotBoundToUser", .keyNotBoundToUser), ("malformedFrameStopsReceiver", .malformedFrameStopsReceiver),
         ("nestedPayloadStopsReceiver", .nestedPayloadStopsReceiver), ("replayStateNotPersisted", .replayStateNotPersisted),
+        ("replayGuardOff", .replayGuardOff),
     ]
 }

@@ -31,11 +31,8 @@ enum ExhaustionCases {
                     claiming: attacker.keys.userID, to: subject, signer: attacker.keys,
                     payload: RawFrameAttacker.payload(["text": .string("blueproof")]))).encoded()
                 let hostile = malformed(valid)
-                for round in 0..<burst {
-                    for (name, bytes) in hostile {
-                        try await attacker.send(bytes, to: subject, what: round == 0 ? name : "\(name) (copy \(round + 1))")
-                    }
-                }
+                let frames = (0..<burst).flatMap { _ in hostile.map(\.1) }
+                try await attacker.send(frames, to: subject, what: "\(burst) rounds of malformed frames")
                 if let stalled = try await attacker.honestPacket(to: subject) { return .fail(stalled) }
                 return .pass("after \(burst * hostile.count) malformed frames (\(hostile.map(\.0).joined(separator: ", "))) the subject delivered the next honest packet")
             },

@@ -42,6 +42,18 @@ struct RawFrameAttacker: Sendable {
         stage.context.log.note("attacker (node \(index)) sent \(what), \(bytes.count) bytes")
     }
 
+    /// Puts each of `frames` on the link to `peer` in turn, logging once.
+    func send(_ frames: [[UInt8]], to peer: UserID, what: String) async throws {
+        for (index, bytes) in frames.enumerated() {
+            do {
+                try await node.sendRawFrame(bytes, to: peer)
+            } catch {
+                throw StageFailure(.tester, "the attacker (node \(self.index)) could not send frame \(index + 1) of \(what): \(error)")
+            }
+        }
+        stage.context.log.note("attacker (node \(index)) sent \(what): \(frames.count) frames, \(frames.reduce(0) { $0 + $1.count }) bytes")
+    }
+
     /// A mesh data frame for `receiver` with no hops left (the subject delivers it and relays it
     /// no further), claiming `sender`, carrying `signer`'s key and, unless `validSignature` is
     /// false (then 64 zero bytes), its signature. `payload`: the payload encoding's bytes.
@@ -76,12 +88,17 @@ struct RawFrameAttacker: Sendable {
     static func bigEndian(_ value: UInt32) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * $0)) } }
 
     /// After the hostile frames: this node sends an ordinary direct packet to `subject`, which
-    /// must deliver it within the air timeout. Returns nil when it did, or why the case fails.
-    func honestPacket(to subject: UserID) async throws -> String? {
+    /// must deliver it within `timeout` (the air timeout unless given). Returns nil when it did,
+    /// or why the case fails.
+    func honestPacket(to subject: UserID, within timeout: Duration? = nil) async throws -> String? {
+        let timeout = timeout ?? stage.airTimeout
         let id = try await stage.send(from: index, dictionary: Self.honest, to: subject, options: [.directTransmission])
-        guard await stage.logs[0].received(id, within: stage.airTimeout) != nil else {
-            return "the subject did not deliver the honest packet \(id) sent after the attack within \(stage.airTimeout)"
+        let clock = ContinuousClock()
+        let start = clock.now
+        guard await stage.logs[0].received(id, within: timeout) != nil else {
+            return "the subject did not deliver the honest packet \(id) sent after the attack within \(timeout)"
         }
+        stage.context.log.note("the honest packet after the attack arrived in \(clock.now - start)")
         return nil
     }
 

@@ -115,6 +115,8 @@ public enum Defect: String, CaseIterable, Sendable, Codable {
     case nestedPayloadStopsReceiver
     /// The ids of delivered packets live in memory only: a packet replayed after a restart is delivered again.
     case replayStateNotPersisted
+    /// No replay guard, only the mesh's in-memory duplicate cache, which a flood of fresh ids flushes.
+    case replayGuardOff
 
     /// The engine defect this is, if it lives in the engine.
     public var engine: TransmitterDefects? {
@@ -152,6 +154,7 @@ public enum Defect: String, CaseIterable, Sendable, Codable {
         case .malformedFrameStopsReceiver: .malformedFrameStopsReceiver
         case .nestedPayloadStopsReceiver: .nestedPayloadStopsReceiver
         case .replayStateNotPersisted: .replayStateNotPersisted
+        case .replayGuardOff: .replayGuardOff
         default: nil
         }
     }
