@@ -27,13 +27,16 @@ enum KeyExchangeAttackCases {
                 }
                 let request = TransmitterFrame.keyRequest(KeyExchangeFrame(user: tester, publicKey: key, signature: signature))
                 try await relay.send(request.encoded(), to: subject, what: "a keyRequest for \(tester.shortName) carrying the relay's key")
-                if let stalled = try await relay.honestPacket(to: subject) { return .fail(stalled) }
+                // A subject that took the relay's key may then drop the honest user's frames as a
+                // key conflict: the breach is reported before the stall it causes.
+                let stalled = try await relay.honestPacket(to: subject)
                 if stage.logs[0].events.dropFirst(mark).contains(.secureConnection(tester)) {
                     return .fail("the subject reported a secure connection with \(tester.shortName) on a keyRequest carrying another user's key")
                 }
                 if await stage.subject.existsKey(forUser: tester) {
                     return .fail("the subject holds a key for \(tester.shortName) taken from a keyRequest carrying another user's key")
                 }
+                if let stalled { return .fail(stalled) }
                 // The honest exchange still works: the subject ends with the honest user's key.
                 try await stage.secure(1, with: subject)
                 guard await stage.logs[0].first(within: stage.airTimeout, from: mark, where: { $0 == .secureConnection(tester) }) != nil else {

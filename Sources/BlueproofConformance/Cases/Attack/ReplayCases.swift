@@ -39,9 +39,10 @@ enum ReplayCases {
     /// After the replay: the honest packet must arrive, and `id` must have been delivered once.
     static func judge(_ attacker: RawFrameAttacker, _ id: PacketID, to subject: UserID, after what: String,
                       within timeout: Duration? = nil) async throws -> CaseOutcome {
-        if let stalled = try await attacker.honestPacket(to: subject, within: timeout) { return .fail(stalled) }
+        let stalled = try await attacker.honestPacket(to: subject, within: timeout)
         let deliveries = attacker.stage.logs[0].events.filter { if case .received(let packet) = $0 { packet.packetID == id } else { false } }.count
         guard deliveries == 1 else { return .fail("packet \(id), \(what), was delivered \(deliveries) times") }
+        if let stalled { return .fail(stalled) }
         return .pass("packet \(id), \(what), was not delivered again")
     }
 }
