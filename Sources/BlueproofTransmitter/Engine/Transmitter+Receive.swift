@@ -22,22 +22,35 @@ extension Transmitter {
         await perform(actions)
     }
 
-    /// The signature must verify with the key the frame carries, and that key must be the one on
-    /// record for the sender, if any (a different one is reported as `.keyConflict` and the frame
-    /// dropped). A sender with no key on record is checked for integrity only.
+    /// In this order (docs/transmitter-wire.md, "data"; docs/security.md, "Impersonation by data
+    /// frame"): the signature must verify with the key the frame carries (else dropped, nothing
+    /// reported: an unsigned frame proves nothing, so it may not raise `keyConflict`); that key
+    /// must be the one on record for the sender, if any (else `.keyConflict` and dropped); and
+    /// the sender id must be the one the key derives (`UserID.derived(from:)`), so a frame claims
+    /// only its signer's id, met before or not.
     func senderIsAuthentic(_ frame: DataFrame) -> Bool {
         let me = identity?.userID
-        if let known = (try? session.load())?.knownKeys[frame.sender], known.signingKey != frame.senderKey,
-           !defects.contains(.keyReplacedSilently) {
-            TransmitterLog.log(.error, "packet \(frame.packetID) claims sender \(frame.sender) with another key: dropped", user: me)
-            emit(.keyConflict(frame.sender))
-            return false
-        }
+        if defects.contains(.keyConflictBeforeSignature), keyOnRecordDiffers(frame) { return false }
         guard let key = try? Curve25519.Signing.PublicKey(rawRepresentation: frame.senderKey),
               key.isValidSignature(frame.signature, for: frame.signedBytes) else {
             TransmitterLog.log(.error, "packet \(frame.packetID) from \(frame.sender): bad signature, dropped", user: me)
             return false
         }
+        if keyOnRecordDiffers(frame) { return false }
+        guard defects.contains(.senderNotBoundToKey) || frame.sender.isDerived(from: frame.senderKey) else {
+            TransmitterLog.log(.error, "packet \(frame.packetID) claims sender \(frame.sender), not the id of its signing key: dropped", user: me)
+            return false
+        }
+        return true
+    }
+
+    /// Whether a key other than the frame's is on record for its sender; reports it as
+    /// `.keyConflict` when so.
+    private func keyOnRecordDiffers(_ frame: DataFrame) -> Bool {
+        guard let known = (try? session.load())?.knownKeys[frame.sender], known.signingKey != frame.senderKey,
+              !defects.contains(.keyReplacedSilently) else { return false }
+        TransmitterLog.log(.error, "packet \(frame.packetID) claims sender \(frame.sender) with another key: dropped", user: identity?.userID)
+        emit(.keyConflict(frame.sender))
         return true
     }
 
@@ -87,6 +100,7 @@ extension Transmitter {
         } catch {
             statistics.rejected += 1
             TransmitterLog.log(.error, "packet \(frame.packetID) payload undecodable: \(error)", user: me)
+            if defects.contains(.nestedPayloadStopsReceiver), "\(error)".contains("maxNestingDepth") { receiveHalted = true }
             return
         }
         let limits = configuration.limits
@@ -103,6 +117,7 @@ extension Transmitter {
             emit(.rejectedBySize(frame.packetID, size: size, limit: limit))
             return
         }
+        guard admitForDelivery(frame) else { return }
         statistics.delivered += 1
         if defects.contains(.traceLeaksPayload) {
             TransmitterLog.log(.trace, "packet \(frame.packetID) content \(String(decoding: payload.dictionaryJSON ?? [], as: UTF8.self))", user: me)

@@ -85,12 +85,21 @@ extension Transmitter {
         return KeyExchangeFrame(user: identity.userID, publicKey: key, signature: signature)
     }
 
-    /// Checks a peer's key exchange frame and records its key and the secure connection. A key
+    /// Checks a peer's key exchange frame and records its key and the secure connection. The
+    /// signature must verify and the key derive the peer's id (`UserID.derived(from:)`); a key
     /// that differs from the one on record is refused (`.keyConflict`), never replaced silently.
     private func acceptKey(_ frame: KeyExchangeFrame, kind: FrameKind, from peer: UserID) -> Bool {
         guard frame.user == peer, let bundle = try? PublicKeyBundle(base64: frame.publicKey),
               PacketSealer.verify(signature: frame.signature, of: KeyExchangeFrame.signedBytes(kind: kind, user: frame.user, publicKey: frame.publicKey), by: bundle) else {
             statistics.rejected += 1
+            return false
+        }
+        // The key must be the peer's own: one that derives its id (docs/security.md, "Key
+        // exchange man in the middle"); a relay's substitute is refused before anything is stored.
+        guard defects.contains(.keyNotBoundToUser) || peer.isDerived(from: bundle.signingKey) else {
+            statistics.rejected += 1
+            TransmitterLog.log(.error, "key exchange with \(peer) refused: the key is not the one its id derives from", user: identity?.userID)
+            pendingHandshakes.remove(peer)
             return false
         }
         let replace = defects.contains(.keyReplacedSilently)

@@ -41,6 +41,11 @@ public actor Transmitter: TransmitterControl {
     var licenceOverride: String?
     /// "Background mode": the application's declarations and where it is.
     var background = BackgroundState()
+    // issue 15: atkA
+    /// Set by the defects that model a receiver crashed by a hostile frame: no frame is taken after.
+    var receiveHalted = false
+    /// The delivered packets' ids, loaded from the session at start (`Transmitter+Replay`).
+    var replayGuard: ReplayGuard?
 
     public init(configuration: TransmitterConfiguration) {
         self.configuration = configuration
@@ -92,6 +97,7 @@ public actor Transmitter: TransmitterControl {
             router.restore(packets, now: now)
         }
         self.router = router
+        replayGuard = loadReplayGuard()  // issue 15: atkA
         let stream = link.events()
         do throws(LinkError) {
             try await link.start(localUser: user)
@@ -254,11 +260,13 @@ public actor Transmitter: TransmitterControl {
     }
 
     private func frameArrived(_ bytes: [UInt8], from peer: UserID) async {
+        guard !receiveHalted else { return }  // issue 15: atkA
         let frame: TransmitterFrame
         do throws(FrameError) {
             frame = try TransmitterFrame.decode(bytes)
         } catch {
             statistics.rejected += 1
+            if defects.contains(.malformedFrameStopsReceiver) { receiveHalted = true }  // issue 15: atkA
             TransmitterLog.log(.debug, "undecodable frame from \(peer): \(error)", user: identity?.userID)
             return
         }

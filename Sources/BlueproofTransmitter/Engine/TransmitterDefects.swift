@@ -2,8 +2,8 @@
 /// shows each of its cases fails on at least one. Each defect is implemented where the correct
 /// behaviour lives. Default: none.
 public struct TransmitterDefects: OptionSet, Hashable, Sendable {
-    public var rawValue: UInt32
-    public init(rawValue: UInt32) { self.rawValue = rawValue }
+    public var rawValue: UInt64
+    public init(rawValue: UInt64) { self.rawValue = rawValue }
 
     /// The originator grants one hop more than the hop limit (the packet reaches limit + 1 hops).
     public static let meshLimitOffByOne = TransmitterDefects(rawValue: 1 << 0)
@@ -66,6 +66,26 @@ public struct TransmitterDefects: OptionSet, Hashable, Sendable {
     /// Automatic mode keeps its first connection and drops every other (no mesh of more than two).
     public static let automaticSinglePeer = TransmitterDefects(rawValue: 1 << 26)
 
+    // issue 15: atkA, active attacks on the receive path (bits 32 and up, clear of others' additions)
+    /// Data frames are not checked for a sender id derived from the carried key: any signed frame
+    /// may claim any sender (the published impersonation).
+    public static let senderNotBoundToKey = TransmitterDefects(rawValue: 1 << 32)
+    /// A data frame's carried key is compared with the key on record (`keyConflict`) before its
+    /// signature is checked, so an unsigned frame can raise `keyConflict` for a known user.
+    public static let keyConflictBeforeSignature = TransmitterDefects(rawValue: 1 << 33)
+    /// Key exchange frames are not checked for a key that derives the user id they name: a
+    /// relay may substitute its own key for a peer's.
+    public static let keyNotBoundToUser = TransmitterDefects(rawValue: 1 << 34)
+    /// After a frame that does not decode, the receiver takes no further frame (a crash, modelled).
+    public static let malformedFrameStopsReceiver = TransmitterDefects(rawValue: 1 << 35)
+    /// After a payload nested over the depth limit, the receiver takes no further frame (a crash, modelled).
+    public static let nestedPayloadStopsReceiver = TransmitterDefects(rawValue: 1 << 36)
+    /// The ids of delivered packets live in memory only: a packet replayed after a restart is delivered again.
+    public static let replayStateNotPersisted = TransmitterDefects(rawValue: 1 << 37)
+    /// No replay guard: only the mesh's in-memory duplicate cache (least recently used ids), which a
+    /// flood of fresh ids flushes.
+    public static let replayGuardOff = TransmitterDefects(rawValue: 1 << 38)
+
     /// Every defect with its name, for reports and tests.
     public static let named: [(String, TransmitterDefects)] = [
         ("meshLimitOffByOne", .meshLimitOffByOne), ("encryptedBroadcastAllowed", .encryptedBroadcastAllowed),
@@ -81,5 +101,10 @@ public struct TransmitterDefects: OptionSet, Hashable, Sendable {
         ("meshNeverHolds", .meshNeverHolds), ("expiryEarly", .expiryEarly), ("expiryLate", .expiryLate),
         ("relayDropsAtLimit", .relayDropsAtLimit), ("meshLimitShortByOne", .meshLimitShortByOne),
         ("logLevelIgnored", .logLevelIgnored), ("automaticSinglePeer", .automaticSinglePeer),
+        // issue 15: atkA
+        ("senderNotBoundToKey", .senderNotBoundToKey), ("keyConflictBeforeSignature", .keyConflictBeforeSignature),
+        ("keyNotBoundToUser", .keyNotBoundToUser), ("malformedFrameStopsReceiver", .malformedFrameStopsReceiver),
+        ("nestedPayloadStopsReceiver", .nestedPayloadStopsReceiver), ("replayStateNotPersisted", .replayStateNotPersisted),
+        ("replayGuardOff", .replayGuardOff),
     ]
 }

@@ -78,6 +78,13 @@ public struct DataFrame: Hashable, Sendable {
         return out
     }
 
+    /// This frame with its signature made by `identity` over `signedBytes`.
+    public func signed(by identity: TransmitterIdentity) throws(TransmitterError) -> DataFrame {
+        var frame = self
+        frame.signature = try identity.sign(signedBytes)
+        return frame
+    }
+
     func encodeBody(into out: inout [UInt8]) {
         out.append(flags.rawValue)
         out.append(hopsRemaining)

@@ -15,9 +15,10 @@ public struct TransmitterIdentity: Sendable, Equatable {
     /// Ed25519 private key, raw 32 bytes (rebuilt on each signature).
     let signingKeyRaw: [UInt8]
 
-    /// A new identity: fresh RSA-2048 and Ed25519 keys. RSA generation takes tens to hundreds of
-    /// milliseconds.
-    public static func generate(userID: UserID = .random()) throws(TransmitterError) -> TransmitterIdentity {
+    /// A new identity: fresh RSA-2048 and Ed25519 keys, and the user id the signing key derives
+    /// (`UserID.derived(from:)`) unless `userID` names another (tests of impersonation only).
+    /// RSA generation takes tens to hundreds of milliseconds.
+    public static func generate(userID: UserID? = nil) throws(TransmitterError) -> TransmitterIdentity {
         let rsa: _RSA.Encryption.PrivateKey
         do {
             rsa = try _RSA.Encryption.PrivateKey(keySize: .bits2048)
@@ -25,7 +26,9 @@ public struct TransmitterIdentity: Sendable, Equatable {
             throw .sessionError.with(detail: "RSA key generation failed")
         }
         let signing = Curve25519.Signing.PrivateKey()
-        return try TransmitterIdentity(userID: userID, encryptionKey: rsa, signingKeyRaw: Array(signing.rawRepresentation))
+        return try TransmitterIdentity(
+            userID: userID ?? .derived(from: Array(signing.publicKey.rawRepresentation)), encryptionKey: rsa,
+            signingKeyRaw: Array(signing.rawRepresentation))
     }
 
     /// Rebuilds an identity from stored private keys: the RSA key as DER (PKCS#1 or PKCS#8) and

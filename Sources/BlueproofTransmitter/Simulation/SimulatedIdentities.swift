@@ -17,10 +17,12 @@ public struct SimulatedIdentities: Sendable {
         }
     }
 
-    /// A new identity for `user` (a fresh signing key, the shared encryption key).
-    public func make(_ user: UserID = .random()) throws(TransmitterError) -> TransmitterIdentity {
-        try TransmitterIdentity(
-            userID: user, encryptionPrivateKeyDER: encryptionPrivateKeyDER,
-            signingPrivateKey: Array(Curve25519.Signing.PrivateKey().rawRepresentation))
+    /// A new identity (a fresh signing key, the shared encryption key) with the user id its
+    /// signing key derives (`UserID.derived(from:)`), or `user` (tests of impersonation only).
+    public func make(_ user: UserID? = nil) throws(TransmitterError) -> TransmitterIdentity {
+        let signing = Curve25519.Signing.PrivateKey()
+        return try TransmitterIdentity(
+            userID: user ?? .derived(from: Array(signing.publicKey.rawRepresentation)),
+            encryptionPrivateKeyDER: encryptionPrivateKeyDER, signingPrivateKey: Array(signing.rawRepresentation))
     }
 }

@@ -105,6 +105,21 @@ public enum Defect: String, CaseIterable, Sendable, Codable {
     // issue 14: BFT/SES/BV-04
     /// The session is kept with the app's own data (removed with it), not in device storage.
     case sessionInAppData
+    // issue 15: atkA, active attacks on the receive path (engine)
+    /// A data frame may claim any sender id: the id is not checked against the carried key.
+    case senderNotBoundToKey
+    /// A data frame's key is compared with the one on record (keyConflict) before its signature is checked.
+    case keyConflictBeforeSignature
+    /// A key exchange frame's key is taken without checking that it derives the user id it names.
+    case keyNotBoundToUser
+    /// A frame that does not decode leaves the receiver taking no further frame (a crash).
+    case malformedFrameStopsReceiver
+    /// A payload nested past the depth limit leaves the receiver taking no further frame (a crash).
+    case nestedPayloadStopsReceiver
+    /// The ids of delivered packets live in memory only: a packet replayed after a restart is delivered again.
+    case replayStateNotPersisted
+    /// No replay guard, only the mesh's in-memory duplicate cache, which a flood of fresh ids flushes.
+    case replayGuardOff
 
     /// The engine defect this is, if it lives in the engine.
     public var engine: TransmitterDefects? {
@@ -135,6 +150,14 @@ public enum Defect: String, CaseIterable, Sendable, Codable {
         case .keyReplacedSilently: .keyReplacedSilently
         case .noDuplicateCache: .noDuplicateCache
         case .automaticSinglePeer: .automaticSinglePeer
+        // issue 15: atkA
+        case .senderNotBoundToKey: .senderNotBoundToKey
+        case .keyConflictBeforeSignature: .keyConflictBeforeSignature
+        case .keyNotBoundToUser: .keyNotBoundToUser
+        case .malformedFrameStopsReceiver: .malformedFrameStopsReceiver
+        case .nestedPayloadStopsReceiver: .nestedPayloadStopsReceiver
+        case .replayStateNotPersisted: .replayStateNotPersisted
+        case .replayGuardOff: .replayGuardOff
         default: nil
         }
     }

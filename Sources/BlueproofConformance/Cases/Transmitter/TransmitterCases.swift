@@ -34,6 +34,11 @@ public enum TransmitterCases {
         cases += LicenceCases.all() as [any TransmitterCase]
         cases += BackgroundCases.all() as [any TransmitterCase]
         cases += PresenceCases.all() as [any TransmitterCase]
+        // issue 15: atkA, active attacks on the receive path
+        cases += ImpersonationCases.all() as [any TransmitterCase]
+        cases += KeyExchangeAttackCases.all() as [any TransmitterCase]
+        cases += ReplayCases.all() as [any TransmitterCase]
+        cases += ExhaustionCases.all() as [any TransmitterCase]
         return cases
     }
 }

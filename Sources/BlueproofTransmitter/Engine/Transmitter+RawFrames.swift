@@ -1,0 +1,14 @@
+/// The attacker's hook (issue 15; docs/security.md, "The attacker"): a tester node of the
+/// conformance runner puts bytes of its choosing on its link, as one frame, where an attacker's
+/// radio would. No SDK call matches it; the runner uses it on its own testers only, never on
+/// the implementation under test.
+extension Transmitter {
+    /// Sends `bytes` unchecked, as one whole frame, to connected peer `peer`.
+    /// `LinkError.peerUnreachable` unless started and connected to it; the link's error otherwise.
+    public func sendRawFrame(_ bytes: [UInt8], to peer: UserID) async throws(LinkError) {
+        guard mode != nil, connected.contains(peer) else {
+            throw LinkError(.peerUnreachable, "\(peer) is not connected to this node")
+        }
+        try await link.send(bytes, to: peer)
+    }
+}

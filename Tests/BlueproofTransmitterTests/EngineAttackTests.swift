@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+@testable import BlueproofTransmitter
+
+/// Issue 15 (atkA): user ids bound to signing keys, and the receive checks in their order
+/// (docs/security.md, "Impersonation by data frame").
+@Suite("Attacks on the receive path")
+struct EngineAttackTests {
+    @Test("a new identity's user id is the one its signing key derives: a version-8 UUID, the same every time")
+    func derivedIDs() throws {
+        let identity = try EngineHarness.identities.make()
+        #expect(identity.userID == UserID.derived(from: identity.publicKeys.signingKey))
+        #expect(identity.userID.isDerived(from: identity.publicKeys.signingKey))
+        #expect(identity.userID.description.dropFirst(14).first == "8")
+        let other = try EngineHarness.identities.make()
+        #expect(!identity.userID.isDerived(from: other.publicKeys.signingKey))
+    }
+
+    @Test("a signed frame claiming a sender never met is dropped unreported; senderNotBoundToKey delivers it")
+    func neverMetSender() async throws {
+        for (defects, delivered) in [(TransmitterDefects(), 0), (.senderNotBoundToKey, 1)] {
+            let harness = EngineHarness()
+            let b = try await harness.node(defects: defects)
+            let forger = try await RawNode.join(harness, nextTo: b.user)
+            try await b.recorder.first { $0 == .connected(forger.identity.userID) }
+            let victim = try EngineHarness.identities.make().userID
+            try await forger.send(try forger.frame(claiming: victim, to: b.user, text: "forged", expiry: harness.clock.now().addingTimeInterval(60)), to: b.user)
+            await harness.network.quiescent()
+            #expect(await EngineHarness.delivered(b) == delivered, "defects \(defects.rawValue)")
+            #expect(!b.recorder.events.contains(.keyConflict(victim)))
+        }
+    }
+
+    @Test("an unsigned frame claiming a known sender raises no keyConflict; keyConflictBeforeSignature raises it")
+    func unsignedKnownSender() async throws {
+        for (defects, conflict) in [(TransmitterDefects(), false), (.keyConflictBeforeSignature, true)] {
+            let harness = EngineHarness()
+            let b = try await harness.node(defects: defects)
+            let victim = try EngineHarness.identities.make()
+            try await b.transmitter.savePublicKey(victim.publicKeys.base64, forUser: victim.userID)
+            let forger = try await RawNode.join(harness, nextTo: b.user)
+            try await b.recorder.first { $0 == .connected(forger.identity.userID) }
+            var frame = try forger.frame(claiming: victim.userID, to: b.user, text: "forged", expiry: harness.clock.now().addingTimeInterval(60))
+            frame.signature = [UInt8](repeating: 0, count: DataFrame.signatureSize)
+            try await forger.send(frame, to: b.user)
+            await harness.network.quiescent()
+            #expect(b.recorder.events.contains(.keyConflict(victim.userID)) == conflict, "defects \(defects.rawValue)")
+            #expect(await EngineHarness.delivered(b) == 0)
+        }
+    }
+
+    @Test("a keyRequest carrying a key that does not derive the peer's id is refused; keyNotBoundToUser takes it")
+    func substitutedKey() async throws {
+        for (defects, taken) in [(TransmitterDefects(), false), (.keyNotBoundToUser, true)] {
+            let harness = EngineHarness()
+            let b = try await harness.node(defects: defects)
+            let relay = try await RawNode.join(harness, nextTo: b.user)
+            try await b.recorder.first { $0 == .connected(relay.identity.userID) }
+            let substitute = try EngineHarness.identities.make()
+            let key = substitute.publicKeys.base64
+            let signature = try substitute.sign(KeyExchangeFrame.signedBytes(kind: .keyRequest, user: relay.identity.userID, publicKey: key))
+            let request = TransmitterFrame.keyRequest(KeyExchangeFrame(user: relay.identity.userID, publicKey: key, signature: signature))
+            try await relay.link.send(request.encoded(), to: b.user)
+            await harness.network.quiescent()
+            #expect(await b.transmitter.existsKey(forUser: relay.identity.userID) == taken, "defects \(defects.rawValue)")
+        }
+    }
+
+    @Test("the replay guard refuses an id it took, and a flood of fresh ids raises its floor instead of forgetting it")
+    func replayGuard() throws {
+        var state = ReplayGuard(capacity: 4)
+        let first = PacketID()
+        var taken = state.admit(first, expiry: 1_000, now: 0)
+        #expect(taken)
+        taken = state.admit(first, expiry: 1_000, now: 0)
+        #expect(!taken)
+        for index in 0..<10 {
+            taken = state.admit(PacketID(), expiry: 2_000 + UInt64(index), now: 0)
+            #expect(taken)
+        }
+        #expect(state.expiries.count == 4)
+        taken = state.admit(first, expiry: 1_000, now: 0)
+        #expect(!taken, "flushed by fresh ids")
+        #expect(state.floor >= 1_000)
+        // Expired ids go; the router refuses expired packets anyway.
+        taken = state.admit(PacketID(), expiry: 5_000, now: 3_000)
+        #expect(taken)
+        #expect(state.expiries.count == 1)
+    }
+
+    @Test("the replay state file reads back as written; a damaged one is a typed error")
+    func replayFile() throws {
+        var state = ReplayGuard(capacity: 8)
+        for index in 0..<5 { _ = state.admit(PacketID(), expiry: 100 + UInt64(index), now: 0) }
+        let bytes = state.encoded()
+        #expect(try ReplayGuard.decode(bytes, capacity: 8) == state)
+        let smaller = try ReplayGuard.decode(bytes, capacity: 2)
+        #expect(smaller.expiries.count == 2 && smaller.floor == 102)
+        #expect(throws: FrameError.self) { try ReplayGuard.decode(Array(bytes.dropLast()), capacity: 8) }
+        #expect(throws: FrameError.self) { try ReplayGuard.decode([1, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF], capacity: 8) }
+        #expect(throws: FrameError.self) { try ReplayGuard.decode([9], capacity: 8) }
+    }
+}
