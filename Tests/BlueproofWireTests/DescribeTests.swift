@@ -79,11 +79,12 @@ struct DescribeTests {
     }
 
     @Test func unknownEventAndSubevent() {
-        let unknown = event("ff02 abcd").describe()
-        #expect(unknown.name == "Unknown Event (0xff)")
+        // 0xFE is no event code of Core 5.4; 0x7F no LE subevent.
+        let unknown = event("fe02 abcd").describe()
+        #expect(unknown.name == "Unknown Event (0xfe)")
         #expect(unknown.fields == [.init("parameters", "abcd")])
         #expect(unknown.malformed == nil)
-        #expect(event("3e02 2001").describe().name == "Unknown LE Subevent (0x20)")
+        #expect(event("3e02 7f01").describe().name == "Unknown LE Subevent (0x7f)")
     }
 
     @Test func malformedKnownEventKeepsItsName() throws {
@@ -157,7 +158,12 @@ struct DescribeTests {
             do {
                 let event = try HCIEvent(payload: payload)
                 decodedEvents += 1
-                #expect(description.malformed == nil, "\(hex(payload))")
+                // Events without a typed codec are described from their layout, which may
+                // find them short; typed ones describe exactly when they decode.
+                switch event {
+                case .unknown, .le(.unknown): break
+                default: #expect(description.malformed == nil, "\(hex(payload))")
+                }
                 #expect(event.packet.packet.payload == payload, "\(hex(payload))")
             } catch {
                 #expect(description.malformed == error, "\(hex(payload))")

@@ -57,12 +57,14 @@ struct HCICommandCatalogueTests {
     }
 
     @Test func unknownOpcodeIsUnknownCommand() throws {
+        // OGF 0x08, OCF 0x03FF: no command of Core 5.4.
         let description = HCICommandCatalogue.describe(
-            HCICommandPacket(opcode: HCIOpcode(ogf: 0x3F, ocf: 0x0001), parameters: [0xDE, 0xAD]))
+            HCICommandPacket(opcode: HCIOpcode(ogf: 0x08, ocf: 0x03FF), parameters: [0xDE, 0xAD]))
         #expect(description.name == "Unknown Command")
-        #expect(description.fields == [.init("opcode", "0x3f|0x0001"), .init("parameters", "dead")])
+        #expect(description.fields == [.init("opcode", "0x08|0x03ff"), .init("parameters", "dead")])
         #expect(description.malformed == nil)
-        #expect(HCICommandCatalogue.name(of: HCIOpcode(ogf: 0x3F, ocf: 0x0001)) == nil)
+        #expect(HCICommandCatalogue.name(of: HCIOpcode(ogf: 0x08, ocf: 0x03FF)) == nil)
+        #expect(HCICommandCatalogue.name(of: HCIOpcode(ogf: 0x3F, ocf: 0x0001)) == "Vendor")
         #expect(try HCICommandCatalogue.decode(HCICommandPacket(opcode: HCIOpcode(rawValue: 0xFC01), parameters: [])) == nil)
     }
 

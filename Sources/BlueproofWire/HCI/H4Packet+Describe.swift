@@ -51,6 +51,14 @@ extension H4Packet {
                 name: Self.bestEventName(code: packet.code, parameters: packet.parameters),
                 fields: [.init("parameters", hex(packet.parameters))], malformed: error)
         }
+        switch event {
+        case let .unknown(code, parameters):
+            if let layout = HCIEventLayout.events[code] { return layout.describe(parameters, baseOffset: 2) }
+        case let .le(.unknown(subevent, parameters)):
+            if let layout = HCIEventLayout.leSubevents[subevent] { return layout.describe(parameters, baseOffset: 3) }
+        default:
+            break
+        }
         return HCIPacketDescription(name: event.name, fields: Self.fields(of: event))
     }
 
@@ -82,6 +90,10 @@ extension H4Packet {
 
     private static func fields(of event: HCIEvent) -> [Field] {
         switch event {
+        case let .connectionComplete(event):
+            return [.init("status", event.status.description), .init("handle", "\(event.connectionHandle & 0x0FFF)"),
+                    .init("address", event.address.description), .init("link_type", event.linkType.description),
+                    .init("encryption", "0x\(hex(event.encryptionEnabled))")]
         case let .disconnectionComplete(event):
             return [.init("status", event.status.description), .init("handle", "\(event.connectionHandle)"),
                     .init("reason", event.reason.description)]
