@@ -108,7 +108,8 @@ struct DescribeTests {
         let packet = HCIACLPacket(handle: 0x40, packetBoundary: .firstNonFlushable,
                                   data: [0x03, 0x00, 0x04, 0x00, 0x0A, 0x01, 0x00]).packet
         #expect(packet.describe().line
-            == "ACL Data handle=64 pb=first non-flushable (0x00) bc=point-to-point (0x00) dlen=7 l2cap_len=3 cid=0x0004")
+            == "ACL Data handle=64 pb=first non-flushable (0x00) bc=point-to-point (0x00) dlen=7 l2cap_len=3 cid=0x0004 "
+            + "layer=att pdu=Read Request attribute=0x0001")
         // A reserved broadcast flag prints its value once.
         let reserved = HCIACLPacket(handle: 0x40, packetBoundary: .continuing, broadcast: HCIACLBroadcast(rawValue: 0b10),
                                     data: []).packet

@@ -236,6 +236,11 @@ extension H4Packet {
             let cid = UInt16(acl.data[2]) | UInt16(acl.data[3]) << 8
             fields.append(.init("l2cap_len", "\(length)"))
             fields.append(.init("cid", "0x\(hex(cid))"))
+            // A whole basic frame in this packet: its signalling, SMP or ATT PDU too.
+            if Int(length) == acl.data.count - 4,
+               let upper = L2CAPFrameDescription.describe(cid: cid, payload: Array(acl.data.dropFirst(4))) {
+                return HCIPacketDescription(name: "ACL Data", fields: fields + upper.fields, malformed: upper.malformed)
+            }
         }
         return HCIPacketDescription(name: "ACL Data", fields: fields)
     }

@@ -1,5 +1,6 @@
-/// An event (or LE Meta sub-event) `inspect` names and describes from its parameter layout,
-/// for the events a host receives that have no typed codec here (Core Vol 4, Part E §7.7).
+/// Something keyed by a one-octet code that `inspect` names and describes from its parameter
+/// layout: an event or LE Meta sub-event without a typed codec here (Core Vol 4, Part E §7.7),
+/// or an L2CAP signalling command, SMP command or ATT PDU (`L2CAPPayloadLayouts`).
 struct HCIEventLayout: Sendable {
     let code: UInt8
     let name: String
@@ -14,7 +15,7 @@ struct HCIEventLayout: Sendable {
     /// Describes the parameters (for a sub-event, those after the subevent code, which start
     /// at `baseOffset` of the event packet); octets past the layout are listed as `extra`.
     func describe(_ parameters: [UInt8], baseOffset: Int) -> HCIPacketDescription {
-        var reader = ByteReader(parameters, context: "HCI \(name)", baseOffset: baseOffset)
+        var reader = ByteReader(parameters, context: name, baseOffset: baseOffset)
         do throws(WireError) {
             let fields = try HCIParameter.fields(self.parameters, from: &reader)
             let extra = reader.rest()

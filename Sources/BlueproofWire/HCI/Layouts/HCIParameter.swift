@@ -1,6 +1,6 @@
-/// One parameter of a command, return or event that `inspect` describes from a layout table
-/// rather than a typed codec: its snake_case name and how its octets read (Core Vol 4,
-/// Part E §5.2: little-endian).
+/// One parameter of a command, return, event or upper-layer PDU (L2CAP signalling, SMP, ATT)
+/// that `inspect` describes from a layout table rather than a typed codec: its snake_case
+/// name and how its octets read (little-endian, Core Vol 4, Part E §5.2).
 struct HCIParameter: Sendable {
     enum Kind: Sendable {
         /// One octet, decimal.
@@ -31,6 +31,14 @@ struct HCIParameter: Sendable {
         case name(count: Int)
         /// Whatever octets remain, as hexadecimal; empty when none.
         case rest
+        /// The remaining 2 or 16 octets as a UUID (Core Vol 3, Part B §2.5.1).
+        case uuid
+        /// An ATT opcode (Vol 3, Part F §3.4.8).
+        case attOpcode
+        /// An ATT error code (Vol 3, Part F §3.4.1.1).
+        case attError
+        /// An SMP Pairing Failed reason (Vol 3, Part H §3.5.5).
+        case smpReason
     }
 
     let name: String
@@ -54,6 +62,7 @@ struct HCIParameter: Sendable {
     static func boolean(_ name: String) -> Self { .init(name, .boolean) }
     static func octets(_ name: String, _ count: Int) -> Self { .init(name, .octets(count: count)) }
     static func rest(_ name: String) -> Self { .init(name, .rest) }
+    static func hex16s(_ names: String...) -> [Self] { names.map { .init($0, .hex(width: 2)) } }
 
     /// Reads the parameters of `layout` from `reader` as fields; throws when the octets end
     /// before the layout does. Octets after the layout stay in the reader.
@@ -90,6 +99,15 @@ struct HCIParameter: Sendable {
         case .rest:
             let octets = reader.rest()
             return octets.isEmpty ? nil : hex(octets)
+        case .uuid:
+            let octets = reader.rest()
+            guard octets.count == 2 || octets.count == 16 else {
+                throw reader.error(name, .invalidValue("\(octets.count) octets, a UUID has 2 or 16"))
+            }
+            return try BluetoothUUID(littleEndian: octets).description
+        case .attOpcode: return ATTOpcode(rawValue: try reader.u8(name)).description
+        case .attError: return ATTErrorCode(rawValue: try reader.u8(name)).description
+        case .smpReason: return SMPPairingFailedReason(rawValue: try reader.u8(name)).description
         }
     }
 }
