@@ -12,6 +12,9 @@ struct ATTConnectionState: Sendable {
     var lastRequest: [Bool: ATTPDU] = [:]
     /// A value read with Read Request then Read Blob Requests, by the reading side.
     var longRead: [Bool: (attribute: UInt16, value: [UInt8])] = [:]
+    /// The application protocol, and its characteristic's value handle once discovered.
+    var application: (any ATTValueDescriber)?
+    var applicationHandle: UInt16?
 
     /// Learns from `pdu` (sent by the host when `sent`) and returns the fields it adds.
     mutating func learn(_ pdu: ATTPDU, sent: Bool) -> [HCIPacketDescription.Field] {
@@ -39,6 +42,7 @@ struct ATTConnectionState: Sendable {
             let found = response.entries.compactMap { entry -> String? in
                 guard let declaration = try? GATTCharacteristicDeclaration(bytes: entry.value) else { return nil }
                 label(declaration.valueHandle, declaration.uuid.description)
+                if declaration.uuid == application?.characteristic { applicationHandle = declaration.valueHandle }
                 return "0x\(hex(declaration.valueHandle)) \(declaration.uuid)"
             }
             fields.append(.init("characteristics", found.joined(separator: "; ")))
@@ -60,6 +64,11 @@ struct ATTConnectionState: Sendable {
                            .init("joined_length", "\(read.value.count)"), .init("joined_value", hex(read.value))]
             } else {
                 longRead[!sent] = read
+            }
+        case let .writeRequest(attribute, value), let .writeCommand(attribute, value),
+             let .handleValueNotification(attribute, value), let .handleValueIndication(attribute, value):
+            if attribute == applicationHandle, application != nil {
+                fields += application?.describe(value, sent: sent) ?? []
             }
         default:
             break

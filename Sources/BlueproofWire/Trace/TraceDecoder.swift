@@ -29,8 +29,14 @@ public struct TraceDecoder: Sendable {
 
     var partial: [Way: PartialFrame] = [:]
     var connections: [UInt16: ATTConnectionState] = [:]
+    /// The application protocol to decode on its characteristic, copied fresh per connection.
+    let application: (any ATTValueDescriber)?
 
-    public init() {}
+    /// `application`: a protocol carried in one characteristic's values (the transmitter's
+    /// frames), decoded on every connection whose discovery finds that characteristic.
+    public init(application: (any ATTValueDescriber)? = nil) {
+        self.application = application
+    }
 
     /// Describes `packet`; `sent` is true for host to controller.
     public mutating func describe(_ packet: H4Packet, sent: Bool) -> HCIPacketDescription {
@@ -92,7 +98,8 @@ public struct TraceDecoder: Sendable {
         guard frame.count > 4, frame[2] == 0x04, frame[3] == 0x00,
               let pdu = try? ATTPDU(bytes: Array(frame.dropFirst(4))) else { return }
         guard connections[way.handle] != nil || connections.count < Self.maximumConnections else { return }
-        description.fields += connections[way.handle, default: ATTConnectionState()].learn(pdu, sent: way.sent)
+        let fresh = application?.fresh()
+        description.fields += connections[way.handle, default: ATTConnectionState(application: fresh)].learn(pdu, sent: way.sent)
     }
 
     private mutating func forget(_ handle: UInt16) {
