@@ -18,14 +18,7 @@ struct HCICommandLayout: Sendable {
 
     /// Describes the parameters; octets past the layout are listed as `extra`.
     func describe(_ parameters: [UInt8]) -> HCIPacketDescription {
-        var reader = ByteReader(parameters, context: name, baseOffset: 3)
-        do throws(WireError) {
-            let fields = try HCIParameter.fields(self.parameters, from: &reader)
-            let extra = reader.rest()
-            return HCIPacketDescription(name: name, fields: extra.isEmpty ? fields : fields + [.init("extra", hex(extra))])
-        } catch {
-            return HCIPacketDescription(name: name, fields: [.init("parameters", hex(parameters))], malformed: error)
-        }
+        HCIParameter.describe(name, self.parameters, parameters, baseOffset: 3)
     }
 
     /// The return parameters after the status, with octets past the layout as `extra`.
@@ -38,9 +31,6 @@ struct HCICommandLayout: Sendable {
 
 extension HCICommandLayout {
     private static let phyPreference: [HCIParameter] = [.hex8("all_phys"), .hex8("tx_phys"), .hex8("rx_phys")]
-    private static let connectionParameters: [HCIParameter] = [
-        .hex16("interval_min"), .hex16("interval_max"), .u16("latency"), .hex16("supervision_timeout"),
-    ]
 
     /// Every command described from a layout, by opcode.
     static let all: [HCIOpcode: HCICommandLayout] = {
@@ -178,7 +168,7 @@ extension HCICommandLayout {
             .init(0x08, 0x001E, "LE Transmitter Test", [.u8("tx_channel"), .u8("length"), .hex8("payload")]),
             .init(0x08, 0x001F, "LE Test End", returns: [.u16("num_packets")]),
             .init(0x08, 0x0020, "LE Remote Connection Parameter Request Reply",
-                  [.handle] + connectionParameters + [.hex16("min_ce_length"), .hex16("max_ce_length")],
+                  [.handle] + HCIParameter.connectionParameters + [.hex16("min_ce_length"), .hex16("max_ce_length")],
                   returns: [.handle]),
             .init(0x08, 0x0021, "LE Remote Connection Parameter Request Negative Reply", [.handle, .reason],
                   returns: [.handle]),

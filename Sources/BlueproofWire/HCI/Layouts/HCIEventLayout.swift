@@ -15,21 +15,11 @@ struct HCIEventLayout: Sendable {
     /// Describes the parameters (for a sub-event, those after the subevent code, which start
     /// at `baseOffset` of the event packet); octets past the layout are listed as `extra`.
     func describe(_ parameters: [UInt8], baseOffset: Int) -> HCIPacketDescription {
-        var reader = ByteReader(parameters, context: name, baseOffset: baseOffset)
-        do throws(WireError) {
-            let fields = try HCIParameter.fields(self.parameters, from: &reader)
-            let extra = reader.rest()
-            return HCIPacketDescription(name: name, fields: extra.isEmpty ? fields : fields + [.init("extra", hex(extra))])
-        } catch {
-            return HCIPacketDescription(name: name, fields: [.init("parameters", hex(parameters))], malformed: error)
-        }
+        HCIParameter.describe(name, self.parameters, parameters, baseOffset: baseOffset)
     }
 }
 
 extension HCIEventLayout {
-    private static let connectionParameters: [HCIParameter] = [
-        .hex16("interval_min"), .hex16("interval_max"), .u16("latency"), .hex16("supervision_timeout"),
-    ]
 
     /// Events by code (§7.7).
     static let events: [UInt8: HCIEventLayout] = index([
@@ -86,7 +76,7 @@ extension HCIEventLayout {
     /// LE Meta sub-events by subevent code (§7.7.65).
     static let leSubevents: [UInt8: HCIEventLayout] = index([
         .init(0x05, "LE Long Term Key Request", [.handle, .hex64("random"), .hex16("ediv")]),
-        .init(0x06, "LE Remote Connection Parameter Request", [.handle] + connectionParameters),
+        .init(0x06, "LE Remote Connection Parameter Request", [.handle] + HCIParameter.connectionParameters),
         .init(0x08, "LE Read Local P-256 Public Key Complete", [.status, .octets("public_key", 64)]),
         .init(0x09, "LE Generate DHKey Complete", [.status, .octets("dhkey", 32)]),
         .init(0x0B, "LE Direct Advertising Report", [.u8("num_reports"), .rest("reports")]),

@@ -54,6 +54,9 @@ struct HCIParameter: Sendable {
     static let address = HCIParameter("address", .address)
     static let addressType = HCIParameter("address_type", .addressType)
     static let reason = HCIParameter("reason", .status)
+    /// The connection parameters a peer asks for (Core Vol 4, Part E §7.7.65.6; Vol 3, Part A §4.20).
+    static let connectionParameters: [HCIParameter] = hex16s("interval_min", "interval_max")
+        + [.u16("latency"), .hex16("supervision_timeout")]
     static func u8(_ name: String) -> Self { .init(name, .u8) }
     static func u16(_ name: String) -> Self { .init(name, .u16) }
     static func hex8(_ name: String) -> Self { .init(name, .hex(width: 1)) }
@@ -74,6 +77,20 @@ struct HCIParameter: Sendable {
             if let value = try parameter.read(&reader) { fields.append(.init(parameter.name, value)) }
         }
         return fields
+    }
+
+    /// Describes `bytes` as the parameters of `layout` under `name`; octets past the layout are
+    /// listed as `extra`, and octets short of it make the description malformed, with the raw
+    /// parameters shown. `baseOffset` places the first octet in errors.
+    static func describe(_ name: String, _ layout: [HCIParameter], _ bytes: [UInt8], baseOffset: Int) -> HCIPacketDescription {
+        var reader = ByteReader(bytes, context: name, baseOffset: baseOffset)
+        do throws(WireError) {
+            let fields = try fields(layout, from: &reader)
+            let extra = reader.rest()
+            return HCIPacketDescription(name: name, fields: extra.isEmpty ? fields : fields + [.init("extra", hex(extra))])
+        } catch {
+            return HCIPacketDescription(name: name, fields: [.init("parameters", hex(bytes))], malformed: error)
+        }
     }
 
     /// The value's text; nil for an empty `rest`.
