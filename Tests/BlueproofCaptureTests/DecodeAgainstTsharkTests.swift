@@ -1,6 +1,7 @@
 import BlueproofCapture
 import BlueproofTestSupport
 import BlueproofWire
+import Foundation
 import Testing
 
 /// What `inspect` decodes for the packets issue 16 found "Unknown" or undecoded, compared
@@ -79,5 +80,31 @@ struct DecodeAgainstTsharkTests {
             }
         }
         #expect(compared == 17)
+    }
+
+    /// A capture the suite made (Tests/Fixtures/captures/README.md): every ATT PDU named as
+    /// tshark names its opcode, every attribute handle we show equal to tshark's, the
+    /// characteristic the discovery found named on the later Read and Write.
+    @Test(.requires(.tshark)) func suiteCaptureAgainstTshark() throws {
+        let tshark = try RequiredComponent.tshark.require()
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/captures/suite-gatt-discovery.pcap").path
+        let records = try CaptureReader.read(path: path).records
+        var decoder = TraceDecoder()
+        let descriptions = records.map { decoder.describe($0.packet, sent: $0.direction == .sent) }
+        #expect(descriptions.allSatisfy { $0.malformed == nil && !$0.name.hasPrefix("Unknown") })
+        let rows = try tsharkFields(tshark, path, ["frame.number", "btatt.opcode", "btatt.handle"], filter: "btatt")
+        try #require(rows.count == 14)
+        for row in rows {
+            let description = try #require(Int(row[0]).map { descriptions[$0 - 1] })
+            let fields = Dictionary(description.fields.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+            let opcode = try #require(Self.number(row[1]))
+            #expect(fields["pdu"] == ATTOpcode(rawValue: UInt8(opcode)).name, "frame \(row[0])")
+            if let attribute = fields["attribute"] {
+                #expect(Self.number(attribute) == Self.number(row[2]), "frame \(row[0])")
+            }
+        }
+        let read = try #require(descriptions.first { $0.fields.contains(.init("pdu", "Read Request")) })
+        #expect(read.fields.contains { $0.name == "attribute_type" && $0.value.count == 36 }, "\(read.line)")
     }
 }
