@@ -19,6 +19,10 @@ public struct TransmitterValueDescriber: ATTValueDescriber {
         if let chunk = try? BLEFrameChunk(bytes: value) {
             fields.append(.init("chunk", "seq \(chunk.sequence) index \(chunk.index)"
                 + (chunk.flags.isEmpty ? "" : " " + Self.flagNames(chunk.flags))))
+            // The central's link hello: its user id, no frame (docs/transmitter-links.md).
+            if chunk.flags.contains(.hello) {
+                return fields + [.init("link_hello", UserID(bytes: chunk.body)?.description ?? hex(chunk.body))]
+            }
         }
         do throws(BLEChunkError) {
             guard let frame = try reassemblers[sent, default: BLEFrameReassembler()].receive(value) else { return fields }
