@@ -13,7 +13,7 @@ struct TransmitterCaptureDecodeTests {
         let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures/captures/suite-transmitter-hello.pcap").path
         let records = try CaptureReader.read(path: path).records
-        var decoder = TraceDecoder(application: TransmitterValueDescriber())
+        var decoder = TraceDecoder.withTransmitterFrames()
         let descriptions = records.map { decoder.describe($0.packet, sent: $0.direction == .sent) }
         #expect(descriptions.allSatisfy { $0.malformed == nil && !$0.name.hasPrefix("Unknown") })
         func values(_ name: String) -> [String] { descriptions.flatMap { $0.fields.filter { $0.name == name }.map(\.value) } }

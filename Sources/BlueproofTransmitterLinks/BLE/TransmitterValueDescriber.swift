@@ -65,3 +65,11 @@ public struct TransmitterValueDescriber: ATTValueDescriber {
         return fields
     }
 }
+
+extension TraceDecoder {
+    /// A trace decoder that also decodes the transmitter's frames on its frame characteristic:
+    /// what `inspect` uses.
+    public static func withTransmitterFrames() -> TraceDecoder {
+        TraceDecoder(application: TransmitterValueDescriber())
+    }
+}
