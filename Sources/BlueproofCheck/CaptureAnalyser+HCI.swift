@@ -18,12 +18,18 @@ extension CaptureAnalyser {
             open[handle] = nil
             // The controller frees the buffers of a closed connection (Vol 4, Part E §4.3).
             inFlight[handle] = nil
+            classicHandles.remove(handle)
             attMTU[handle] = nil
             mtuRequest = mtuRequest.filter { $0.key.handle != handle }
             for direction in [CaptureDirection.sent, .received] {
                 recombiners[direction]?.close(handle: handle)
                 pduStart[Way(handle: handle, direction: direction)] = nil
             }
+        case let .connectionComplete(complete) where complete.status == .success && complete.linkType == .acl:
+            // A BR/EDR ACL link (Vol 4, Part E §7.7.3): its data is inside a connection too,
+            // and uses the shared ACL buffers, never the LE ones (§7.8.2).
+            connected(complete.connectionHandle)
+            classicHandles.insert(complete.connectionHandle & 0x0FFF)
         case let .le(meta):
             switch meta {
             case let .connectionComplete(complete) where complete.status == .success:
@@ -70,6 +76,12 @@ extension CaptureAnalyser {
         }
     }
 
+    /// The buffers ACL data on `handle` uses: the shared ACL buffers on a BR/EDR link, else
+    /// ``buffers``.
+    private func buffers(for handle: UInt16) -> Buffers? {
+        classicHandles.contains(handle) ? sharedBuffers : buffers
+    }
+
     /// LE buffers of 0 mean the LE traffic shares the ACL buffers (Vol 4, Part E §7.8.2).
     private mutating func setLE(length: Int, count: Int) {
         leBuffers = length == 0 || count == 0 ? nil : Buffers(packetLength: length, count: count, frame: frame)
@@ -86,10 +98,11 @@ extension CaptureAnalyser {
         }
         if direction == .sent {
             aclSent += 1
-            if let buffers {
+            if let buffers = buffers(for: handle) {
                 if packet.data.count > buffers.packetLength { oversizeFragments.append(frame) }
                 inFlight[handle, default: 0] += 1
-                let total = inFlight.values.reduce(0, +)
+                let classic = classicHandles.contains(handle)
+                let total = inFlight.reduce(0) { $0 + (classicHandles.contains($1.key) == classic ? $1.value : 0) }
                 mostInFlight = max(mostInFlight, total)
                 if total > buffers.count { creditViolations.append(frame) }
             } else {

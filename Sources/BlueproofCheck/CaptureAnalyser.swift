@@ -46,6 +46,8 @@ public struct CaptureAnalyser: Sendable {
     /// Handles connected now, with the frame of their connection complete.
     var open: [UInt16: Int] = [:]
     var everConnected: Set<UInt16> = []
+    /// Handles of open BR/EDR ACL links (classic Connection Complete, issue 16).
+    var classicHandles: Set<UInt16> = []
     var inFlight: [UInt16: Int] = [:]
     var aclSent = 0
     var aclReceived = 0

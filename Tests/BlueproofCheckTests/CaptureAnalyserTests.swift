@@ -103,6 +103,30 @@ struct CaptureAnalyserTests {
         #expect(check.frames == [early, late])
     }
 
+    // issue 16: a BR/EDR link (classic Connection Complete, event 0x03) is a connection, and its
+    // ACL data uses the shared ACL buffers, not the LE ones.
+    @Test func classicLinkIsJudgedOnTheSharedBuffers() throws {
+        var capture = SyntheticCapture()
+        capture.leBuffers(length: 27, count: 2)
+        // Read Buffer Size: ACL 1021 octets x 4, SCO 96 x 6 (Vol 4, Part E §7.4.5).
+        capture.add(H4Packet(type: .event, payload: hexBytes("0e0b 01 0510 00 fd03 60 0400 0600")), .received)
+        // Connect Complete: handle 11, ACL, unencrypted.
+        capture.add(H4Packet(type: .event, payload: hexBytes("030b 00 0b00 7c9a1c21a0c8 01 00")), .received)
+        for _ in 0..<3 {
+            let l2cap = [0x60, 0x00, 0x40, 0x00] + [UInt8](repeating: 0xAB, count: 96)
+            capture.add(HCIACLPacket(handle: 11, packetBoundary: .firstNonFlushable, data: l2cap).packet, .sent)
+        }
+        for id in ["CAP/CONN/BV-01", "CBT/FLOW/BI-01", "CAP/ACL/BV-01"] {
+            let check = try verdict(id, in: capture)
+            #expect(check.verdict == .pass, "\(id): \(check.reason)")
+        }
+        // The fourth packet in flight overruns the four shared buffers.
+        let excess = capture.nextFrame
+        capture.add(HCIACLPacket(handle: 11, packetBoundary: .firstNonFlushable, data: [0, 0, 0x40, 0]).packet, .sent)
+        capture.add(HCIACLPacket(handle: 11, packetBoundary: .firstNonFlushable, data: [0, 0, 0x40, 0]).packet, .sent)
+        #expect(try verdict("CBT/FLOW/BI-01", in: capture).frames == [excess + 1])
+    }
+
     @Test func underfilledChunkFails() throws {
         var capture = SyntheticCapture()
         capture.leBuffers(length: 251, count: 8)
@@ -190,4 +214,10 @@ struct CaptureAnalyserTests {
         #expect(check.verdict == .fail)
         #expect(check.frames == [3])
     }
+}
+
+/// Hex text to bytes; a malformed literal is a bug in the test.
+private func hexBytes(_ text: String) -> [UInt8] {
+    guard let value = bytes(fromHex: text) else { fatalError("bad hex literal in test: \(text)") }
+    return value
 }

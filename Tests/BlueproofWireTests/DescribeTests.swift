@@ -79,11 +79,12 @@ struct DescribeTests {
     }
 
     @Test func unknownEventAndSubevent() {
-        let unknown = event("ff02 abcd").describe()
-        #expect(unknown.name == "Unknown Event (0xff)")
+        // 0xFE is no event code of Core 5.4; 0x7F no LE subevent.
+        let unknown = event("fe02 abcd").describe()
+        #expect(unknown.name == "Unknown Event (0xfe)")
         #expect(unknown.fields == [.init("parameters", "abcd")])
         #expect(unknown.malformed == nil)
-        #expect(event("3e02 2001").describe().name == "Unknown LE Subevent (0x20)")
+        #expect(event("3e02 7f01").describe().name == "Unknown LE Subevent (0x7f)")
     }
 
     @Test func malformedKnownEventKeepsItsName() throws {
@@ -107,7 +108,8 @@ struct DescribeTests {
         let packet = HCIACLPacket(handle: 0x40, packetBoundary: .firstNonFlushable,
                                   data: [0x03, 0x00, 0x04, 0x00, 0x0A, 0x01, 0x00]).packet
         #expect(packet.describe().line
-            == "ACL Data handle=64 pb=first non-flushable (0x00) bc=point-to-point (0x00) dlen=7 l2cap_len=3 cid=0x0004")
+            == "ACL Data handle=64 pb=first non-flushable (0x00) bc=point-to-point (0x00) dlen=7 l2cap_len=3 cid=0x0004 "
+            + "layer=att pdu=Read Request attribute=0x0001")
         // A reserved broadcast flag prints its value once.
         let reserved = HCIACLPacket(handle: 0x40, packetBoundary: .continuing, broadcast: HCIACLBroadcast(rawValue: 0b10),
                                     data: []).packet
@@ -157,7 +159,12 @@ struct DescribeTests {
             do {
                 let event = try HCIEvent(payload: payload)
                 decodedEvents += 1
-                #expect(description.malformed == nil, "\(hex(payload))")
+                // Events without a typed codec are described from their layout, which may
+                // find them short; typed ones describe exactly when they decode.
+                switch event {
+                case .unknown, .le(.unknown): break
+                default: #expect(description.malformed == nil, "\(hex(payload))")
+                }
                 #expect(event.packet.packet.payload == payload, "\(hex(payload))")
             } catch {
                 #expect(description.malformed == error, "\(hex(payload))")

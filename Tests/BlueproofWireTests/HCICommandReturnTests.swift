@@ -70,8 +70,8 @@ struct HCICommandReturnTests {
         #expect(value.companyIdentifier == 0x005D)
         #expect(value.lmpSubversion == 0x0123)
         let fields = HCICommandCatalogue.describeReturn(of: .readLocalVersionInformation, hexBytes("00 0d 0100 0d 5d00 2301"))
-        #expect(fields.contains(.init("hciVersion", "0x0d (5.4)")))
-        #expect(fields.contains(.init("companyIdentifier", "0x005d")))
+        #expect(fields.contains(.init("hci_version", "0x0d (5.4)")))
+        #expect(fields.contains(.init("company_identifier", "0x005d")))
     }
 
     @Test func readRSSIIsSigned() throws {

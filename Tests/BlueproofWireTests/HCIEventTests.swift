@@ -112,6 +112,13 @@ let eventVectors: [EventVector] = [
                   supervisionTimeout: .init(rawValue: 72), centralClockAccuracy: .ppm250),
             advertisingHandle: 2, syncHandle: 0xFFFF))),
         truncatedOffset: 34, truncatedField: 2, truncatedFieldName: "sync handle"),
+    // issue 16: the classic Connection Complete, so `check` sees BR/EDR links.
+    EventVector(
+        name: "Connect Complete", hex: "030b 00 0b00 7c9a1c21a0c8 01 00",
+        event: .connectionComplete(.init(status: .success, connectionHandle: 0x000B,
+                                         address: BDAddress(littleEndian: [0x7C, 0x9A, 0x1C, 0x21, 0xA0, 0xC8]),
+                                         linkType: .acl)),
+        truncatedOffset: 12, truncatedField: 1, truncatedFieldName: "encryption enabled"),
 ]
 
 /// `payload` with its parameters changed by `edit` and the length byte fixed.
@@ -150,6 +157,7 @@ struct HCIEventTests {
     func typedDecode(_ vector: EventVector) throws {
         let packet = try HCIEventPacket(payload: vector.payload)
         switch vector.event {
+        case let .connectionComplete(event): #expect(try HCIConnectionCompleteEvent(packet) == event)
         case let .disconnectionComplete(event): #expect(try HCIDisconnectionCompleteEvent(packet) == event)
         case let .commandComplete(event): #expect(try HCICommandCompleteEvent(packet) == event)
         case let .commandStatus(event): #expect(try HCICommandStatusEvent(packet) == event)
@@ -217,20 +225,20 @@ struct HCIEventTests {
     }
 
     @Test func unknownEventRoundTrips() throws {
-        let payload: [UInt8] = [0x08, 0x04, 0x00, 0x40, 0x00, 0x01] // Encryption Change, not decoded here
+        let payload: [UInt8] = [0xFE, 0x04, 0x00, 0x40, 0x00, 0x01] // no event of Core 5.4
         let event = try HCIEvent(payload: payload)
-        #expect(event == .unknown(code: 0x08, parameters: [0x00, 0x40, 0x00, 0x01]))
+        #expect(event == .unknown(code: 0xFE, parameters: [0x00, 0x40, 0x00, 0x01]))
         #expect(event.packet.packet.payload == payload)
-        #expect(event.name == "Unknown Event (0x08)")
+        #expect(event.name == "Unknown Event (0xfe)")
         #expect(try HCIEvent(payload: [0xFF, 0x00]) == .unknown(code: 0xFF, parameters: []))
     }
 
     @Test func unknownLESubeventRoundTrips() throws {
-        let payload: [UInt8] = [0x3E, 0x03, 0x14, 0x01, 0x02]
+        let payload: [UInt8] = [0x3E, 0x03, 0x7F, 0x01, 0x02]
         let event = try HCIEvent(payload: payload)
-        #expect(event == .le(.unknown(subevent: 0x14, parameters: [0x01, 0x02])))
+        #expect(event == .le(.unknown(subevent: 0x7F, parameters: [0x01, 0x02])))
         #expect(event.packet.packet.payload == payload)
-        #expect(event.name == "Unknown LE Subevent (0x14)")
+        #expect(event.name == "Unknown LE Subevent (0x7f)")
     }
 
     @Test func leMetaWithoutSubeventThrows() throws {

@@ -95,59 +95,59 @@ struct HCIExtendedCommandTests {
         let description = HCICommandCatalogue.describe(extendedCommandVectors[1].command.commandPacket)
         #expect(description.name == "LE Set Extended Advertising Parameters [v1]")
         #expect(Array(description.fields.prefix(4)) == [
-            .init("advertisingHandle", "0"),
-            .init("advertisingEventProperties", "0x0013 (connectable,scannable,legacy)"),
-            .init("primaryAdvertisingIntervalMin", "0x0000a0 (100 ms)"),
-            .init("primaryAdvertisingIntervalMax", "0x0000f0 (150 ms)"),
+            .init("advertising_handle", "0"),
+            .init("advertising_event_properties", "0x0013 (connectable,scannable,legacy)"),
+            .init("primary_advertising_interval_min", "0x0000a0 (100 ms)"),
+            .init("primary_advertising_interval_max", "0x0000f0 (150 ms)"),
         ])
-        #expect(description.fields.contains(.init("advertisingTXPower", "no preference")))
-        #expect(description.fields.contains(.init("primaryAdvertisingPHY", "LE 1M (0x01)")))
+        #expect(description.fields.contains(.init("advertising_tx_power", "no preference")))
+        #expect(description.fields.contains(.init("primary_advertising_phy", "LE 1M (0x01)")))
         let coded = HCICommandCatalogue.describe(extendedCommandVectors[2].command.commandPacket)
-        #expect(coded.fields.contains(.init("advertisingTXPower", "-8 dBm")))
-        #expect(coded.fields.contains(.init("primaryAdvertisingPHY", "LE Coded (0x03)")))
-        #expect(coded.fields.contains(.init("primaryAdvertisingIntervalMax", "0x010000 (40960 ms)")))
-        #expect(coded.fields.contains(.init("scanRequestNotificationEnable", "true")))
+        #expect(coded.fields.contains(.init("advertising_tx_power", "-8 dBm")))
+        #expect(coded.fields.contains(.init("primary_advertising_phy", "LE Coded (0x03)")))
+        #expect(coded.fields.contains(.init("primary_advertising_interval_max", "0x010000 (40960 ms)")))
+        #expect(coded.fields.contains(.init("scan_request_notification_enable", "true")))
     }
 
     @Test func describesPerPHYAndPerSetFields() throws {
         let scan = HCICommandCatalogue.describe(HCICommandPacket(
             opcode: .leSetExtendedScanParameters, parameters: hexBytes("00 00 05 01 1200 1200 00 3600 2400")))
         #expect(scan.fields == [
-            .init("ownAddressType", "public (0x00)"),
-            .init("scanningFilterPolicy", "basic-unfiltered (0x00)"),
-            .init("scanningPHYs", "0x05 (1M,Coded)"),
-            .init("scanType[1M]", "active (0x01)"),
-            .init("scanInterval[1M]", "0x0012 (11.25 ms)"),
-            .init("scanWindow[1M]", "0x0012 (11.25 ms)"),
-            .init("scanType[Coded]", "passive (0x00)"),
-            .init("scanInterval[Coded]", "0x0036 (33.75 ms)"),
-            .init("scanWindow[Coded]", "0x0024 (22.5 ms)"),
+            .init("own_address_type", "public (0x00)"),
+            .init("scanning_filter_policy", "basic-unfiltered (0x00)"),
+            .init("scanning_phys", "0x05 (1M,Coded)"),
+            .init("scan_type[1M]", "active (0x01)"),
+            .init("scan_interval[1M]", "0x0012 (11.25 ms)"),
+            .init("scan_window[1M]", "0x0012 (11.25 ms)"),
+            .init("scan_type[Coded]", "passive (0x00)"),
+            .init("scan_interval[Coded]", "0x0036 (33.75 ms)"),
+            .init("scan_window[Coded]", "0x0024 (22.5 ms)"),
         ])
         let enable = HCICommandCatalogue.describe(HCICommandPacket(
             opcode: .leSetExtendedAdvertisingEnable, parameters: hexBytes("01 02 01 f401 00 02 0000 0a")))
         #expect(enable.fields == [
-            .init("enable", "true"), .init("numSets", "2"),
-            .init("advertisingHandle[0]", "1"), .init("duration[0]", "0x01f4 (5000 ms)"),
-            .init("maxExtendedAdvertisingEvents[0]", "0"),
-            .init("advertisingHandle[1]", "2"), .init("duration[1]", "0x0000 (0 ms)"),
-            .init("maxExtendedAdvertisingEvents[1]", "10"),
+            .init("enable", "true"), .init("num_sets", "2"),
+            .init("advertising_handle[0]", "1"), .init("duration[0]", "0x01f4 (5000 ms)"),
+            .init("max_extended_advertising_events[0]", "0"),
+            .init("advertising_handle[1]", "2"), .init("duration[1]", "0x0000 (0 ms)"),
+            .init("max_extended_advertising_events[1]", "10"),
         ])
         let scanEnable = HCICommandCatalogue.describe(HCICommandPacket(
             opcode: .leSetExtendedScanEnable, parameters: hexBytes("01 02 f401 0300")))
         #expect(scanEnable.fields == [
-            .init("enable", "true"), .init("filterDuplicates", "reset-each-period (0x02)"),
+            .init("enable", "true"), .init("filter_duplicates", "reset-each-period (0x02)"),
             .init("duration", "0x01f4 (5000 ms)"), .init("period", "0x0003 (3840 ms)"),
         ])
         let data = HCICommandCatalogue.describe(leSetExtendedAdvertisingData.commandPacket)
         #expect(data.fields == [
-            .init("advertisingHandle", "1"), .init("operation", "complete (0x03)"),
-            .init("fragmentPreference", "should-not-fragment (0x01)"),
-            .init("advertisingDataLength", "7"), .init("advertisingData", "0201060303aafe"),
+            .init("advertising_handle", "1"), .init("operation", "complete (0x03)"),
+            .init("fragment_preference", "should-not-fragment (0x01)"),
+            .init("advertising_data_length", "7"), .init("advertising_data", "0201060303aafe"),
         ])
         let create = HCICommandCatalogue.describe(try #require(extendedCommandVectors.last).command.commandPacket)
-        #expect(create.fields.contains(.init("initiatingPHYs", "0x05 (1M,Coded)")))
-        #expect(create.fields.contains(.init("supervisionTimeout[Coded]", "0x0190 (4000 ms)")))
-        #expect(create.fields.contains(.init("connectionIntervalMin[1M]", "0x0018 (30 ms)")))
+        #expect(create.fields.contains(.init("initiating_phys", "0x05 (1M,Coded)")))
+        #expect(create.fields.contains(.init("supervision_timeout[Coded]", "0x0190 (4000 ms)")))
+        #expect(create.fields.contains(.init("connection_interval_min[1M]", "0x0018 (30 ms)")))
     }
 
     @Test func perPHYParametersAreFoundByPHY() throws {
@@ -171,8 +171,8 @@ struct HCIExtendedCommandTests {
         #expect(scan.phyParameters.count == 2)
         #expect(scan.commandPacket.parameters == parameters)
         let description = HCICommandCatalogue.describe(scan.commandPacket)
-        #expect(description.fields.contains(.init("scanningPHYs", "0x09 (1M,bit3)")))
-        #expect(description.fields.contains(.init("scanType[bit3]", "passive (0x00)")))
+        #expect(description.fields.contains(.init("scanning_phys", "0x09 (1M,bit3)")))
+        #expect(description.fields.contains(.init("scan_type[bit3]", "passive (0x00)")))
     }
 
     @Test func missingPHYBlockThrowsAtItsFirstField() {
@@ -181,14 +181,14 @@ struct HCIExtendedCommandTests {
                                 hexBytes("00 00 05 01 1200 1200"))
         #expect(error?.offset == 3 + 8)
         #expect(error?.reason == .truncated(needed: 1, available: 0))
-        #expect(error?.context == "HCI LE Set Extended Scan Parameters: scanType[Coded]")
+        #expect(error?.context == "HCI LE Set Extended Scan Parameters: scan_type[Coded]")
     }
 
     @Test func moreSetsClaimedThanPresentThrows() {
         let error = decodeError(as: HCILESetExtendedAdvertisingEnable(enable: true, sets: []),
                                 hexBytes("01 03 01 f401 00 02 0000 0a"))
         #expect(error?.offset == 3 + 10)
-        #expect(error?.context == "HCI LE Set Extended Advertising Enable: advertisingHandle[2]")
+        #expect(error?.context == "HCI LE Set Extended Advertising Enable: advertising_handle[2]")
     }
 
     @Test func extendedDataUpTo251Octets() throws {
@@ -209,7 +209,7 @@ struct HCIExtendedCommandTests {
         let error = decodeError(as: leSetExtendedAdvertisingData, hexBytes("01 03 00 09 020106"))
         #expect(error?.offset == 7)
         #expect(error?.reason == .truncated(needed: 9, available: 3))
-        #expect(error?.context == "HCI LE Set Extended Advertising Data: advertisingData")
+        #expect(error?.context == "HCI LE Set Extended Advertising Data: advertising_data")
     }
 
     @Test func unitsAndOpenSets() {

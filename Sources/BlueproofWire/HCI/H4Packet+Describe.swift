@@ -51,6 +51,14 @@ extension H4Packet {
                 name: Self.bestEventName(code: packet.code, parameters: packet.parameters),
                 fields: [.init("parameters", hex(packet.parameters))], malformed: error)
         }
+        switch event {
+        case let .unknown(code, parameters):
+            if let layout = HCIEventLayout.events[code] { return layout.describe(parameters, baseOffset: 2) }
+        case let .le(.unknown(subevent, parameters)):
+            if let layout = HCIEventLayout.leSubevents[subevent] { return layout.describe(parameters, baseOffset: 3) }
+        default:
+            break
+        }
         return HCIPacketDescription(name: event.name, fields: Self.fields(of: event))
     }
 
@@ -82,6 +90,10 @@ extension H4Packet {
 
     private static func fields(of event: HCIEvent) -> [Field] {
         switch event {
+        case let .connectionComplete(event):
+            return [.init("status", event.status.description), .init("handle", "\(event.connectionHandle & 0x0FFF)"),
+                    .init("address", event.address.description), .init("link_type", event.linkType.description),
+                    .init("encryption", "0x\(hex(event.encryptionEnabled))")]
         case let .disconnectionComplete(event):
             return [.init("status", event.status.description), .init("handle", "\(event.connectionHandle)"),
                     .init("reason", event.reason.description)]
@@ -224,6 +236,11 @@ extension H4Packet {
             let cid = UInt16(acl.data[2]) | UInt16(acl.data[3]) << 8
             fields.append(.init("l2cap_len", "\(length)"))
             fields.append(.init("cid", "0x\(hex(cid))"))
+            // A whole basic frame in this packet: its signalling, SMP or ATT PDU too.
+            if Int(length) == acl.data.count - 4,
+               let upper = L2CAPFrameDescription.describe(cid: cid, payload: Array(acl.data.dropFirst(4))) {
+                return HCIPacketDescription(name: "ACL Data", fields: fields + upper.fields, malformed: upper.malformed)
+            }
         }
         return HCIPacketDescription(name: "ACL Data", fields: fields)
     }

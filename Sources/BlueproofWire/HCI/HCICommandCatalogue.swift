@@ -64,10 +64,14 @@ public enum HCICommandCatalogue {
     /// The opcodes of every command with a codec, in opcode order.
     public static var knownOpcodes: [HCIOpcode] { entries.keys.sorted() }
 
-    /// The name of a known command, nil for an unknown opcode.
+    /// The name of a known command, nil for an unknown opcode. Commands without a typed
+    /// codec are named from their layout; vendor commands (OGF 0x3F) are `"Vendor"`.
     public static func name(of opcode: HCIOpcode) -> String? {
-        entries[opcode]?.name
+        entries[opcode]?.name ?? HCICommandLayout.all[opcode]?.name ?? (opcode.ogf == vendorOGF ? "Vendor" : nil)
     }
+
+    /// The OGF of vendor-specific commands (Core Vol 4, Part E §5.4.1).
+    static let vendorOGF: UInt8 = 0x3F
 
     /// Decodes a command packet as its typed command; nil for an unknown opcode, throws when
     /// the parameters do not fit the command's layout.
@@ -79,7 +83,8 @@ public enum HCICommandCatalogue {
     /// Describes a command packet; unknown opcodes become `"Unknown Command"` with the raw bytes.
     public static func describe(_ packet: HCICommandPacket) -> HCIPacketDescription {
         guard let entry = entries[packet.opcode] else {
-            return HCIPacketDescription(name: "Unknown Command", fields: [
+            if let layout = HCICommandLayout.all[packet.opcode] { return layout.describe(packet.parameters) }
+            return HCIPacketDescription(name: name(of: packet.opcode) ?? "Unknown Command", fields: [
                 .init("opcode", packet.opcode.description), .init("parameters", hex(packet.parameters)),
             ])
         }
@@ -101,13 +106,18 @@ public enum HCICommandCatalogue {
                                   reason: .truncated(needed: 1, available: 0))
             return [.init("malformed", error.description)]
         }
-        guard let entry = entries[opcode] else {
+        let describe: ([UInt8]) throws(WireError) -> (fields: [HCIPacketDescription.Field], extra: [UInt8])
+        if let entry = entries[opcode] {
+            describe = entry.describeReturn
+        } else if let layout = HCICommandLayout.all[opcode], layout.returns != nil {
+            describe = layout.describeReturn
+        } else {
             var fields: [HCIPacketDescription.Field] = [.describing("status", status)]
             if returnParameters.count > 1 { fields.append(.init("return", hex(returnParameters.dropFirst()))) }
             return fields
         }
         do {
-            let (fields, extra) = try entry.describeReturn(returnParameters)
+            let (fields, extra) = try describe(returnParameters)
             return extra.isEmpty ? fields : fields + [.init("extra", hex(extra))]
         } catch {
             if status != .success && returnParameters.count == 1 { return [.describing("status", status)] }

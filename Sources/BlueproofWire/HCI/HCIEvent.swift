@@ -1,6 +1,8 @@
 /// An HCI event decoded by its event code (Core Vol 4, Part E §7.7). Codes this project does
 /// not know stay as ``unknown(code:parameters:)`` and never fail to decode.
 public enum HCIEvent: Hashable, Sendable {
+    /// A BR/EDR connection, code 0x03.
+    case connectionComplete(HCIConnectionCompleteEvent)
     case disconnectionComplete(HCIDisconnectionCompleteEvent)
     case commandComplete(HCICommandCompleteEvent)
     case commandStatus(HCICommandStatusEvent)
@@ -16,6 +18,7 @@ public enum HCIEvent: Hashable, Sendable {
     /// from the start of the event packet (event code at 0, first parameter at 2).
     public init(_ packet: HCIEventPacket) throws(WireError) {
         switch packet.code {
+        case HCIConnectionCompleteEvent.code: self = .connectionComplete(try .init(packet))
         case HCIDisconnectionCompleteEvent.code: self = .disconnectionComplete(try .init(packet))
         case HCICommandCompleteEvent.code: self = .commandComplete(try .init(packet))
         case HCICommandStatusEvent.code: self = .commandStatus(try .init(packet))
@@ -35,6 +38,7 @@ public enum HCIEvent: Hashable, Sendable {
     /// The event as a packet, for fake controllers and tests.
     public var packet: HCIEventPacket {
         switch self {
+        case let .connectionComplete(event): event.packet
         case let .disconnectionComplete(event): event.packet
         case let .commandComplete(event): event.packet
         case let .commandStatus(event): event.packet
@@ -49,6 +53,7 @@ public enum HCIEvent: Hashable, Sendable {
     /// The event code.
     public var code: UInt8 {
         switch self {
+        case .connectionComplete: HCIConnectionCompleteEvent.code
         case .disconnectionComplete: HCIDisconnectionCompleteEvent.code
         case .commandComplete: HCICommandCompleteEvent.code
         case .commandStatus: HCICommandStatusEvent.code
@@ -67,9 +72,11 @@ public enum HCIEvent: Hashable, Sendable {
         return HCIEvent.name(ofCode: code)
     }
 
-    /// The name of an event code, whether or not this project decodes it.
+    /// The name of an event code, whether or not this project decodes it: events without a
+    /// typed codec are named from their layout.
     public static func name(ofCode code: UInt8) -> String {
         switch code {
+        case HCIConnectionCompleteEvent.code: HCIConnectionCompleteEvent.name
         case HCIDisconnectionCompleteEvent.code: HCIDisconnectionCompleteEvent.name
         case HCICommandCompleteEvent.code: HCICommandCompleteEvent.name
         case HCICommandStatusEvent.code: HCICommandStatusEvent.name
@@ -77,7 +84,7 @@ public enum HCIEvent: Hashable, Sendable {
         case HCINumberOfCompletedPacketsEvent.code: HCINumberOfCompletedPacketsEvent.name
         case HCIDataBufferOverflowEvent.code: HCIDataBufferOverflowEvent.name
         case HCILEMetaEvent.code: "LE Meta Event"
-        default: "Unknown Event (0x\(hex(code)))"
+        default: HCIEventLayout.events[code]?.name ?? "Unknown Event (0x\(hex(code)))"
         }
     }
 }
@@ -163,7 +170,7 @@ public enum HCILEMetaEvent: Hashable, Sendable {
         case HCILEEnhancedConnectionCompleteEvent.subeventCode: HCILEEnhancedConnectionCompleteEvent.name
         case HCILEExtendedAdvertisingReportEvent.subeventCode: HCILEExtendedAdvertisingReportEvent.name
         case HCILEEnhancedConnectionCompleteV2Event.subeventCode: HCILEEnhancedConnectionCompleteV2Event.name
-        default: "Unknown LE Subevent (0x\(hex(subevent)))"
+        default: HCIEventLayout.leSubevents[subevent]?.name ?? "Unknown LE Subevent (0x\(hex(subevent)))"
         }
     }
 }

@@ -1,7 +1,8 @@
 /// Something that lists its decoded values as named fields, in wire order, for
 /// `blueproof inspect` and for logs.
 public protocol HCIFieldListing {
-    /// The fields in wire order, named after the specification parameters in lowerCamel.
+    /// The fields in wire order, named after the specification parameters in snake_case
+    /// (`peer_address`), as events name theirs; a connection handle is `handle` (issue 16).
     var fieldList: [HCIPacketDescription.Field] { get }
 }
 

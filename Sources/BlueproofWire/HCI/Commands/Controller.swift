@@ -46,11 +46,11 @@ public struct HCISetEventMask: HCICommand, HCIFieldListing {
     public init(eventMask: HCIEventMask) { self.eventMask = eventMask }
 
     public init(parameters reader: inout ByteReader) throws(WireError) {
-        eventMask = HCIEventMask(rawValue: try reader.u64("eventMask"))
+        eventMask = HCIEventMask(rawValue: try reader.u64("event_mask"))
         try reader.requireEnd()
     }
 
     public func encodeParameters(into writer: inout ByteWriter) { writer.u64(eventMask.rawValue) }
 
-    public var fieldList: [HCIPacketDescription.Field] { [.describing("eventMask", eventMask)] }
+    public var fieldList: [HCIPacketDescription.Field] { [.describing("event_mask", eventMask)] }
 }

@@ -65,11 +65,11 @@ public struct HCIReadLocalVersionInformation: HCIParameterlessCommand {
 
         public init(returnParameters reader: inout ByteReader) throws(WireError) {
             status = HCIStatus(rawValue: try reader.u8("status"))
-            hciVersion = try reader.u8("hciVersion")
-            hciSubversion = try reader.u16("hciSubversion")
-            lmpVersion = try reader.u8("lmpVersion")
-            companyIdentifier = try reader.u16("companyIdentifier")
-            lmpSubversion = try reader.u16("lmpSubversion")
+            hciVersion = try reader.u8("hci_version")
+            hciSubversion = try reader.u16("hci_subversion")
+            lmpVersion = try reader.u8("lmp_version")
+            companyIdentifier = try reader.u16("company_identifier")
+            lmpSubversion = try reader.u16("lmp_subversion")
         }
 
         public func encode(into writer: inout ByteWriter) {
@@ -84,11 +84,11 @@ public struct HCIReadLocalVersionInformation: HCIParameterlessCommand {
         public var fieldList: [HCIPacketDescription.Field] {
             [
                 .describing("status", status),
-                .init("hciVersion", versionText(hciVersion)),
-                .hexadecimal("hciSubversion", hciSubversion),
-                .init("lmpVersion", versionText(lmpVersion)),
-                .hexadecimal("companyIdentifier", companyIdentifier),
-                .hexadecimal("lmpSubversion", lmpSubversion),
+                .init("hci_version", versionText(hciVersion)),
+                .hexadecimal("hci_subversion", hciSubversion),
+                .init("lmp_version", versionText(lmpVersion)),
+                .hexadecimal("company_identifier", companyIdentifier),
+                .hexadecimal("lmp_subversion", lmpSubversion),
             ]
         }
 
@@ -118,7 +118,7 @@ public struct HCIReadLocalSupportedCommands: HCIParameterlessCommand {
 
         public init(returnParameters reader: inout ByteReader) throws(WireError) {
             status = HCIStatus(rawValue: try reader.u8("status"))
-            supportedCommands = HCISupportedCommands(try reader.bytes(HCISupportedCommands.size, "supportedCommands"))
+            supportedCommands = HCISupportedCommands(try reader.bytes(HCISupportedCommands.size, "supported_commands"))
         }
 
         public func encode(into writer: inout ByteWriter) {
@@ -127,7 +127,7 @@ public struct HCIReadLocalSupportedCommands: HCIParameterlessCommand {
         }
 
         public var fieldList: [HCIPacketDescription.Field] {
-            [.describing("status", status), .init("supportedCommands", hex(supportedCommands.bytes))]
+            [.describing("status", status), .init("supported_commands", hex(supportedCommands.bytes))]
         }
     }
 }
@@ -152,7 +152,7 @@ public struct HCIReadLocalSupportedFeatures: HCIParameterlessCommand {
 
         public init(returnParameters reader: inout ByteReader) throws(WireError) {
             status = HCIStatus(rawValue: try reader.u8("status"))
-            lmpFeatures = try reader.u64("lmpFeatures")
+            lmpFeatures = try reader.u64("lmp_features")
         }
 
         public func encode(into writer: inout ByteWriter) {
@@ -164,7 +164,7 @@ public struct HCIReadLocalSupportedFeatures: HCIParameterlessCommand {
         public var leSupportedController: Bool { lmpFeatures & (1 << 38) != 0 }
 
         public var fieldList: [HCIPacketDescription.Field] {
-            [.describing("status", status), .init("lmpFeatures", "0x\(hex(lmpFeatures))")]
+            [.describing("status", status), .init("lmp_features", "0x\(hex(lmpFeatures))")]
         }
     }
 }
@@ -196,10 +196,10 @@ public struct HCIReadBufferSize: HCIParameterlessCommand {
 
         public init(returnParameters reader: inout ByteReader) throws(WireError) {
             status = HCIStatus(rawValue: try reader.u8("status"))
-            aclDataPacketLength = try reader.u16("aclDataPacketLength")
-            synchronousDataPacketLength = try reader.u8("synchronousDataPacketLength")
-            totalNumACLDataPackets = try reader.u16("totalNumACLDataPackets")
-            totalNumSynchronousDataPackets = try reader.u16("totalNumSynchronousDataPackets")
+            aclDataPacketLength = try reader.u16("acl_data_packet_length")
+            synchronousDataPacketLength = try reader.u8("synchronous_data_packet_length")
+            totalNumACLDataPackets = try reader.u16("total_num_acl_data_packets")
+            totalNumSynchronousDataPackets = try reader.u16("total_num_synchronous_data_packets")
         }
 
         public func encode(into writer: inout ByteWriter) {
@@ -213,10 +213,10 @@ public struct HCIReadBufferSize: HCIParameterlessCommand {
         public var fieldList: [HCIPacketDescription.Field] {
             [
                 .describing("status", status),
-                .decimal("aclDataPacketLength", aclDataPacketLength),
-                .decimal("synchronousDataPacketLength", synchronousDataPacketLength),
-                .decimal("totalNumACLDataPackets", totalNumACLDataPackets),
-                .decimal("totalNumSynchronousDataPackets", totalNumSynchronousDataPackets),
+                .decimal("acl_data_packet_length", aclDataPacketLength),
+                .decimal("synchronous_data_packet_length", synchronousDataPacketLength),
+                .decimal("total_num_acl_data_packets", totalNumACLDataPackets),
+                .decimal("total_num_synchronous_data_packets", totalNumSynchronousDataPackets),
             ]
         }
     }
@@ -240,7 +240,7 @@ public struct HCIReadBDADDR: HCIParameterlessCommand {
 
         public init(returnParameters reader: inout ByteReader) throws(WireError) {
             status = HCIStatus(rawValue: try reader.u8("status"))
-            bdAddr = try BDAddress.read(&reader, "bdAddr")
+            bdAddr = try BDAddress.read(&reader, "bd_addr")
         }
 
         public func encode(into writer: inout ByteWriter) {
@@ -248,6 +248,6 @@ public struct HCIReadBDADDR: HCIParameterlessCommand {
             bdAddr.write(&writer)
         }
 
-        public var fieldList: [HCIPacketDescription.Field] { [.describing("status", status), .describing("bdAddr", bdAddr)] }
+        public var fieldList: [HCIPacketDescription.Field] { [.describing("status", status), .describing("bd_addr", bdAddr)] }
     }
 }

@@ -152,14 +152,14 @@ public struct HCILESetAdvertisingParameters: HCICommand, HCIFieldListing {
     }
 
     public init(parameters reader: inout ByteReader) throws(WireError) {
-        advertisingIntervalMin = try reader.hciUnit(LEAdvertisingInterval.self, "advertisingIntervalMin")
-        advertisingIntervalMax = try reader.hciUnit(LEAdvertisingInterval.self, "advertisingIntervalMax")
-        advertisingType = LEAdvertisingType(rawValue: try reader.u8("advertisingType"))
-        ownAddressType = LEOwnAddressType(rawValue: try reader.u8("ownAddressType"))
-        peerAddressType = LEAddressType(rawValue: try reader.u8("peerAddressType"))
-        peerAddress = try BDAddress.read(&reader, "peerAddress")
-        advertisingChannelMap = LEAdvertisingChannelMap(rawValue: try reader.u8("advertisingChannelMap"))
-        advertisingFilterPolicy = LEAdvertisingFilterPolicy(rawValue: try reader.u8("advertisingFilterPolicy"))
+        advertisingIntervalMin = try reader.hciUnit(LEAdvertisingInterval.self, "advertising_interval_min")
+        advertisingIntervalMax = try reader.hciUnit(LEAdvertisingInterval.self, "advertising_interval_max")
+        advertisingType = LEAdvertisingType(rawValue: try reader.u8("advertising_type"))
+        ownAddressType = LEOwnAddressType(rawValue: try reader.u8("own_address_type"))
+        peerAddressType = LEAddressType(rawValue: try reader.u8("peer_address_type"))
+        peerAddress = try BDAddress.read(&reader, "peer_address")
+        advertisingChannelMap = LEAdvertisingChannelMap(rawValue: try reader.u8("advertising_channel_map"))
+        advertisingFilterPolicy = LEAdvertisingFilterPolicy(rawValue: try reader.u8("advertising_filter_policy"))
         try reader.requireEnd()
     }
 
@@ -176,14 +176,14 @@ public struct HCILESetAdvertisingParameters: HCICommand, HCIFieldListing {
 
     public var fieldList: [HCIPacketDescription.Field] {
         [
-            .describing("advertisingIntervalMin", advertisingIntervalMin),
-            .describing("advertisingIntervalMax", advertisingIntervalMax),
-            .describing("advertisingType", advertisingType),
-            .describing("ownAddressType", ownAddressType),
-            .describing("peerAddressType", peerAddressType),
-            .describing("peerAddress", peerAddress),
-            .describing("advertisingChannelMap", advertisingChannelMap),
-            .describing("advertisingFilterPolicy", advertisingFilterPolicy),
+            .describing("advertising_interval_min", advertisingIntervalMin),
+            .describing("advertising_interval_max", advertisingIntervalMax),
+            .describing("advertising_type", advertisingType),
+            .describing("own_address_type", ownAddressType),
+            .describing("peer_address_type", peerAddressType),
+            .describing("peer_address", peerAddress),
+            .describing("advertising_channel_map", advertisingChannelMap),
+            .describing("advertising_filter_policy", advertisingFilterPolicy),
         ]
     }
 }
@@ -236,7 +236,7 @@ public struct HCILESetAdvertisingData: HCICommand, HCIFieldListing {
 
     public init(parameters reader: inout ByteReader) throws(WireError) {
         advertisingData = try LegacyAdvertisingPayload.read(
-            &reader, length: "advertisingDataLength", data: "advertisingData")
+            &reader, length: "advertising_data_length", data: "advertising_data")
     }
 
     public func encodeParameters(into writer: inout ByteWriter) {
@@ -244,7 +244,7 @@ public struct HCILESetAdvertisingData: HCICommand, HCIFieldListing {
     }
 
     public var fieldList: [HCIPacketDescription.Field] {
-        [.decimal("advertisingDataLength", advertisingData.count), .init("advertisingData", hex(advertisingData))]
+        [.decimal("advertising_data_length", advertisingData.count), .init("advertising_data", hex(advertisingData))]
     }
 }
 
@@ -265,7 +265,7 @@ public struct HCILESetScanResponseData: HCICommand, HCIFieldListing {
 
     public init(parameters reader: inout ByteReader) throws(WireError) {
         scanResponseData = try LegacyAdvertisingPayload.read(
-            &reader, length: "scanResponseDataLength", data: "scanResponseData")
+            &reader, length: "scan_response_data_length", data: "scan_response_data")
     }
 
     public func encodeParameters(into writer: inout ByteWriter) {
@@ -273,7 +273,7 @@ public struct HCILESetScanResponseData: HCICommand, HCIFieldListing {
     }
 
     public var fieldList: [HCIPacketDescription.Field] {
-        [.decimal("scanResponseDataLength", scanResponseData.count), .init("scanResponseData", hex(scanResponseData))]
+        [.decimal("scan_response_data_length", scanResponseData.count), .init("scan_response_data", hex(scanResponseData))]
     }
 }
 
@@ -287,11 +287,11 @@ public struct HCILESetAdvertisingEnable: HCICommand, HCIFieldListing {
     public init(advertisingEnable: Bool) { self.advertisingEnable = advertisingEnable }
 
     public init(parameters reader: inout ByteReader) throws(WireError) {
-        advertisingEnable = try reader.booleanOctet("advertisingEnable")
+        advertisingEnable = try reader.booleanOctet("advertising_enable")
         try reader.requireEnd()
     }
 
     public func encodeParameters(into writer: inout ByteWriter) { writer.booleanOctet(advertisingEnable) }
 
-    public var fieldList: [HCIPacketDescription.Field] { [.boolean("advertisingEnable", advertisingEnable)] }
+    public var fieldList: [HCIPacketDescription.Field] { [.boolean("advertising_enable", advertisingEnable)] }
 }

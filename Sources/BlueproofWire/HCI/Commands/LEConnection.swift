@@ -83,18 +83,18 @@ public struct HCILECreateConnection: HCICommand, HCIFieldListing {
     }
 
     public init(parameters reader: inout ByteReader) throws(WireError) {
-        scanInterval = try reader.hciUnit(LEScanInterval.self, "scanInterval")
-        scanWindow = try reader.hciUnit(LEScanInterval.self, "scanWindow")
-        initiatorFilterPolicy = LEInitiatorFilterPolicy(rawValue: try reader.u8("initiatorFilterPolicy"))
-        peerAddressType = LEAddressType(rawValue: try reader.u8("peerAddressType"))
-        peerAddress = try BDAddress.read(&reader, "peerAddress")
-        ownAddressType = LEOwnAddressType(rawValue: try reader.u8("ownAddressType"))
-        connectionIntervalMin = try reader.hciUnit(LEConnectionInterval.self, "connectionIntervalMin")
-        connectionIntervalMax = try reader.hciUnit(LEConnectionInterval.self, "connectionIntervalMax")
-        maxLatency = try reader.u16("maxLatency")
-        supervisionTimeout = try reader.hciUnit(LESupervisionTimeout.self, "supervisionTimeout")
-        minCELength = try reader.hciUnit(LEConnectionEventLength.self, "minCELength")
-        maxCELength = try reader.hciUnit(LEConnectionEventLength.self, "maxCELength")
+        scanInterval = try reader.hciUnit(LEScanInterval.self, "scan_interval")
+        scanWindow = try reader.hciUnit(LEScanInterval.self, "scan_window")
+        initiatorFilterPolicy = LEInitiatorFilterPolicy(rawValue: try reader.u8("initiator_filter_policy"))
+        peerAddressType = LEAddressType(rawValue: try reader.u8("peer_address_type"))
+        peerAddress = try BDAddress.read(&reader, "peer_address")
+        ownAddressType = LEOwnAddressType(rawValue: try reader.u8("own_address_type"))
+        connectionIntervalMin = try reader.hciUnit(LEConnectionInterval.self, "connection_interval_min")
+        connectionIntervalMax = try reader.hciUnit(LEConnectionInterval.self, "connection_interval_max")
+        maxLatency = try reader.u16("max_latency")
+        supervisionTimeout = try reader.hciUnit(LESupervisionTimeout.self, "supervision_timeout")
+        minCELength = try reader.hciUnit(LEConnectionEventLength.self, "min_ce_length")
+        maxCELength = try reader.hciUnit(LEConnectionEventLength.self, "max_ce_length")
         try reader.requireEnd()
     }
 
@@ -115,18 +115,18 @@ public struct HCILECreateConnection: HCICommand, HCIFieldListing {
 
     public var fieldList: [HCIPacketDescription.Field] {
         [
-            .describing("scanInterval", scanInterval),
-            .describing("scanWindow", scanWindow),
-            .describing("initiatorFilterPolicy", initiatorFilterPolicy),
-            .describing("peerAddressType", peerAddressType),
-            .describing("peerAddress", peerAddress),
-            .describing("ownAddressType", ownAddressType),
-            .describing("connectionIntervalMin", connectionIntervalMin),
-            .describing("connectionIntervalMax", connectionIntervalMax),
-            .decimal("maxLatency", maxLatency),
-            .describing("supervisionTimeout", supervisionTimeout),
-            .describing("minCELength", minCELength),
-            .describing("maxCELength", maxCELength),
+            .describing("scan_interval", scanInterval),
+            .describing("scan_window", scanWindow),
+            .describing("initiator_filter_policy", initiatorFilterPolicy),
+            .describing("peer_address_type", peerAddressType),
+            .describing("peer_address", peerAddress),
+            .describing("own_address_type", ownAddressType),
+            .describing("connection_interval_min", connectionIntervalMin),
+            .describing("connection_interval_max", connectionIntervalMax),
+            .decimal("max_latency", maxLatency),
+            .describing("supervision_timeout", supervisionTimeout),
+            .describing("min_ce_length", minCELength),
+            .describing("max_ce_length", maxCELength),
         ]
     }
 }
@@ -175,13 +175,13 @@ public struct HCILEConnectionUpdate: HCICommand, HCIFieldListing {
     }
 
     public init(parameters reader: inout ByteReader) throws(WireError) {
-        connectionHandle = try reader.u16("connectionHandle")
-        connectionIntervalMin = try reader.hciUnit(LEConnectionInterval.self, "connectionIntervalMin")
-        connectionIntervalMax = try reader.hciUnit(LEConnectionInterval.self, "connectionIntervalMax")
-        maxLatency = try reader.u16("maxLatency")
-        supervisionTimeout = try reader.hciUnit(LESupervisionTimeout.self, "supervisionTimeout")
-        minCELength = try reader.hciUnit(LEConnectionEventLength.self, "minCELength")
-        maxCELength = try reader.hciUnit(LEConnectionEventLength.self, "maxCELength")
+        connectionHandle = try reader.u16("handle")
+        connectionIntervalMin = try reader.hciUnit(LEConnectionInterval.self, "connection_interval_min")
+        connectionIntervalMax = try reader.hciUnit(LEConnectionInterval.self, "connection_interval_max")
+        maxLatency = try reader.u16("max_latency")
+        supervisionTimeout = try reader.hciUnit(LESupervisionTimeout.self, "supervision_timeout")
+        minCELength = try reader.hciUnit(LEConnectionEventLength.self, "min_ce_length")
+        maxCELength = try reader.hciUnit(LEConnectionEventLength.self, "max_ce_length")
         try reader.requireEnd()
     }
 
@@ -197,13 +197,13 @@ public struct HCILEConnectionUpdate: HCICommand, HCIFieldListing {
 
     public var fieldList: [HCIPacketDescription.Field] {
         [
-            .decimal("connectionHandle", connectionHandle),
-            .describing("connectionIntervalMin", connectionIntervalMin),
-            .describing("connectionIntervalMax", connectionIntervalMax),
-            .decimal("maxLatency", maxLatency),
-            .describing("supervisionTimeout", supervisionTimeout),
-            .describing("minCELength", minCELength),
-            .describing("maxCELength", maxCELength),
+            .decimal("handle", connectionHandle),
+            .describing("connection_interval_min", connectionIntervalMin),
+            .describing("connection_interval_max", connectionIntervalMax),
+            .decimal("max_latency", maxLatency),
+            .describing("supervision_timeout", supervisionTimeout),
+            .describing("min_ce_length", minCELength),
+            .describing("max_ce_length", maxCELength),
         ]
     }
 }
@@ -227,9 +227,9 @@ public struct HCILESetDataLength: HCICommand, HCIFieldListing {
     }
 
     public init(parameters reader: inout ByteReader) throws(WireError) {
-        connectionHandle = try reader.u16("connectionHandle")
-        txOctets = try reader.u16("txOctets")
-        txTime = try reader.hciUnit(LEPacketTime.self, "txTime")
+        connectionHandle = try reader.u16("handle")
+        txOctets = try reader.u16("tx_octets")
+        txTime = try reader.hciUnit(LEPacketTime.self, "tx_time")
         try reader.requireEnd()
     }
 
@@ -240,7 +240,7 @@ public struct HCILESetDataLength: HCICommand, HCIFieldListing {
     }
 
     public var fieldList: [HCIPacketDescription.Field] {
-        [.decimal("connectionHandle", connectionHandle), .decimal("txOctets", txOctets), .describing("txTime", txTime)]
+        [.decimal("handle", connectionHandle), .decimal("tx_octets", txOctets), .describing("tx_time", txTime)]
     }
 
     public struct ReturnParameters: HCIReturnParameters, HCIFieldListing {
@@ -254,7 +254,7 @@ public struct HCILESetDataLength: HCICommand, HCIFieldListing {
 
         public init(returnParameters reader: inout ByteReader) throws(WireError) {
             status = HCIStatus(rawValue: try reader.u8("status"))
-            connectionHandle = try reader.u16("connectionHandle")
+            connectionHandle = try reader.u16("handle")
         }
 
         public func encode(into writer: inout ByteWriter) {
@@ -263,7 +263,7 @@ public struct HCILESetDataLength: HCICommand, HCIFieldListing {
         }
 
         public var fieldList: [HCIPacketDescription.Field] {
-            [.describing("status", status), .decimal("connectionHandle", connectionHandle)]
+            [.describing("status", status), .decimal("handle", connectionHandle)]
         }
     }
 }

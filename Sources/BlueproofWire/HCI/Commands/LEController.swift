@@ -47,13 +47,13 @@ public struct HCILESetEventMask: HCICommand, HCIFieldListing {
     public init(leEventMask: HCILEEventMask) { self.leEventMask = leEventMask }
 
     public init(parameters reader: inout ByteReader) throws(WireError) {
-        leEventMask = HCILEEventMask(rawValue: try reader.u64("leEventMask"))
+        leEventMask = HCILEEventMask(rawValue: try reader.u64("le_event_mask"))
         try reader.requireEnd()
     }
 
     public func encodeParameters(into writer: inout ByteWriter) { writer.u64(leEventMask.rawValue) }
 
-    public var fieldList: [HCIPacketDescription.Field] { [.describing("leEventMask", leEventMask)] }
+    public var fieldList: [HCIPacketDescription.Field] { [.describing("le_event_mask", leEventMask)] }
 }
 
 /// LE Read Buffer Size [v1]: the size and number of the controller's LE ACL data buffers
@@ -78,8 +78,8 @@ public struct HCILEReadBufferSize: HCIParameterlessCommand {
 
         public init(returnParameters reader: inout ByteReader) throws(WireError) {
             status = HCIStatus(rawValue: try reader.u8("status"))
-            leACLDataPacketLength = try reader.u16("leACLDataPacketLength")
-            totalNumLEACLDataPackets = try reader.u8("totalNumLEACLDataPackets")
+            leACLDataPacketLength = try reader.u16("le_acl_data_packet_length")
+            totalNumLEACLDataPackets = try reader.u8("total_num_le_acl_data_packets")
         }
 
         public func encode(into writer: inout ByteWriter) {
@@ -91,8 +91,8 @@ public struct HCILEReadBufferSize: HCIParameterlessCommand {
         public var fieldList: [HCIPacketDescription.Field] {
             [
                 .describing("status", status),
-                .decimal("leACLDataPacketLength", leACLDataPacketLength),
-                .decimal("totalNumLEACLDataPackets", totalNumLEACLDataPackets),
+                .decimal("le_acl_data_packet_length", leACLDataPacketLength),
+                .decimal("total_num_le_acl_data_packets", totalNumLEACLDataPackets),
             ]
         }
     }
@@ -124,10 +124,10 @@ public struct HCILEReadBufferSizeV2: HCIParameterlessCommand {
 
         public init(returnParameters reader: inout ByteReader) throws(WireError) {
             status = HCIStatus(rawValue: try reader.u8("status"))
-            leACLDataPacketLength = try reader.u16("leACLDataPacketLength")
-            totalNumLEACLDataPackets = try reader.u8("totalNumLEACLDataPackets")
-            isoDataPacketLength = try reader.u16("isoDataPacketLength")
-            totalNumISODataPackets = try reader.u8("totalNumISODataPackets")
+            leACLDataPacketLength = try reader.u16("le_acl_data_packet_length")
+            totalNumLEACLDataPackets = try reader.u8("total_num_le_acl_data_packets")
+            isoDataPacketLength = try reader.u16("iso_data_packet_length")
+            totalNumISODataPackets = try reader.u8("total_num_iso_data_packets")
         }
 
         public func encode(into writer: inout ByteWriter) {
@@ -141,10 +141,10 @@ public struct HCILEReadBufferSizeV2: HCIParameterlessCommand {
         public var fieldList: [HCIPacketDescription.Field] {
             [
                 .describing("status", status),
-                .decimal("leACLDataPacketLength", leACLDataPacketLength),
-                .decimal("totalNumLEACLDataPackets", totalNumLEACLDataPackets),
-                .decimal("isoDataPacketLength", isoDataPacketLength),
-                .decimal("totalNumISODataPackets", totalNumISODataPackets),
+                .decimal("le_acl_data_packet_length", leACLDataPacketLength),
+                .decimal("total_num_le_acl_data_packets", totalNumLEACLDataPackets),
+                .decimal("iso_data_packet_length", isoDataPacketLength),
+                .decimal("total_num_iso_data_packets", totalNumISODataPackets),
             ]
         }
     }
@@ -169,7 +169,7 @@ public struct HCILEReadLocalSupportedFeatures: HCIParameterlessCommand {
 
         public init(returnParameters reader: inout ByteReader) throws(WireError) {
             status = HCIStatus(rawValue: try reader.u8("status"))
-            leFeatures = HCILEFeatures(rawValue: try reader.u64("leFeatures"))
+            leFeatures = HCILEFeatures(rawValue: try reader.u64("le_features"))
         }
 
         public func encode(into writer: inout ByteWriter) {
@@ -177,7 +177,7 @@ public struct HCILEReadLocalSupportedFeatures: HCIParameterlessCommand {
             writer.u64(leFeatures.rawValue)
         }
 
-        public var fieldList: [HCIPacketDescription.Field] { [.describing("status", status), .describing("leFeatures", leFeatures)] }
+        public var fieldList: [HCIPacketDescription.Field] { [.describing("status", status), .describing("le_features", leFeatures)] }
     }
 }
 
@@ -192,11 +192,11 @@ public struct HCILESetRandomAddress: HCICommand, HCIFieldListing {
     public init(randomAddress: BDAddress) { self.randomAddress = randomAddress }
 
     public init(parameters reader: inout ByteReader) throws(WireError) {
-        randomAddress = try BDAddress.read(&reader, "randomAddress")
+        randomAddress = try BDAddress.read(&reader, "random_address")
         try reader.requireEnd()
     }
 
     public func encodeParameters(into writer: inout ByteWriter) { randomAddress.write(&writer) }
 
-    public var fieldList: [HCIPacketDescription.Field] { [.describing("randomAddress", randomAddress)] }
+    public var fieldList: [HCIPacketDescription.Field] { [.describing("random_address", randomAddress)] }
 }

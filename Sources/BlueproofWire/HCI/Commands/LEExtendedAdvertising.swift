@@ -61,8 +61,8 @@ public struct HCILESetAdvertisingSetRandomAddress: HCICommand, HCIFieldListing {
     }
 
     public init(parameters reader: inout ByteReader) throws(WireError) {
-        advertisingHandle = try reader.u8("advertisingHandle")
-        randomAddress = try BDAddress.read(&reader, "randomAddress")
+        advertisingHandle = try reader.u8("advertising_handle")
+        randomAddress = try BDAddress.read(&reader, "random_address")
         try reader.requireEnd()
     }
 
@@ -72,7 +72,7 @@ public struct HCILESetAdvertisingSetRandomAddress: HCICommand, HCIFieldListing {
     }
 
     public var fieldList: [HCIPacketDescription.Field] {
-        [.decimal("advertisingHandle", advertisingHandle), .describing("randomAddress", randomAddress)]
+        [.decimal("advertising_handle", advertisingHandle), .describing("random_address", randomAddress)]
     }
 }
 
@@ -141,22 +141,22 @@ public struct HCILESetExtendedAdvertisingParameters: HCICommand, HCIFieldListing
     }
 
     public init(parameters reader: inout ByteReader) throws(WireError) {
-        advertisingHandle = try reader.u8("advertisingHandle")
-        advertisingEventProperties = LEAdvertisingEventProperties(rawValue: try reader.u16("advertisingEventProperties"))
-        primaryAdvertisingIntervalMin = LEExtendedAdvertisingInterval(rawValue: try reader.u24("primaryAdvertisingIntervalMin"))
-        primaryAdvertisingIntervalMax = LEExtendedAdvertisingInterval(rawValue: try reader.u24("primaryAdvertisingIntervalMax"))
-        primaryAdvertisingChannelMap = LEAdvertisingChannelMap(rawValue: try reader.u8("primaryAdvertisingChannelMap"))
-        ownAddressType = LEOwnAddressType(rawValue: try reader.u8("ownAddressType"))
-        peerAddressType = LEAddressType(rawValue: try reader.u8("peerAddressType"))
-        peerAddress = try BDAddress.read(&reader, "peerAddress")
-        advertisingFilterPolicy = LEAdvertisingFilterPolicy(rawValue: try reader.u8("advertisingFilterPolicy"))
-        let power = try reader.i8("advertisingTXPower")
+        advertisingHandle = try reader.u8("advertising_handle")
+        advertisingEventProperties = LEAdvertisingEventProperties(rawValue: try reader.u16("advertising_event_properties"))
+        primaryAdvertisingIntervalMin = LEExtendedAdvertisingInterval(rawValue: try reader.u24("primary_advertising_interval_min"))
+        primaryAdvertisingIntervalMax = LEExtendedAdvertisingInterval(rawValue: try reader.u24("primary_advertising_interval_max"))
+        primaryAdvertisingChannelMap = LEAdvertisingChannelMap(rawValue: try reader.u8("primary_advertising_channel_map"))
+        ownAddressType = LEOwnAddressType(rawValue: try reader.u8("own_address_type"))
+        peerAddressType = LEAddressType(rawValue: try reader.u8("peer_address_type"))
+        peerAddress = try BDAddress.read(&reader, "peer_address")
+        advertisingFilterPolicy = LEAdvertisingFilterPolicy(rawValue: try reader.u8("advertising_filter_policy"))
+        let power = try reader.i8("advertising_tx_power")
         advertisingTXPower = power == Self.noTXPowerPreference ? nil : power
-        primaryAdvertisingPHY = LEPHY(rawValue: try reader.u8("primaryAdvertisingPHY"))
-        secondaryAdvertisingMaxSkip = try reader.u8("secondaryAdvertisingMaxSkip")
-        secondaryAdvertisingPHY = LEPHY(rawValue: try reader.u8("secondaryAdvertisingPHY"))
-        advertisingSID = try reader.u8("advertisingSID")
-        scanRequestNotificationEnable = try reader.booleanOctet("scanRequestNotificationEnable")
+        primaryAdvertisingPHY = LEPHY(rawValue: try reader.u8("primary_advertising_phy"))
+        secondaryAdvertisingMaxSkip = try reader.u8("secondary_advertising_max_skip")
+        secondaryAdvertisingPHY = LEPHY(rawValue: try reader.u8("secondary_advertising_phy"))
+        advertisingSID = try reader.u8("advertising_sid")
+        scanRequestNotificationEnable = try reader.booleanOctet("scan_request_notification_enable")
         try reader.requireEnd()
     }
 
@@ -180,21 +180,21 @@ public struct HCILESetExtendedAdvertisingParameters: HCICommand, HCIFieldListing
 
     public var fieldList: [HCIPacketDescription.Field] {
         [
-            .decimal("advertisingHandle", advertisingHandle),
-            .describing("advertisingEventProperties", advertisingEventProperties),
-            .describing("primaryAdvertisingIntervalMin", primaryAdvertisingIntervalMin),
-            .describing("primaryAdvertisingIntervalMax", primaryAdvertisingIntervalMax),
-            .describing("primaryAdvertisingChannelMap", primaryAdvertisingChannelMap),
-            .describing("ownAddressType", ownAddressType),
-            .describing("peerAddressType", peerAddressType),
-            .describing("peerAddress", peerAddress),
-            .describing("advertisingFilterPolicy", advertisingFilterPolicy),
-            .init("advertisingTXPower", advertisingTXPower.map { "\($0) dBm" } ?? "no preference"),
-            .describing("primaryAdvertisingPHY", primaryAdvertisingPHY),
-            .decimal("secondaryAdvertisingMaxSkip", secondaryAdvertisingMaxSkip),
-            .describing("secondaryAdvertisingPHY", secondaryAdvertisingPHY),
-            .decimal("advertisingSID", advertisingSID),
-            .boolean("scanRequestNotificationEnable", scanRequestNotificationEnable),
+            .decimal("advertising_handle", advertisingHandle),
+            .describing("advertising_event_properties", advertisingEventProperties),
+            .describing("primary_advertising_interval_min", primaryAdvertisingIntervalMin),
+            .describing("primary_advertising_interval_max", primaryAdvertisingIntervalMax),
+            .describing("primary_advertising_channel_map", primaryAdvertisingChannelMap),
+            .describing("own_address_type", ownAddressType),
+            .describing("peer_address_type", peerAddressType),
+            .describing("peer_address", peerAddress),
+            .describing("advertising_filter_policy", advertisingFilterPolicy),
+            .init("advertising_tx_power", advertisingTXPower.map { "\($0) dBm" } ?? "no preference"),
+            .describing("primary_advertising_phy", primaryAdvertisingPHY),
+            .decimal("secondary_advertising_max_skip", secondaryAdvertisingMaxSkip),
+            .describing("secondary_advertising_phy", secondaryAdvertisingPHY),
+            .decimal("advertising_sid", advertisingSID),
+            .boolean("scan_request_notification_enable", scanRequestNotificationEnable),
         ]
     }
 
@@ -210,7 +210,7 @@ public struct HCILESetExtendedAdvertisingParameters: HCICommand, HCIFieldListing
 
         public init(returnParameters reader: inout ByteReader) throws(WireError) {
             status = HCIStatus(rawValue: try reader.u8("status"))
-            selectedTXPower = try reader.i8("selectedTXPower")
+            selectedTXPower = try reader.i8("selected_tx_power")
         }
 
         public func encode(into writer: inout ByteWriter) {
@@ -219,7 +219,7 @@ public struct HCILESetExtendedAdvertisingParameters: HCICommand, HCIFieldListing
         }
 
         public var fieldList: [HCIPacketDescription.Field] {
-            [.describing("status", status), .init("selectedTXPower", "\(selectedTXPower) dBm")]
+            [.describing("status", status), .init("selected_tx_power", "\(selectedTXPower) dBm")]
         }
     }
 }
@@ -260,13 +260,13 @@ public struct HCILESetExtendedAdvertisingEnable: HCICommand, HCIFieldListing {
 
     public init(parameters reader: inout ByteReader) throws(WireError) {
         enable = try reader.booleanOctet("enable")
-        let count = Int(try reader.u8("numSets"))
+        let count = Int(try reader.u8("num_sets"))
         var sets: [AdvertisingSet] = []
         sets.reserveCapacity(count)
         for index in 0..<count {
-            let handle = try reader.u8("advertisingHandle[\(index)]")
+            let handle = try reader.u8("advertising_handle[\(index)]")
             let duration = try reader.hciUnit(LEAdvertisingDuration.self, "duration[\(index)]")
-            let events = try reader.u8("maxExtendedAdvertisingEvents[\(index)]")
+            let events = try reader.u8("max_extended_advertising_events[\(index)]")
             sets.append(AdvertisingSet(advertisingHandle: handle, duration: duration,
                                        maxExtendedAdvertisingEvents: events))
         }
@@ -285,12 +285,12 @@ public struct HCILESetExtendedAdvertisingEnable: HCICommand, HCIFieldListing {
     }
 
     public var fieldList: [HCIPacketDescription.Field] {
-        var fields: [HCIPacketDescription.Field] = [.boolean("enable", enable), .decimal("numSets", sets.count)]
+        var fields: [HCIPacketDescription.Field] = [.boolean("enable", enable), .decimal("num_sets", sets.count)]
         for (index, set) in sets.enumerated() {
             fields += [
-                .decimal(indexedName("advertisingHandle", index, of: sets.count), set.advertisingHandle),
+                .decimal(indexedName("advertising_handle", index, of: sets.count), set.advertisingHandle),
                 .describing(indexedName("duration", index, of: sets.count), set.duration),
-                .decimal(indexedName("maxExtendedAdvertisingEvents", index, of: sets.count),
+                .decimal(indexedName("max_extended_advertising_events", index, of: sets.count),
                          set.maxExtendedAdvertisingEvents),
             ]
         }
@@ -318,7 +318,7 @@ public struct HCILEReadMaximumAdvertisingDataLength: HCIParameterlessCommand {
 
         public init(returnParameters reader: inout ByteReader) throws(WireError) {
             status = HCIStatus(rawValue: try reader.u8("status"))
-            maxAdvertisingDataLength = try reader.u16("maxAdvertisingDataLength")
+            maxAdvertisingDataLength = try reader.u16("max_advertising_data_length")
         }
 
         public func encode(into writer: inout ByteWriter) {
@@ -327,7 +327,7 @@ public struct HCILEReadMaximumAdvertisingDataLength: HCIParameterlessCommand {
         }
 
         public var fieldList: [HCIPacketDescription.Field] {
-            [.describing("status", status), .decimal("maxAdvertisingDataLength", maxAdvertisingDataLength)]
+            [.describing("status", status), .decimal("max_advertising_data_length", maxAdvertisingDataLength)]
         }
     }
 }
@@ -342,11 +342,11 @@ public struct HCILERemoveAdvertisingSet: HCICommand, HCIFieldListing {
     public init(advertisingHandle: UInt8) { self.advertisingHandle = advertisingHandle }
 
     public init(parameters reader: inout ByteReader) throws(WireError) {
-        advertisingHandle = try reader.u8("advertisingHandle")
+        advertisingHandle = try reader.u8("advertising_handle")
         try reader.requireEnd()
     }
 
     public func encodeParameters(into writer: inout ByteWriter) { writer.u8(advertisingHandle) }
 
-    public var fieldList: [HCIPacketDescription.Field] { [.decimal("advertisingHandle", advertisingHandle)] }
+    public var fieldList: [HCIPacketDescription.Field] { [.decimal("advertising_handle", advertisingHandle)] }
 }

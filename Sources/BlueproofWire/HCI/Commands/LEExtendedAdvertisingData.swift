@@ -72,9 +72,9 @@ enum ExtendedAdvertisingPayload {
     static func read(_ reader: inout ByteReader, length lengthField: String, data dataField: String)
         throws(WireError) -> (handle: UInt8, operation: LEAdvertisingDataOperation,
                               preference: LEFragmentPreference, data: [UInt8]) {
-        let handle = try reader.u8("advertisingHandle")
+        let handle = try reader.u8("advertising_handle")
         let operation = LEAdvertisingDataOperation(rawValue: try reader.u8("operation"))
-        let preference = LEFragmentPreference(rawValue: try reader.u8("fragmentPreference"))
+        let preference = LEFragmentPreference(rawValue: try reader.u8("fragment_preference"))
         let length = Int(try reader.u8(lengthField))
         let data = try reader.bytes(length, dataField)
         try reader.requireEnd()
@@ -116,7 +116,7 @@ public struct HCILESetExtendedAdvertisingData: HCICommand, HCIFieldListing {
 
     public init(parameters reader: inout ByteReader) throws(WireError) {
         (advertisingHandle, operation, fragmentPreference, advertisingData) = try ExtendedAdvertisingPayload.read(
-            &reader, length: "advertisingDataLength", data: "advertisingData")
+            &reader, length: "advertising_data_length", data: "advertising_data")
     }
 
     public func encodeParameters(into writer: inout ByteWriter) {
@@ -126,11 +126,11 @@ public struct HCILESetExtendedAdvertisingData: HCICommand, HCIFieldListing {
 
     public var fieldList: [HCIPacketDescription.Field] {
         [
-            .decimal("advertisingHandle", advertisingHandle),
+            .decimal("advertising_handle", advertisingHandle),
             .describing("operation", operation),
-            .describing("fragmentPreference", fragmentPreference),
-            .decimal("advertisingDataLength", advertisingData.count),
-            .init("advertisingData", hex(advertisingData)),
+            .describing("fragment_preference", fragmentPreference),
+            .decimal("advertising_data_length", advertisingData.count),
+            .init("advertising_data", hex(advertisingData)),
         ]
     }
 }
@@ -161,7 +161,7 @@ public struct HCILESetExtendedScanResponseData: HCICommand, HCIFieldListing {
 
     public init(parameters reader: inout ByteReader) throws(WireError) {
         (advertisingHandle, operation, fragmentPreference, scanResponseData) = try ExtendedAdvertisingPayload.read(
-            &reader, length: "scanResponseDataLength", data: "scanResponseData")
+            &reader, length: "scan_response_data_length", data: "scan_response_data")
     }
 
     public func encodeParameters(into writer: inout ByteWriter) {
@@ -171,11 +171,11 @@ public struct HCILESetExtendedScanResponseData: HCICommand, HCIFieldListing {
 
     public var fieldList: [HCIPacketDescription.Field] {
         [
-            .decimal("advertisingHandle", advertisingHandle),
+            .decimal("advertising_handle", advertisingHandle),
             .describing("operation", operation),
-            .describing("fragmentPreference", fragmentPreference),
-            .decimal("scanResponseDataLength", scanResponseData.count),
-            .init("scanResponseData", hex(scanResponseData)),
+            .describing("fragment_preference", fragmentPreference),
+            .decimal("scan_response_data_length", scanResponseData.count),
+            .init("scan_response_data", hex(scanResponseData)),
         ]
     }
 }

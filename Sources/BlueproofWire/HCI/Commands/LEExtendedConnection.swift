@@ -91,23 +91,23 @@ public struct HCILEExtendedCreateConnection: HCICommand, HCIFieldListing {
     }
 
     public init(parameters reader: inout ByteReader) throws(WireError) {
-        initiatorFilterPolicy = LEInitiatorFilterPolicy(rawValue: try reader.u8("initiatorFilterPolicy"))
-        ownAddressType = LEOwnAddressType(rawValue: try reader.u8("ownAddressType"))
-        peerAddressType = LEAddressType(rawValue: try reader.u8("peerAddressType"))
-        peerAddress = try BDAddress.read(&reader, "peerAddress")
-        initiatingPHYs = LEPHYs(rawValue: try reader.u8("initiatingPHYs"))
+        initiatorFilterPolicy = LEInitiatorFilterPolicy(rawValue: try reader.u8("initiator_filter_policy"))
+        ownAddressType = LEOwnAddressType(rawValue: try reader.u8("own_address_type"))
+        peerAddressType = LEAddressType(rawValue: try reader.u8("peer_address_type"))
+        peerAddress = try BDAddress.read(&reader, "peer_address")
+        initiatingPHYs = LEPHYs(rawValue: try reader.u8("initiating_phys"))
         var parameters: [PHYParameters] = []
         for phy in initiatingPHYs.bits {
             let name = phy.shortName
             parameters.append(PHYParameters(
-                scanInterval: try reader.hciUnit(LEScanInterval.self, "scanInterval[\(name)]"),
-                scanWindow: try reader.hciUnit(LEScanInterval.self, "scanWindow[\(name)]"),
-                connectionIntervalMin: try reader.hciUnit(LEConnectionInterval.self, "connectionIntervalMin[\(name)]"),
-                connectionIntervalMax: try reader.hciUnit(LEConnectionInterval.self, "connectionIntervalMax[\(name)]"),
-                maxLatency: try reader.u16("maxLatency[\(name)]"),
-                supervisionTimeout: try reader.hciUnit(LESupervisionTimeout.self, "supervisionTimeout[\(name)]"),
-                minCELength: try reader.hciUnit(LEConnectionEventLength.self, "minCELength[\(name)]"),
-                maxCELength: try reader.hciUnit(LEConnectionEventLength.self, "maxCELength[\(name)]")))
+                scanInterval: try reader.hciUnit(LEScanInterval.self, "scan_interval[\(name)]"),
+                scanWindow: try reader.hciUnit(LEScanInterval.self, "scan_window[\(name)]"),
+                connectionIntervalMin: try reader.hciUnit(LEConnectionInterval.self, "connection_interval_min[\(name)]"),
+                connectionIntervalMax: try reader.hciUnit(LEConnectionInterval.self, "connection_interval_max[\(name)]"),
+                maxLatency: try reader.u16("max_latency[\(name)]"),
+                supervisionTimeout: try reader.hciUnit(LESupervisionTimeout.self, "supervision_timeout[\(name)]"),
+                minCELength: try reader.hciUnit(LEConnectionEventLength.self, "min_ce_length[\(name)]"),
+                maxCELength: try reader.hciUnit(LEConnectionEventLength.self, "max_ce_length[\(name)]")))
         }
         phyParameters = parameters
         try reader.requireEnd()
@@ -133,23 +133,23 @@ public struct HCILEExtendedCreateConnection: HCICommand, HCIFieldListing {
 
     public var fieldList: [HCIPacketDescription.Field] {
         var fields: [HCIPacketDescription.Field] = [
-            .describing("initiatorFilterPolicy", initiatorFilterPolicy),
-            .describing("ownAddressType", ownAddressType),
-            .describing("peerAddressType", peerAddressType),
-            .describing("peerAddress", peerAddress),
-            .describing("initiatingPHYs", initiatingPHYs),
+            .describing("initiator_filter_policy", initiatorFilterPolicy),
+            .describing("own_address_type", ownAddressType),
+            .describing("peer_address_type", peerAddressType),
+            .describing("peer_address", peerAddress),
+            .describing("initiating_phys", initiatingPHYs),
         ]
         for (phy, parameters) in zip(initiatingPHYs.bits, phyParameters) {
             let suffix = "[\(phy.shortName)]"
             fields += [
-                .describing("scanInterval" + suffix, parameters.scanInterval),
-                .describing("scanWindow" + suffix, parameters.scanWindow),
-                .describing("connectionIntervalMin" + suffix, parameters.connectionIntervalMin),
-                .describing("connectionIntervalMax" + suffix, parameters.connectionIntervalMax),
-                .decimal("maxLatency" + suffix, parameters.maxLatency),
-                .describing("supervisionTimeout" + suffix, parameters.supervisionTimeout),
-                .describing("minCELength" + suffix, parameters.minCELength),
-                .describing("maxCELength" + suffix, parameters.maxCELength),
+                .describing("scan_interval" + suffix, parameters.scanInterval),
+                .describing("scan_window" + suffix, parameters.scanWindow),
+                .describing("connection_interval_min" + suffix, parameters.connectionIntervalMin),
+                .describing("connection_interval_max" + suffix, parameters.connectionIntervalMax),
+                .decimal("max_latency" + suffix, parameters.maxLatency),
+                .describing("supervision_timeout" + suffix, parameters.supervisionTimeout),
+                .describing("min_ce_length" + suffix, parameters.minCELength),
+                .describing("max_ce_length" + suffix, parameters.maxCELength),
             ]
         }
         return fields

@@ -57,15 +57,15 @@ public struct HCILESetExtendedScanParameters: HCICommand, HCIFieldListing {
     }
 
     public init(parameters reader: inout ByteReader) throws(WireError) {
-        ownAddressType = LEOwnAddressType(rawValue: try reader.u8("ownAddressType"))
-        scanningFilterPolicy = LEScanningFilterPolicy(rawValue: try reader.u8("scanningFilterPolicy"))
-        scanningPHYs = LEPHYs(rawValue: try reader.u8("scanningPHYs"))
+        ownAddressType = LEOwnAddressType(rawValue: try reader.u8("own_address_type"))
+        scanningFilterPolicy = LEScanningFilterPolicy(rawValue: try reader.u8("scanning_filter_policy"))
+        scanningPHYs = LEPHYs(rawValue: try reader.u8("scanning_phys"))
         var parameters: [PHYParameters] = []
         for phy in scanningPHYs.bits {
             let name = phy.shortName
-            let scanType = LEScanType(rawValue: try reader.u8("scanType[\(name)]"))
-            let interval = try reader.hciUnit(LEScanInterval.self, "scanInterval[\(name)]")
-            let window = try reader.hciUnit(LEScanInterval.self, "scanWindow[\(name)]")
+            let scanType = LEScanType(rawValue: try reader.u8("scan_type[\(name)]"))
+            let interval = try reader.hciUnit(LEScanInterval.self, "scan_interval[\(name)]")
+            let window = try reader.hciUnit(LEScanInterval.self, "scan_window[\(name)]")
             parameters.append(PHYParameters(scanType: scanType, scanInterval: interval, scanWindow: window))
         }
         phyParameters = parameters
@@ -85,15 +85,15 @@ public struct HCILESetExtendedScanParameters: HCICommand, HCIFieldListing {
 
     public var fieldList: [HCIPacketDescription.Field] {
         var fields: [HCIPacketDescription.Field] = [
-            .describing("ownAddressType", ownAddressType),
-            .describing("scanningFilterPolicy", scanningFilterPolicy),
-            .describing("scanningPHYs", scanningPHYs),
+            .describing("own_address_type", ownAddressType),
+            .describing("scanning_filter_policy", scanningFilterPolicy),
+            .describing("scanning_phys", scanningPHYs),
         ]
         for (phy, parameters) in zip(scanningPHYs.bits, phyParameters) {
             fields += [
-                .describing("scanType[\(phy.shortName)]", parameters.scanType),
-                .describing("scanInterval[\(phy.shortName)]", parameters.scanInterval),
-                .describing("scanWindow[\(phy.shortName)]", parameters.scanWindow),
+                .describing("scan_type[\(phy.shortName)]", parameters.scanType),
+                .describing("scan_interval[\(phy.shortName)]", parameters.scanInterval),
+                .describing("scan_window[\(phy.shortName)]", parameters.scanWindow),
             ]
         }
         return fields
@@ -145,7 +145,7 @@ public struct HCILESetExtendedScanEnable: HCICommand, HCIFieldListing {
 
     public init(parameters reader: inout ByteReader) throws(WireError) {
         enable = try reader.booleanOctet("enable")
-        filterDuplicates = LEFilterDuplicates(rawValue: try reader.u8("filterDuplicates"))
+        filterDuplicates = LEFilterDuplicates(rawValue: try reader.u8("filter_duplicates"))
         duration = try reader.hciUnit(LEScanDuration.self, "duration")
         period = try reader.hciUnit(LEScanPeriod.self, "period")
         try reader.requireEnd()
@@ -161,7 +161,7 @@ public struct HCILESetExtendedScanEnable: HCICommand, HCIFieldListing {
     public var fieldList: [HCIPacketDescription.Field] {
         [
             .boolean("enable", enable),
-            .describing("filterDuplicates", filterDuplicates),
+            .describing("filter_duplicates", filterDuplicates),
             .describing("duration", duration),
             .describing("period", period),
         ]

@@ -82,11 +82,11 @@ public struct HCILESetScanParameters: HCICommand, HCIFieldListing {
     }
 
     public init(parameters reader: inout ByteReader) throws(WireError) {
-        scanType = LEScanType(rawValue: try reader.u8("scanType"))
-        scanInterval = try reader.hciUnit(LEScanInterval.self, "scanInterval")
-        scanWindow = try reader.hciUnit(LEScanInterval.self, "scanWindow")
-        ownAddressType = LEOwnAddressType(rawValue: try reader.u8("ownAddressType"))
-        scanningFilterPolicy = LEScanningFilterPolicy(rawValue: try reader.u8("scanningFilterPolicy"))
+        scanType = LEScanType(rawValue: try reader.u8("scan_type"))
+        scanInterval = try reader.hciUnit(LEScanInterval.self, "scan_interval")
+        scanWindow = try reader.hciUnit(LEScanInterval.self, "scan_window")
+        ownAddressType = LEOwnAddressType(rawValue: try reader.u8("own_address_type"))
+        scanningFilterPolicy = LEScanningFilterPolicy(rawValue: try reader.u8("scanning_filter_policy"))
         try reader.requireEnd()
     }
 
@@ -100,11 +100,11 @@ public struct HCILESetScanParameters: HCICommand, HCIFieldListing {
 
     public var fieldList: [HCIPacketDescription.Field] {
         [
-            .describing("scanType", scanType),
-            .describing("scanInterval", scanInterval),
-            .describing("scanWindow", scanWindow),
-            .describing("ownAddressType", ownAddressType),
-            .describing("scanningFilterPolicy", scanningFilterPolicy),
+            .describing("scan_type", scanType),
+            .describing("scan_interval", scanInterval),
+            .describing("scan_window", scanWindow),
+            .describing("own_address_type", ownAddressType),
+            .describing("scanning_filter_policy", scanningFilterPolicy),
         ]
     }
 }
@@ -124,8 +124,8 @@ public struct HCILESetScanEnable: HCICommand, HCIFieldListing {
     }
 
     public init(parameters reader: inout ByteReader) throws(WireError) {
-        scanEnable = try reader.booleanOctet("scanEnable")
-        filterDuplicates = try reader.booleanOctet("filterDuplicates")
+        scanEnable = try reader.booleanOctet("scan_enable")
+        filterDuplicates = try reader.booleanOctet("filter_duplicates")
         try reader.requireEnd()
     }
 
@@ -135,6 +135,6 @@ public struct HCILESetScanEnable: HCICommand, HCIFieldListing {
     }
 
     public var fieldList: [HCIPacketDescription.Field] {
-        [.boolean("scanEnable", scanEnable), .boolean("filterDuplicates", filterDuplicates)]
+        [.boolean("scan_enable", scanEnable), .boolean("filter_duplicates", filterDuplicates)]
     }
 }

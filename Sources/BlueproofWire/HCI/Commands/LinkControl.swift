@@ -25,7 +25,7 @@ public struct HCIDisconnect: HCICommand, HCIFieldListing {
     }
 
     public init(parameters reader: inout ByteReader) throws(WireError) {
-        connectionHandle = try reader.u16("connectionHandle")
+        connectionHandle = try reader.u16("handle")
         reason = HCIStatus(rawValue: try reader.u8("reason"))
         try reader.requireEnd()
     }
@@ -36,6 +36,6 @@ public struct HCIDisconnect: HCICommand, HCIFieldListing {
     }
 
     public var fieldList: [HCIPacketDescription.Field] {
-        [.decimal("connectionHandle", connectionHandle), .describing("reason", reason)]
+        [.decimal("handle", connectionHandle), .describing("reason", reason)]
     }
 }
