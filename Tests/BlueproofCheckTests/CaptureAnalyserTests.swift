@@ -191,3 +191,47 @@ struct CaptureAnalyserTests {
         #expect(check.frames == [3])
     }
 }
+
+// issue 16: files and views
+@Suite("Check: captures that start mid-connection, frames of non-packet records")
+struct CaptureJoinedMidwayTests {
+    @Test func attWithoutConnectionOrMTUExchangeIsInconclusive() throws {
+        var capture = SyntheticCapture()
+        capture.leBuffers(length: 251, count: 8)
+        capture.notify(0x40, Array(repeating: 1, count: 100))  // fits an ATT_MTU exchanged before the capture
+        let check = try #require(CaptureAnalyser.check(capture.records).first { $0.id == "CAP/ATT/BV-01" })
+        #expect(check.verdict == .inconclusive, "\(check.reason)")
+        #expect(check.reason.contains("mid-connection"))
+    }
+
+    @Test func theSameValueAfterAConnectionCompleteFails() throws {
+        var capture = SyntheticCapture()
+        capture.leBuffers(length: 251, count: 8)
+        capture.connect(0x40)
+        capture.notify(0x40, Array(repeating: 1, count: 100))
+        let check = try #require(CaptureAnalyser.check(capture.records).first { $0.id == "CAP/ATT/BV-01" })
+        #expect(check.verdict == .fail)
+    }
+
+    @Test func anMTUExchangeSeenMidwayIsJudged() throws {
+        var capture = SyntheticCapture()
+        capture.exchangeMTU(0x41, request: 50, response: 50)
+        capture.notify(0x41, Array(repeating: 1, count: 48))
+        let check = try #require(CaptureAnalyser.check(capture.records).first { $0.id == "CAP/ATT/BV-01" })
+        #expect(check.verdict == .fail)
+        #expect(check.frames == [3])
+    }
+
+    @Test func skippedRecordsTakeFrameNumbers() throws {
+        var capture = SyntheticCapture()
+        capture.connect(0x40)
+        capture.notify(0x40, Array(repeating: 1, count: 21))
+        var analyser = CaptureAnalyser()
+        analyser.skipRecord()  // btmon's New Index
+        analyser.consume(capture.records[0])
+        analyser.skipRecord()  // a system note
+        analyser.consume(capture.records[1])
+        let check = try #require(analyser.checks().first { $0.id == "CAP/ATT/BV-01" })
+        #expect(check.frames == [4])
+    }
+}

@@ -11,7 +11,7 @@ struct InspectCommand: AsyncParsableCommand {
         Reads pcap or pcapng (link types 201, 187, 254) and btsnoop (1001, 1002, 2001: btmon's \
         and Android's) files. Each line: time since the first packet, direction (< host to \
         controller, > controller to host), controller index when the file has several, and the \
-        decoded packet.
+        decoded packet; btmon's notes and index records are lines of type `note`.
 
         A file cut short (a killed run) is decoded up to its last complete packet; the cut is \
         reported on standard error and the exit status is 1. Exit status 2: not a capture.
@@ -45,28 +45,42 @@ struct InspectCommand: AsyncParsableCommand {
         // Each packet is printed as it is decoded (64 KiB at a time); the counts come after the packets.
         defer { Console.flush() }
         var writer = json ? InspectJSONWriter() : nil
+        let linkTypes = stream.linkTypes.map(String.init).joined(separator: ", ")
         if let writer {
-            try writer.begin(file: file, format: stream.format.rawValue, linkType: stream.linkType)
+            try writer.begin(file: file, format: stream.format.rawValue, linkType: stream.linkType,
+                             linkTypes: stream.linkTypes, directionGuessed: stream.directionSource == .inferredFromPacketType)
         } else {
-            Console.line("\(file): \(stream.format), link type \(stream.linkType)")
+            Console.line("\(file): \(stream.format), link type\(stream.linkTypes.count > 1 ? "s" : "") \(linkTypes)")
+            if stream.directionSource == .inferredFromPacketType { Console.line(Self.guessedDirectionNote) }
         }
         var start: Int64?
-        for record in stream where stream.packetCount <= limit ?? .max {
-            if start == nil, record.isTimestampInRange { start = record.timestampMicros }
-            let packet = InspectedPacket(number: stream.packetCount, record: record, start: start, hex: hex)
+        while let entry = stream.nextEntry() {
+            guard stream.frameNumber <= limit ?? .max else { continue }  // counted, not printed
+            let packet: InspectedPacket
+            switch entry {
+            case let .packet(record):
+                if start == nil, record.isTimestampInRange { start = record.timestampMicros }
+                packet = InspectedPacket(number: stream.frameNumber, record: record, start: start, hex: hex)
+            case let .note(note):
+                packet = InspectedPacket(number: stream.frameNumber, note: note, start: start)
+            }
             if writer != nil { try writer?.add(packet) } else { Console.bufferedLine(packet.line) }
         }
         if let writer {
             try writer.end(packetCount: stream.packetCount, skipped: stream.skipped, truncated: stream.truncated?.description)
         } else {
             Console.line("\(stream.packetCount) packet(s)"
-                  + (stream.skipped > 0 ? ", \(stream.skipped) non-packet record(s) skipped" : ""))
+                  + (stream.skipped > 0 ? ", \(stream.skipped) other record(s) (notes, index records; numbered as frames)" : ""))
         }
         if let truncated = stream.truncated {
             Console.error("the capture ends early: \(truncated)")
             throw ExitCode(1)
         }
     }
+
+    /// Said under the header of a capture with an interface of link type 187.
+    static let guessedDirectionNote = "note: link type 187 is H4 without direction header: direction guessed "
+        + "(commands sent; events, ACL, SCO and ISO data received)"
 }
 
 /// One packet of `blueproof inspect`.
@@ -75,7 +89,8 @@ struct InspectedPacket: Encodable {
     var timestampMicros: Int64
     /// Since the first packet; nil when out of range.
     var seconds: Double?
-    var direction: String
+    /// `sent` or `received`; nil for a record that holds no packet (type `note`).
+    var direction: String?
     var controllerIndex: UInt16?
     var type: String
     var name: String
@@ -84,6 +99,8 @@ struct InspectedPacket: Encodable {
     private var orderedFields: [HCIPacketDescription.Field]
     var malformed: String?
     var bytes: String?
+    /// A note's text, for the text line.
+    private var detail = ""
 
     /// `start` is the time of the capture's first packet with a time in range, nil when none
     /// has one yet.
@@ -91,7 +108,7 @@ struct InspectedPacket: Encodable {
         let description = record.packet.describe()
         self.number = number
         timestampMicros = record.timestampMicros
-        seconds = Self.seconds(from: start, to: record)
+        seconds = Self.seconds(from: start, to: record.timestampMicros)
         direction = record.direction.rawValue
         controllerIndex = record.controllerIndex
         type = record.packet.type.description
@@ -102,20 +119,35 @@ struct InspectedPacket: Encodable {
         bytes = showHex ? BlueproofWire.hex(record.packet.h4Bytes) : nil
     }
 
+    /// A record that holds no HCI packet (a btmon note or index record, ...): type `note`.
+    init(number: Int, note: CaptureNote, start: Int64?) {
+        self.number = number
+        timestampMicros = note.timestampMicros
+        seconds = Self.seconds(from: start, to: note.timestampMicros)
+        direction = nil
+        controllerIndex = note.controllerIndex
+        type = "note"
+        name = note.name
+        fields = note.detail.isEmpty ? [:] : ["detail": note.detail]
+        orderedFields = []
+        detail = note.detail
+    }
+
     /// Seconds from `start` to the record, nil when the record's time is out of range or the
     /// span does not fit in 64-bit microseconds.
-    static func seconds(from start: Int64?, to record: CaptureRecord) -> Double? {
-        guard let start, record.isTimestampInRange else { return nil }
-        let (span, overflowed) = record.timestampMicros.subtractingReportingOverflow(start)
+    static func seconds(from start: Int64?, to micros: Int64) -> Double? {
+        guard let start, micros != .max, micros != .min else { return nil }
+        let (span, overflowed) = micros.subtractingReportingOverflow(start)
         return overflowed ? nil : Double(span) / 1e6
     }
 
     /// `   0.000140 > [0] event  Command Complete ncmd=1 ...`
     var line: String {
         let time = seconds.map { String(format: "%11.6f", $0) } ?? "out of range"
-        let arrow = direction == "sent" ? "<" : ">"
+        let arrow = direction.map { $0 == "sent" ? "<" : ">" } ?? "="
         let index = controllerIndex.map { " [\($0)]" } ?? ""
-        let body = ([name] + orderedFields.map { "\($0.name)=\($0.value)" }).joined(separator: " ")
+        let body = ([name] + orderedFields.map { "\($0.name)=\($0.value)" } + (detail.isEmpty ? [] : [detail]))
+            .joined(separator: " ")
         var line = "\(time) \(arrow)\(index) \(type.padding(toLength: 7, withPad: " ", startingAt: 0)) \(body)"
         if let malformed { line += "  [malformed: \(malformed)]" }
         if let bytes { line += "\n            \(bytes)" }
@@ -134,6 +166,10 @@ struct InspectJSONWriter {
         var file: String
         var format: String
         var linkType: UInt32
+        /// Every interface's link type (pcapng may have several).
+        var linkTypes: [UInt32]
+        /// True when the file has an interface of link type 187: directions are guessed.
+        var directionGuessed: Bool
     }
 
     private struct Footer: Encodable {
@@ -150,8 +186,9 @@ struct InspectJSONWriter {
     private var first = true
 
     /// `{"file":...,"format":...,"linkType":...,"packets":[`
-    func begin(file: String, format: String, linkType: UInt32) throws {
-        let header = try encoded(Header(file: file, format: format, linkType: linkType))
+    func begin(file: String, format: String, linkType: UInt32, linkTypes: [UInt32], directionGuessed: Bool) throws {
+        let header = try encoded(Header(file: file, format: format, linkType: linkType, linkTypes: linkTypes,
+                                        directionGuessed: directionGuessed))
         Console.line(header.dropLast() + ",\"packets\":[")
     }
 
