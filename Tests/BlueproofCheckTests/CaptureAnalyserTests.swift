@@ -235,3 +235,52 @@ struct CaptureJoinedMidwayTests {
         #expect(check.frames == [4])
     }
 }
+
+// issue 16: views
+@Suite("inspect views: packet layers and handles, the per-connection summary")
+struct CaptureViewTests {
+    @Test func layersAndHandlesFollowFragments() {
+        var capture = SyntheticCapture()
+        capture.connect(0x41)
+        capture.exchangeMTU(0x41, request: 100, response: 60)
+        // An SMP Pairing Failed, then an ATT value fragmented: its continuation is ATT too.
+        capture.add(HCIACLPacket(handle: 0x41, packetBoundary: .firstNonFlushable, data: [2, 0, 6, 0, 0x05, 0x08]).packet, .received)
+        capture.add(HCIACLPacket(handle: 0x41, packetBoundary: .firstNonFlushable, data: [6, 0, 4, 0, 0x1B, 0x10, 0x00]).packet, .sent)
+        capture.add(HCIACLPacket(handle: 0x41, packetBoundary: .continuing, data: [1, 2, 3]).packet, .sent)
+        capture.disconnect(0x41)
+        var classifier = PacketClassifier()
+        let contexts = capture.records.map { classifier.classify($0) }
+        #expect(contexts.map(\.handle) == [0x41, 0x41, 0x41, 0x41, 0x41, 0x41, 0x41])
+        #expect(contexts[0].layers == [.hci])
+        #expect(contexts[1].layers == [.acl, .l2cap, .att])
+        #expect(contexts[3].layers == [.acl, .l2cap, .smp])
+        #expect(contexts[5].layers == [.acl, .l2cap, .att])
+    }
+
+    @Test func summaryCountsPerConnection() throws {
+        var capture = SyntheticCapture()
+        capture.leBuffers(length: 251, count: 4)
+        capture.connect(0x40)
+        capture.exchangeMTU(0x40, request: 185, response: 517)
+        capture.notify(0x40, [1, 2, 3])
+        capture.notify(0x40, [4, 5, 6])
+        capture.completed(0x40, 2)
+        capture.att(0x40, [0x01, 0x0A, 0x10, 0x00, 0x0A], .received)  // Error Response: attribute not found
+        capture.disconnect(0x40)
+        capture.notify(0x42, [9])  // a link the capture joined mid-way
+        var summary = CaptureSummary()
+        for (index, record) in capture.records.enumerated() { summary.consume(record, frame: index + 1) }
+        #expect(summary.buffers?.count == 4)
+        #expect(summary.connections.map(\.handle) == [0x40, 0x42])
+        let first = try #require(summary.connections.first)
+        #expect(first.connectedFrame == 2)
+        #expect(first.attMTU == 185)
+        #expect(first.role == "peripheral")
+        #expect(first.aclSent == 3 && first.aclReceived == 2)
+        #expect(first.mostInFlight == 3)
+        #expect(first.attErrors == 1)
+        #expect(first.disconnectedFrame == 9)
+        #expect(first.disconnectionReason?.contains("0x13") == true)
+        #expect(summary.connections[1].connectedFrame == nil)
+    }
+}

@@ -92,6 +92,61 @@ struct InspectFileTests {
         #expect(try frameNumbers(tshark, path, filter: "bthci_cmd") == ["3"])
     }
 
+    @Test("the views: --conn, --layer, --from/--to, --grep and --summary pick what they say", .requires(.cli))
+    func views() throws {
+        let cli = try RequiredComponent.require(.cli)[0]
+        let folder = try WorkFolder("inspect-views")
+        defer { folder.cleanUp() }
+        let path = folder.file("views.pcap")
+        let writer = try PcapWriter(path: path)
+        func connect(_ handle: UInt8) -> H4Packet {
+            H4Packet(type: .event, payload: [0x3E, 0x13, 0x01, 0x00, handle, 0x00, 0x01, 0x00, 1, 2, 3, 4, 5, 6,
+                                             24, 0, 0, 0, 72, 0, 0])
+        }
+        func notify(_ handle: UInt8, _ value: UInt8) -> H4Packet {
+            H4Packet(type: .acl, payload: [handle, 0x00, 8, 0, 4, 0, 4, 0, 0x1B, 0x10, 0x00, value])
+        }
+        let packets: [(Int64, CaptureDirection, H4Packet)] = [
+            (0, .received, connect(0x40)),
+            (500_000, .received, connect(0x41)),
+            (1_000_000, .sent, notify(0x40, 0xAA)),
+            (1_500_000, .sent, notify(0x41, 0xBB)),
+            (2_500_000, .sent, H4Packet(type: .acl, payload: [0x41, 0x00, 6, 0, 2, 0, 6, 0, 0x05, 0x08])),  // SMP Pairing Failed
+            (3_000_000, .received, H4Packet(type: .event, payload: [0x05, 0x04, 0x00, 0x40, 0x00, 0x13])),
+        ]
+        for (offset, direction, packet) in packets {
+            writer.record(CaptureRecord(timestampMicros: Self.t0 + offset, direction: direction, packet: packet))
+        }
+        writer.close()
+
+        func shown(_ arguments: [String]) throws -> [Int] {
+            let result = try run(cli, ["inspect", "--json"] + arguments + [path])
+            #expect(result.status == 0, "stderr: \(result.stderr)")
+            let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+            return (object?["packets"] as? [[String: Any]] ?? []).compactMap { $0["number"] as? Int }
+        }
+        #expect(try shown(["--conn", "0x40"]) == [1, 3, 6])
+        #expect(try shown(["--conn", "65"]) == [2, 4, 5])
+        #expect(try shown(["--layer", "att"]) == [3, 4])
+        #expect(try shown(["--layer", "smp,hci"]) == [1, 2, 5, 6])
+        #expect(try shown(["--from", "1", "--to", "2.5"]) == [3, 4, 5])
+        #expect(try shown(["--grep", "USER TERMINATED"]) == [6])
+        #expect(try run(cli, ["inspect", "--layer", "radio", path]).status != 0)
+
+        let summary = try run(cli, ["inspect", "--summary", path])
+        #expect(summary.status == 0, "stderr: \(summary.stderr)")
+        #expect(summary.stdout.contains("2 connection(s)"), "\(summary.stdout)")
+        #expect(summary.stdout.contains("connection 0x0040: peer 06:05:04:03:02:01 (we are peripheral), connected in frame 1"),
+                "\(summary.stdout)")
+        #expect(summary.stdout.contains("1 SMP pairing failed"), "\(summary.stdout)")
+        #expect(summary.stdout.contains("disconnected in frame 6"), "\(summary.stdout)")
+        let json = try run(cli, ["inspect", "--summary", "--json", path])
+        let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        let connections = object?["connections"] as? [[String: Any]] ?? []
+        #expect(connections.map { $0["handle"] as? Int } == [0x40, 0x41])
+        #expect(connections.first?["bytesSent"] as? Int == 8)
+    }
+
     private static func words(_ values: [UInt32], bigEndian: Bool = false) -> [UInt8] {
         values.flatMap { value in withUnsafeBytes(of: bigEndian ? value.bigEndian : value.littleEndian, Array.init) }
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BlueproofCapture
+import BlueproofCheck
 import BlueproofWire
 import Foundation
 
@@ -8,10 +9,15 @@ struct InspectCommand: AsyncParsableCommand {
         commandName: "inspect",
         abstract: "Decode a capture: one line per HCI packet, like btmon.",
         discussion: """
-        Reads pcap or pcapng (link types 201, 187, 254) and btsnoop (1001, 1002, 2001: btmon's \
+        Reads pcap or pcapng (link types 201, 187, 254; pcapng with several interfaces) and btsnoop (1001, 1002, 2001: btmon's \
         and Android's) files. Each line: time since the first packet, direction (< host to \
         controller, > controller to host), controller index when the file has several, and the \
         decoded packet; btmon's notes and index records are lines of type `note`.
+
+        Views: --conn, --layer, --from/--to and --grep keep the packets that pass all of them \
+        (notes pass only the time and text filters); --summary prints one block per connection \
+        instead (peer, role, ATT_MTU, ACL packets and bytes each way, throughput, most packets \
+        in flight, ATT/SMP/L2CAP errors, disconnection reason).
 
         A file cut short (a killed run) is decoded up to its last complete packet; the cut is \
         reported on standard error and the exit status is 1. Exit status 2: not a capture.
@@ -19,6 +25,9 @@ struct InspectCommand: AsyncParsableCommand {
         Examples:
           blueproof inspect Captures/probe-node0.pcap
           blueproof inspect --json btsnoop_hci.log | jq '.packets[] | select(.name == "LE Advertising Report")'
+          blueproof inspect --conn 0x0040 --layer att btsnoop_hci.log
+          blueproof inspect --from 12.5 --to 14 --grep "error" btsnoop_hci.log
+          blueproof inspect --summary btsnoop_hci.log
         """
     )
 
@@ -34,7 +43,34 @@ struct InspectCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Add each packet's bytes in hexadecimal.")
     var hex = false
 
+    // issue 16: views
+    @Option(name: .long, help: ArgumentHelp("Only the packets of this connection handle (decimal or 0x hex).", valueName: "HANDLE"))
+    var conn: String?
+
+    @Option(name: .long, help: ArgumentHelp("Only packets carrying these layers: hci (commands, events), acl, l2cap, signal, att, smp, sco, iso; comma-separated.",
+                                            valueName: "LAYER"))
+    var layer: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("Only packets at or after this many seconds from the first.", valueName: "SECONDS"))
+    var from: Double?
+
+    @Option(name: .long, help: ArgumentHelp("Only packets at or before this many seconds from the first.", valueName: "SECONDS"))
+    var to: Double?
+
+    @Option(name: .long, help: ArgumentHelp("Only packets whose text line contains this (any case).", valueName: "TEXT"))
+    var grep: String?
+
+    @Flag(name: .long, help: "Print a summary per connection instead of the packets: MTU, throughput, credits, errors, disconnection reason.")
+    var summary = false
+
+    func validate() throws {
+        _ = try conn.map(InspectView.handle)
+        _ = try InspectView.layers(layer)
+    }
+
     func run() async throws {
+        let view = InspectView(handle: try conn.map(InspectView.handle), layers: try InspectView.layers(layer),
+                               from: from, to: to, grep: grep?.lowercased())
         let stream: CaptureStream
         do {
             stream = try CaptureReader.open(path: file)
@@ -44,29 +80,44 @@ struct InspectCommand: AsyncParsableCommand {
         }
         // Each packet is printed as it is decoded (64 KiB at a time); the counts come after the packets.
         defer { Console.flush() }
-        var writer = json ? InspectJSONWriter() : nil
+        var writer = json && !summary ? InspectJSONWriter() : nil
         let linkTypes = stream.linkTypes.map(String.init).joined(separator: ", ")
         if let writer {
             try writer.begin(file: file, format: stream.format.rawValue, linkType: stream.linkType,
                              linkTypes: stream.linkTypes, directionGuessed: stream.directionSource == .inferredFromPacketType)
-        } else {
+        } else if !json {
             Console.line("\(file): \(stream.format), link type\(stream.linkTypes.count > 1 ? "s" : "") \(linkTypes)")
             if stream.directionSource == .inferredFromPacketType { Console.line(Self.guessedDirectionNote) }
         }
         var start: Int64?
+        var classifier = PacketClassifier()
+        var connections = summary ? CaptureSummary() : nil
         while let entry = stream.nextEntry() {
-            guard stream.frameNumber <= limit ?? .max else { continue }  // counted, not printed
             let packet: InspectedPacket
+            var context: PacketContext?
             switch entry {
             case let .packet(record):
                 if start == nil, record.isTimestampInRange { start = record.timestampMicros }
+                connections?.consume(record, frame: stream.frameNumber)
+                guard !summary, stream.frameNumber <= limit ?? .max else { continue }  // counted, not printed
+                if view.needsContext { context = classifier.classify(record) }
                 packet = InspectedPacket(number: stream.frameNumber, record: record, start: start, hex: hex)
             case let .note(note):
+                guard !summary, stream.frameNumber <= limit ?? .max else { continue }
                 packet = InspectedPacket(number: stream.frameNumber, note: note, start: start)
             }
-            if writer != nil { try writer?.add(packet) } else { Console.bufferedLine(packet.line) }
+            guard view.admits(context, seconds: packet.seconds) else { continue }
+            let line = packet.line
+            guard view.admits(line: line) else { continue }
+            if writer != nil { try writer?.add(packet) } else { Console.bufferedLine(line) }
         }
-        if let writer {
+        if let connections {
+            if json {
+                try Console.json(InspectSummaryJSON(file: file, summary: connections))
+            } else {
+                InspectSummaryText.lines(connections).forEach { Console.line($0) }
+            }
+        } else if let writer {
             try writer.end(packetCount: stream.packetCount, skipped: stream.skipped, truncated: stream.truncated?.description)
         } else {
             Console.line("\(stream.packetCount) packet(s)"
