@@ -68,6 +68,7 @@ struct InspectFileTests {
         let records: [(UInt16, UInt16, [UInt8])] = [
             (0, 0, [0x00, 0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66] + Array("hci0\0\0\0\0".utf8)),  // New Index
             (0xFFFF, 12, Array("Bluetooth monitor ver 5.66\0".utf8)),                                 // System Note
+            (0, 13, [6, 5] + Array("test\0say \"hi\"\\\u{01}\0".utf8)),                                  // User Logging
             (0, 2, [0x03, 0x0C, 0x00]),                                                                // Reset
             (0, 3, [0x0E, 0x04, 0x01, 0x03, 0x0C, 0x00]),                                              // its completion
         ]
@@ -87,9 +88,10 @@ struct InspectFileTests {
         let json = try run(cli, ["inspect", "--json", path])
         let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
         let packets = object?["packets"] as? [[String: Any]] ?? []
-        #expect(packets.map { $0["type"] as? String } == ["note", "note", "command", "event"])
-        #expect(packets.compactMap { $0["name"] as? String == "Reset" ? $0["number"] as? Int : nil } == [3])
-        #expect(try frameNumbers(tshark, path, filter: "bthci_cmd") == ["3"])
+        #expect(packets.map { $0["type"] as? String } == ["note", "note", "note", "command", "event"])
+        #expect((packets[2]["fields"] as? [String: String])?["detail"] == "priority=6 test: say \"hi\"\\.")
+        #expect(packets.compactMap { $0["name"] as? String == "Reset" ? $0["number"] as? Int : nil } == [4])
+        #expect(try frameNumbers(tshark, path, filter: "bthci_cmd") == ["4"])
     }
 
     @Test("the views: --conn, --layer, --from/--to, --grep and --summary pick what they say", .requires(.cli))
@@ -145,6 +147,20 @@ struct InspectFileTests {
         let connections = object?["connections"] as? [[String: Any]] ?? []
         #expect(connections.map { $0["handle"] as? Int } == [0x40, 0x41])
         #expect(connections.first?["bytesSent"] as? Int == 8)
+    }
+
+    @Test("bench inspect times inspect, inspect --json and check against tshark -r and prints the ratios",
+          .requires(.cli, .tshark))
+    func benchInspect() throws {
+        let cli = try RequiredComponent.require(.cli)[0]
+        let result = try run(cli, ["bench", "inspect", "--packets", "3000", "--runs", "1", "--json"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        let rows = object?["rows"] as? [[String: Any]] ?? []
+        #expect(rows.map { $0["name"] as? String } == ["inspect", "inspect --json", "check", "tshark -r"])
+        #expect((object?["frames"] as? Int ?? 0) >= 3000)
+        #expect(rows.allSatisfy { ($0["timesFasterThanTshark"] as? Double ?? 0) > 0 })
+        #expect(rows.last?["timesFasterThanTshark"] as? Double == 1)
     }
 
     private static func words(_ values: [UInt32], bigEndian: Bool = false) -> [UInt8] {

@@ -109,7 +109,7 @@ struct InspectCommand: AsyncParsableCommand {
             guard view.admits(context, seconds: packet.seconds) else { continue }
             let line = packet.line
             guard view.admits(line: line) else { continue }
-            if writer != nil { try writer?.add(packet) } else { Console.bufferedLine(line) }
+            if writer != nil { writer?.add(packet) } else { Console.bufferedLine(line) }
         }
         if let connections {
             if json {
@@ -135,7 +135,7 @@ struct InspectCommand: AsyncParsableCommand {
 }
 
 /// One packet of `blueproof inspect`.
-struct InspectedPacket: Encodable {
+struct InspectedPacket {
     var number: Int
     var timestampMicros: Int64
     /// Since the first packet; nil when out of range.
@@ -145,9 +145,11 @@ struct InspectedPacket: Encodable {
     var controllerIndex: UInt16?
     var type: String
     var name: String
-    var fields: [String: String]
-    /// The fields in wire order, for the text line (JSON objects have no order).
+    /// The fields in wire order: a JSON object (`fields`, the first of a repeated name) and
+    /// `name=value` words in the text line.
     private var orderedFields: [HCIPacketDescription.Field]
+    /// Microseconds since the first packet, for the text line; nil when out of range.
+    private var spanMicros: Int64?
     var malformed: String?
     var bytes: String?
     /// A note's text, for the text line.
@@ -164,8 +166,8 @@ struct InspectedPacket: Encodable {
         controllerIndex = record.controllerIndex
         type = record.packet.type.description
         name = description.name
-        fields = Dictionary(description.fields.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
         orderedFields = description.fields
+        spanMicros = Self.span(from: start, to: record.timestampMicros)
         malformed = description.malformed?.description
         bytes = showHex ? BlueproofWire.hex(record.packet.h4Bytes) : nil
     }
@@ -179,34 +181,94 @@ struct InspectedPacket: Encodable {
         controllerIndex = note.controllerIndex
         type = "note"
         name = note.name
-        fields = note.detail.isEmpty ? [:] : ["detail": note.detail]
-        orderedFields = []
+        orderedFields = note.detail.isEmpty ? [] : [HCIPacketDescription.Field("detail", note.detail)]
+        spanMicros = Self.span(from: start, to: note.timestampMicros)
         detail = note.detail
     }
 
     /// Seconds from `start` to the record, nil when the record's time is out of range or the
     /// span does not fit in 64-bit microseconds.
     static func seconds(from start: Int64?, to micros: Int64) -> Double? {
+        span(from: start, to: micros).map { Double($0) / 1e6 }
+    }
+
+    /// Microseconds from `start` to `micros`, nil as for ``seconds(from:to:)``.
+    static func span(from start: Int64?, to micros: Int64) -> Int64? {
         guard let start, micros != .max, micros != .min else { return nil }
         let (span, overflowed) = micros.subtractingReportingOverflow(start)
-        return overflowed ? nil : Double(span) / 1e6
+        return overflowed ? nil : span
+    }
+
+    /// `span` µs as `%11.6f` seconds prints them, without Foundation's formatter (the text
+    /// line is the hot path of `inspect`).
+    static func timeColumn(_ span: Int64) -> String {
+        let (whole, fraction) = span.magnitude.quotientAndRemainder(dividingBy: 1_000_000)
+        let digits = String(fraction)
+        let text = (span < 0 ? "-" : "") + String(whole) + "." + String(repeating: "0", count: 6 - digits.count) + digits
+        return text.count >= 11 ? text : String(repeating: " ", count: 11 - text.count) + text
     }
 
     /// `   0.000140 > [0] event  Command Complete ncmd=1 ...`
     var line: String {
-        let time = seconds.map { String(format: "%11.6f", $0) } ?? "out of range"
-        let arrow = direction.map { $0 == "sent" ? "<" : ">" } ?? "="
-        let index = controllerIndex.map { " [\($0)]" } ?? ""
-        let body = ([name] + orderedFields.map { "\($0.name)=\($0.value)" } + (detail.isEmpty ? [] : [detail]))
-            .joined(separator: " ")
-        var line = "\(time) \(arrow)\(index) \(type.padding(toLength: 7, withPad: " ", startingAt: 0)) \(body)"
+        var line = spanMicros.map(Self.timeColumn) ?? "out of range"
+        line += direction.map { $0 == "sent" ? " <" : " >" } ?? " ="
+        if let controllerIndex { line += " [\(controllerIndex)]" }
+        line += " " + type
+        if type.count < 7 { line += String(repeating: " ", count: 7 - type.count) }
+        line += " " + name
+        if detail.isEmpty {
+            for field in orderedFields { line += " " + field.name + "=" + field.value }
+        } else {
+            line += " " + detail
+        }
         if let malformed { line += "  [malformed: \(malformed)]" }
         if let bytes { line += "\n            \(bytes)" }
         return line
     }
 
-    enum CodingKeys: String, CodingKey {
-        case number, timestampMicros, seconds, direction, controllerIndex, type, name, fields, malformed, bytes
+    /// The packet as one compact JSON object, keys sorted, written by hand: JSONEncoder costs
+    /// more than decoding the packet (the hot path of `inspect --json`).
+    var json: String {
+        var out = "{"
+        if let bytes { out += "\"bytes\":" + JSONText.quoted(bytes) + "," }
+        if let controllerIndex { out += "\"controllerIndex\":\(controllerIndex)," }
+        if let direction { out += "\"direction\":" + JSONText.quoted(direction) + "," }
+        out += "\"fields\":{"
+        var previous: String?
+        // Sorting is stable: of a repeated name, the first in wire order is kept.
+        for field in orderedFields.sorted(by: { $0.name < $1.name }) where field.name != previous {
+            out += (previous == nil ? "" : ",") + JSONText.quoted(field.name) + ":" + JSONText.quoted(field.value)
+            previous = field.name
+        }
+        out += "},"
+        if let malformed { out += "\"malformed\":" + JSONText.quoted(malformed) + "," }
+        out += "\"name\":" + JSONText.quoted(name) + ",\"number\":\(number),"
+        if let spanMicros { out += "\"seconds\":" + Self.timeColumn(spanMicros).drop { $0 == " " } + "," }
+        out += "\"timestampMicros\":\(timestampMicros),\"type\":" + JSONText.quoted(type) + "}"
+        return out
+    }
+}
+
+/// JSON text written by hand.
+enum JSONText {
+    /// `text` as a JSON string: quotes, backslashes and control characters escaped (RFC 8259 §7).
+    static func quoted(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) else { return "\"" + text + "\"" }
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "\r": out += "\\r"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
     }
 }
 
@@ -243,8 +305,8 @@ struct InspectJSONWriter {
         Console.line(header.dropLast() + ",\"packets\":[")
     }
 
-    mutating func add(_ packet: InspectedPacket) throws {
-        Console.bufferedLine((first ? "" : ",") + (try encoded(packet)))
+    mutating func add(_ packet: InspectedPacket) {
+        Console.bufferedLine((first ? "" : ",") + packet.json)
         first = false
     }
 
