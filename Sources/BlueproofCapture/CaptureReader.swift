@@ -56,8 +56,15 @@ public enum CaptureReader {
     /// ``open(path:)`` instead.
     public static func read(path: String) throws(CaptureError) -> CaptureFile {
         let stream = try open(path: path)
-        let records = Array(stream)
-        return CaptureFile(stream, records: records)
+        var records: [CaptureRecord] = []
+        var noteFrames: [Int] = []
+        while let entry = stream.nextEntry() {
+            switch entry {
+            case let .packet(record): records.append(record)
+            case .note: noteFrames.append(stream.frameNumber)
+            }
+        }
+        return CaptureFile(stream, records: records, noteFrames: noteFrames)
     }
 
     // MARK: - Format detection

@@ -118,6 +118,21 @@ public struct CaptureAnalyser: Sendable {
         return all
     }
 
+    /// Runs every check on a capture read whole, numbering frames as the file does (its
+    /// ``CaptureFile/noteFrames`` take numbers too).
+    public static func check(_ file: CaptureFile, options: CheckOptions = CheckOptions()) -> [CaptureCheck] {
+        var analyser = CaptureAnalyser(options: options)
+        var notes = file.noteFrames[...]
+        for record in file.records {
+            while let note = notes.first, note == analyser.frame + 1 {
+                analyser.skipRecord()
+                notes = notes.dropFirst()
+            }
+            analyser.consume(record)
+        }
+        return analyser.checks()
+    }
+
     /// Runs every check on a capture's records, taken one at a time: a record list, or a
     /// ``CaptureStream`` read from disk.
     public static func check(_ records: some Sequence<CaptureRecord>, options: CheckOptions = CheckOptions()) -> [CaptureCheck] {

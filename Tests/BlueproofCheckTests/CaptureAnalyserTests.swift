@@ -233,6 +233,11 @@ struct CaptureJoinedMidwayTests {
         analyser.consume(capture.records[1])
         let check = try #require(analyser.checks().first { $0.id == "CAP/ATT/BV-01" })
         #expect(check.frames == [4])
+
+        // The same capture read whole: its note frames number the packets alike.
+        var file = CaptureFile(path: "btmon.log", format: .btsnoop, linkType: 2001, records: capture.records, skipped: 2)
+        file.noteFrames = [1, 3]
+        #expect(CaptureAnalyser.check(file).first { $0.id == "CAP/ATT/BV-01" }?.frames == [4])
     }
 }
 

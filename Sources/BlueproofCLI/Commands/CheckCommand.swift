@@ -93,15 +93,17 @@ struct CheckCommand: AsyncParsableCommand {
             }
             var analyser = CaptureAnalyser(options: options)
             var records: [CaptureRecord] = []
+            var noteFrames: [Int] = []
             while let entry = stream.nextEntry() {
                 guard case let .packet(record) = entry else {
                     analyser.skipRecord()  // a note or index record still takes a frame number
+                    if keepsRecords { noteFrames.append(stream.frameNumber) }
                     continue
                 }
                 analyser.consume(record)
                 if keepsRecords { records.append(record) }
             }
-            if keepsRecords { files.append(CaptureFile(stream, records: records)) }
+            if keepsRecords { files.append(CaptureFile(stream, records: records, noteFrames: noteFrames)) }
             let report = CheckReport(stream: stream, checks: analyser.checks())
             if !json { report.printLines() }
             reports.append(report)
