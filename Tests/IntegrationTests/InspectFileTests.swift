@@ -130,6 +130,7 @@ struct InspectFileTests {
         #expect(try shown(["--conn", "0x40"]) == [1, 3, 6])
         #expect(try shown(["--conn", "65"]) == [2, 4, 5])
         #expect(try shown(["--layer", "att"]) == [3, 4])
+        #expect(try shown(["--follow", "0x41"]) == [4])
         #expect(try shown(["--layer", "smp,hci"]) == [1, 2, 5, 6])
         #expect(try shown(["--from", "1", "--to", "2.5"]) == [3, 4, 5])
         #expect(try shown(["--grep", "USER TERMINATED"]) == [6])

@@ -60,16 +60,24 @@ struct InspectCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Only packets whose text line contains this (any case).", valueName: "TEXT"))
     var grep: String?
 
+    @Option(name: .long, help: ArgumentHelp("The ATT conversation of one link (transmitter chunks included): --conn HANDLE --layer att.",
+                                            valueName: "HANDLE"))
+    var follow: String?
+
     @Flag(name: .long, help: "Print a summary per connection instead of the packets: MTU, throughput, credits, errors, disconnection reason.")
     var summary = false
 
     func validate() throws {
         _ = try conn.map(InspectView.handle)
+        _ = try follow.map(InspectView.handle)
         _ = try InspectView.layers(layer)
+        if follow != nil, conn != nil || !layer.isEmpty { throw ValidationError("--follow is --conn with --layer att: give one or the others") }
     }
 
     func run() async throws {
-        let view = InspectView(handle: try conn.map(InspectView.handle), layers: try InspectView.layers(layer),
+        // --follow is a thin view: the link's ATT packets, however far their decoding goes.
+        let view = InspectView(handle: try (follow ?? conn).map(InspectView.handle),
+                               layers: follow != nil ? [.att] : try InspectView.layers(layer),
                                from: from, to: to, grep: grep?.lowercased())
         let stream: CaptureStream
         do {
