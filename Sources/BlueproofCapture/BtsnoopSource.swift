@@ -38,7 +38,7 @@ final class BtsnoopSource: CaptureRecordSource {
         buffer = CaptureReadBuffer(path: path, file: file, offset: Self.headerSize)
     }
 
-    var linkTypes: [UInt32] { [datalink] }
+    private(set) lazy var linkTypes: [UInt32] = [datalink]
 
     func next() throws(CaptureError) -> RawCaptureRecord? {
         number += 1

@@ -29,7 +29,7 @@ final class PcapSource: CaptureRecordSource {
         }
     }
 
-    var linkTypes: [UInt32] { [linkType] }
+    private(set) lazy var linkTypes: [UInt32] = [linkType]
 
     func next() throws(CaptureError) -> RawCaptureRecord? {
         let start = nextOffset

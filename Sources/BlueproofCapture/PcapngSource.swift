@@ -57,8 +57,9 @@ final class PcapngSource: CaptureRecordSource {
     /// The link type of the first interface (0 when the file describes none).
     var linkType: UInt32 { interfaces.first?.linkType ?? 0 }
 
-    /// The link types of the interfaces described so far, in order.
-    var linkTypes: [UInt32] { interfaces.map(\.linkType) }
+    /// The link types of the interfaces described so far, in order (kept, not mapped anew:
+    /// the stream asks after every record).
+    private(set) var linkTypes: [UInt32] = []
 
     func next() throws(CaptureError) -> RawCaptureRecord? {
         while true {
@@ -120,6 +121,7 @@ final class PcapngSource: CaptureRecordSource {
         case Self.sectionHeader:
             guard body >= 16, half(12) == 1 else { throw malformed("section header of version \(half(12)), only 1 exists") }
             interfaces = []
+            linkTypes = []
             return nil
         case Self.interfaceDescription:
             guard body >= 8 else { throw malformed("interface description of \(body) bytes, needs 8") }
@@ -127,6 +129,7 @@ final class PcapngSource: CaptureRecordSource {
                 throw malformed("more than \(Self.maximumInterfaces) interfaces in one section")
             }
             interfaces.append(interface(body: body))
+            linkTypes.append(interfaces[interfaces.count - 1].linkType)
             return nil
         case Self.enhancedPacket, Self.obsoletePacket:
             guard body >= 20 else { throw malformed("packet block of \(body) bytes, needs 20") }
