@@ -115,7 +115,8 @@ struct InspectCommand: AsyncParsableCommand {
                 packet = InspectedPacket(number: stream.frameNumber, note: note, start: start)
             }
             guard view.admits(context, seconds: packet.seconds) else { continue }
-            let line = packet.line
+            // JSON without --grep never needs the text line.
+            let line = writer == nil || view.grep != nil ? packet.line : ""
             guard view.admits(line: line) else { continue }
             if writer != nil { writer?.add(packet) } else { Console.bufferedLine(line) }
         }
