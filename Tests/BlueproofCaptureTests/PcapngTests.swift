@@ -164,4 +164,17 @@ struct PcapngTests {
         #expect(try frameNumbers(tshark, path, filter: "bthci_cmd") == ["4"])
         #expect(try frameNumbers(tshark, path, filter: "bthci_evt") == ["6"])
     }
+
+    @Test("btmon records cut short or unknown still become notes, never a trap")
+    func shortMonitorRecords() {
+        let newIndex = CaptureNote.monitor(opcode: 0, index: 0, data: [1, 2][...], timestampMicros: 0)
+        #expect(newIndex?.detail == "(2 bytes, expected 16)")
+        let logging = CaptureNote.monitor(opcode: 13, index: 0, data: [6, 200, 0x41][...], timestampMicros: 0)
+        #expect(logging?.name == "User Logging")
+        let unknown = CaptureNote.monitor(opcode: 99, index: 0xFFFF, data: [][...], timestampMicros: 0)
+        #expect(unknown?.name == "Monitor Opcode 99" && unknown?.controllerIndex == nil)
+        #expect(CaptureNote.monitor(opcode: 2, index: 0, data: [0x03, 0x0C, 0x00][...], timestampMicros: 0) == nil)
+        let long = CaptureNote.text(ArraySlice([UInt8](repeating: 0x41, count: 600)))
+        #expect(long.hasSuffix("… (600 bytes)"))
+    }
 }
