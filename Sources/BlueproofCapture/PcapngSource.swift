@@ -152,6 +152,10 @@ final class PcapngSource: CaptureRecordSource {
         guard interfaces.indices.contains(index) else {
             throw malformed("packet on interface \(index), but the section describes \(interfaces.count)")
         }
+        guard count <= CaptureReader.maximumRecordLength else {
+            throw .recordTooLong(path: path, record: frames + 1, byteOffset: buffer.offset, length: count,
+                                 limit: CaptureReader.maximumRecordLength)
+        }
         let interface = interfaces[index]
         let micros = units.map { Self.micros(units: $0, interface: interface) } ?? 0
         let start = buffer.start + dataAt
