@@ -211,19 +211,30 @@ struct InspectedPacket {
     /// `span` µs as `%11.6f` seconds prints them, without Foundation's formatter (the text
     /// line is the hot path of `inspect`).
     static func timeColumn(_ span: Int64) -> String {
-        let (whole, fraction) = span.magnitude.quotientAndRemainder(dividingBy: 1_000_000)
-        let digits = String(fraction)
-        let text = (span < 0 ? "-" : "") + String(whole) + "." + String(repeating: "0", count: 6 - digits.count) + digits
-        return text.count >= 11 ? text : String(repeating: " ", count: 11 - text.count) + text
+        // Digits written backwards into bytes: String(format:) and String.count cost more
+        // than the rest of the line.
+        var bytes = [UInt8](repeating: 0x20, count: 24)
+        var at = bytes.count
+        var value = span.magnitude
+        for place in 0..<20 {
+            if place == 6 { at -= 1; bytes[at] = 0x2E }  // "."
+            at -= 1
+            bytes[at] = 0x30 + UInt8(value % 10)
+            value /= 10
+            if value == 0 && place >= 6 { break }
+        }
+        if span < 0 { at -= 1; bytes[at] = 0x2D }  // "-"
+        return String(decoding: bytes[min(at, bytes.count - 11)...], as: UTF8.self)
     }
 
     /// `   0.000140 > [0] event  Command Complete ncmd=1 ...`
     var line: String {
         var line = spanMicros.map(Self.timeColumn) ?? "out of range"
+        line.reserveCapacity(160)
         line += direction.map { $0 == "sent" ? " <" : " >" } ?? " ="
         if let controllerIndex { line += " [\(controllerIndex)]" }
         line += " " + type
-        if type.count < 7 { line += String(repeating: " ", count: 7 - type.count) }
+        if type.utf8.count < 7 { line += String(repeating: " ", count: 7 - type.utf8.count) }
         line += " " + name
         if detail.isEmpty {
             for field in orderedFields { line += " " + field.name + "=" + field.value }
