@@ -1,22 +1,15 @@
-/// The records of a btsnoop file, parsed here from reads of at most ``chunkSize`` bytes.
+/// The records of a btsnoop file, parsed here from a ``CaptureReadBuffer``.
 ///
 /// btsnoop: a 16-byte header ("btsnoop\0", version 1, datalink, big-endian), then records of
 /// a 24-byte header (original length, included length, flags, cumulative drops, 64-bit
 /// timestamp in µs since btsnoop's epoch; all big-endian) followed by the included bytes.
 final class BtsnoopSource: CaptureRecordSource {
-    /// Bytes asked of the file per read.
-    static let chunkSize = 64 * 1024
     static let headerSize = 16
     static let recordHeaderSize = 24
 
     let datalink: UInt32
     private let path: String
-    private let file: CaptureDescriptor
-    /// Bytes read and not yet handed out start at `buffer[start]`, which is byte `offset` of the file.
-    private var buffer: [UInt8] = []
-    private var start = 0
-    private var offset = 0
-    private var atEnd = false
+    private let buffer: CaptureReadBuffer
     /// The number of the record being read (0: the file header).
     private var number = 0
 
@@ -42,60 +35,37 @@ final class BtsnoopSource: CaptureRecordSource {
             throw .unsupported(path: path, reason: "btsnoop datalink \(datalink) (we decode 1001 HCI, 1002 H4, 2001 BlueZ monitor)")
         }
         self.path = path
-        self.file = file
-        offset = Self.headerSize
+        buffer = CaptureReadBuffer(path: path, file: file, offset: Self.headerSize)
     }
+
+    private(set) lazy var linkTypes: [UInt32] = [datalink]
 
     func next() throws(CaptureError) -> RawCaptureRecord? {
         number += 1
-        var available = try fill(Self.recordHeaderSize)
+        var available = try buffer.fill(Self.recordHeaderSize, record: number)
         guard available > 0 else { return nil }
         guard available >= Self.recordHeaderSize else {
-            throw .truncated(path: path, record: number, byteOffset: offset,
+            throw .truncated(path: path, record: number, byteOffset: buffer.offset,
                              reason: "record header needs \(Self.recordHeaderSize) bytes, \(available) left")
         }
-        let included = Int(CaptureReader.bigEndian32(buffer, at: start + 4))
-        let flags = CaptureReader.bigEndian32(buffer, at: start + 8)
-        let stamp = UInt64(CaptureReader.bigEndian32(buffer, at: start + 16)) << 32
-            | UInt64(CaptureReader.bigEndian32(buffer, at: start + 20))
+        let included = Int(CaptureReader.bigEndian32(buffer.bytes, at: buffer.start + 4))
+        let flags = CaptureReader.bigEndian32(buffer.bytes, at: buffer.start + 8)
+        let stamp = UInt64(CaptureReader.bigEndian32(buffer.bytes, at: buffer.start + 16)) << 32
+            | UInt64(CaptureReader.bigEndian32(buffer.bytes, at: buffer.start + 20))
         guard included <= CaptureReader.maximumRecordLength else {
-            throw .recordTooLong(path: path, record: number, byteOffset: offset, length: included,
+            throw .recordTooLong(path: path, record: number, byteOffset: buffer.offset, length: included,
                                  limit: CaptureReader.maximumRecordLength)
         }
         // Both terms are bounded (24 and 256 KiB): no overflow.
-        available = try fill(Self.recordHeaderSize + included)
+        available = try buffer.fill(Self.recordHeaderSize + included, record: number)
         guard available - Self.recordHeaderSize >= included else {
-            throw .truncated(path: path, record: number, byteOffset: offset,
+            throw .truncated(path: path, record: number, byteOffset: buffer.offset,
                              reason: "record holds \(included) bytes, \(available - Self.recordHeaderSize) left")
         }
-        let dataStart = start + Self.recordHeaderSize
-        let record = RawCaptureRecord(data: buffer[dataStart..<(dataStart + included)], flags: flags,
-                                      timestampMicros: CaptureReader.btsnoopUnixMicros(stamp))
-        consume(Self.recordHeaderSize + included)
+        let dataStart = buffer.start + Self.recordHeaderSize
+        let record = RawCaptureRecord(data: buffer.bytes[dataStart..<(dataStart + included)], flags: flags,
+                                      timestampMicros: CaptureReader.btsnoopUnixMicros(stamp), linkType: datalink)
+        buffer.consume(Self.recordHeaderSize + included)
         return record
-    }
-
-    /// Reads until `count` bytes are buffered or the file ends; returns the bytes buffered.
-    private func fill(_ count: Int) throws(CaptureError) -> Int {
-        while buffer.count - start < count && !atEnd {
-            if start > 0 {
-                buffer.removeSubrange(..<start)
-                start = 0
-            }
-            let chunk: [UInt8]
-            do {
-                chunk = try file.read(upTo: max(Self.chunkSize, count - buffer.count))
-            } catch {
-                throw .truncated(path: path, record: number, byteOffset: offset, reason: "reading failed: \(error.reason)")
-            }
-            atEnd = chunk.isEmpty
-            buffer += chunk
-        }
-        return min(buffer.count - start, count)
-    }
-
-    private func consume(_ count: Int) {
-        start += count
-        offset += count
     }
 }

@@ -55,6 +55,10 @@ public struct CaptureFile: Hashable, Sendable {
     /// record may be (``CaptureError/recordTooLong(path:record:byteOffset:length:limit:)``). Every complete record
     /// before that point is in ``records``.
     public var truncated: CaptureError?
+    /// The frame numbers of the records that held no HCI packet (btmon's notes, index
+    /// records, …), in order: with ``records`` they give each packet its frame number as
+    /// Wireshark numbers frames. Empty when the caller kept none.
+    public var noteFrames: [Int] = []
 
     public init(path: String, format: CaptureFormat, linkType: UInt32,
                 directionSource: CaptureDirectionSource = .recorded,
@@ -70,9 +74,10 @@ public struct CaptureFile: Hashable, Sendable {
 
     /// What `stream`, read to its end, holds: its `records` (all it handed out, or none when
     /// the caller kept none) and its counts.
-    public init(_ stream: CaptureStream, records: [CaptureRecord]) {
+    public init(_ stream: CaptureStream, records: [CaptureRecord], noteFrames: [Int] = []) {
         self.init(path: stream.path, format: stream.format, linkType: stream.linkType,
                   directionSource: stream.directionSource, records: records,
                   skipped: stream.skipped, truncated: stream.truncated)
+        self.noteFrames = noteFrames
     }
 }

@@ -1,7 +1,8 @@
 import BlueproofWire
 
-/// Reads captures recorded by blueproof or elsewhere: pcap and pcapng (through libpcap) with
-/// link types 201, 187 and 254, and btsnoop (parsed here) with datalinks 1001, 1002 and 2001.
+/// Reads captures recorded by blueproof or elsewhere: pcap (through libpcap) and pcapng (parsed
+/// here, several interfaces of several link types) with link types 201, 187 and 254, and
+/// btsnoop (parsed here) with datalinks 1001, 1002 and 2001.
 public enum CaptureReader {
     /// Microseconds from btsnoop's epoch ("midnight, January 1st, 0 AD" as btsnoop counts it)
     /// to the Unix epoch. BlueZ writes `unix µs - 946684800 s + 0x00E03AB44A676000`, i.e. the
@@ -38,14 +39,13 @@ public enum CaptureReader {
         switch format {
         case .btsnoop:
             let source = try BtsnoopSource(path: path, file: file)
-            return CaptureStream(path: path, format: format, linkType: source.datalink, directionSource: .recorded,
-                                 source: source)
-        case .pcap, .pcapng:
-            let source = try PcapSource(path: path, format: format, file: file)
-            // Link type 187 has no direction: it is inferred from the packet type.
-            return CaptureStream(path: path, format: format, linkType: source.linkType,
-                                 directionSource: source.linkType == CaptureLinkType.pcapH4 ? .inferredFromPacketType : .recorded,
-                                 source: source)
+            return CaptureStream(path: path, format: format, linkType: source.datalink, source: source)
+        case .pcap:
+            let source = try PcapSource(path: path, file: file)
+            return CaptureStream(path: path, format: format, linkType: source.linkType, source: source)
+        case .pcapng:
+            let source = try PcapngSource(path: path, file: file)
+            return CaptureStream(path: path, format: format, linkType: source.linkType, source: source)
         }
     }
 
@@ -56,8 +56,15 @@ public enum CaptureReader {
     /// ``open(path:)`` instead.
     public static func read(path: String) throws(CaptureError) -> CaptureFile {
         let stream = try open(path: path)
-        let records = Array(stream)
-        return CaptureFile(stream, records: records)
+        var records: [CaptureRecord] = []
+        var noteFrames: [Int] = []
+        while let entry = stream.nextEntry() {
+            switch entry {
+            case let .packet(record): records.append(record)
+            case .note: noteFrames.append(stream.frameNumber)
+            }
+        }
+        return CaptureFile(stream, records: records, noteFrames: noteFrames)
     }
 
     // MARK: - Format detection
@@ -138,6 +145,29 @@ public enum CaptureReader {
         default:
             return nil
         }
+    }
+
+    /// What a record that holds no HCI packet is (see ``decodeRecord(linkType:data:flags:timestampMicros:)``).
+    static func note(linkType: UInt32, data: ArraySlice<UInt8>, flags: UInt32, timestampMicros: Int64) -> CaptureNote {
+        switch linkType {
+        case CaptureLinkType.pcapLinuxMonitor where data.count >= 4:
+            let start = data.startIndex
+            if let note = CaptureNote.monitor(opcode: UInt16(data[start + 2]) << 8 | UInt16(data[start + 3]),
+                                              index: UInt16(data[start]) << 8 | UInt16(data[start + 1]),
+                                              data: data.dropFirst(4), timestampMicros: timestampMicros) {
+                return note
+            }
+        case CaptureLinkType.btsnoopMonitor:
+            if let note = CaptureNote.monitor(opcode: UInt16(truncatingIfNeeded: flags), index: UInt16(truncatingIfNeeded: flags >> 16),
+                                              data: data, timestampMicros: timestampMicros) {
+                return note
+            }
+        default:
+            break
+        }
+        let why = pcapLinkTypes.contains(linkType) || btsnoopDatalinks.contains(linkType)
+            ? "\(data.count) byte(s), too short for link type \(linkType)" : "link type \(linkType) is not decoded"
+        return CaptureNote(timestampMicros: timestampMicros, controllerIndex: nil, name: "No HCI Packet", detail: why)
     }
 
     /// The packet a BlueZ monitor opcode carries (btsnoop 2001, pcap 254), or nil for the

@@ -1,5 +1,4 @@
-/// The records of a pcap or pcapng file, read one at a time through libpcap
-/// (``LibpcapReader``).
+/// The records of a classic pcap file, read one at a time through libpcap (``LibpcapReader``).
 final class PcapSource: CaptureRecordSource {
     let linkType: UInt32
     private let path: String
@@ -8,12 +7,12 @@ final class PcapSource: CaptureRecordSource {
     private var number = 0
     /// Classic pcap: where the next record starts, after the 24-byte file header and the
     /// 16-byte header and captured bytes of each record so far (counted here: asking the file
-    /// would cost a system call per record). pcapng: nil, as its blocks vary.
-    private var nextOffset: Int?
+    /// would cost a system call per record).
+    private var nextOffset = 24
 
     /// Opens `file` (read from its first byte) with libpcap. Throws when libpcap refuses it,
     /// when its file header is cut, or when its link type is not one we decode.
-    init(path: String, format: CaptureFormat, file: CaptureDescriptor) throws(CaptureError) {
+    init(path: String, file: CaptureDescriptor) throws(CaptureError) {
         self.path = path
         do {
             reader = try LibpcapReader(descriptor: file.release())
@@ -23,13 +22,14 @@ final class PcapSource: CaptureRecordSource {
             }
             throw .cannotOpen(path: path, reason: error.message)
         }
-        nextOffset = format == .pcap ? 24 : nil
         linkType = UInt32(bitPattern: reader.linkType)
         guard CaptureReader.pcapLinkTypes.contains(linkType) else {
             throw .unsupported(path: path, reason: "pcap link type \(linkType) is not a Bluetooth HCI link type "
                 + "we decode (201 H4 with direction, 187 H4, 254 Linux monitor)")
         }
     }
+
+    private(set) lazy var linkTypes: [UInt32] = [linkType]
 
     func next() throws(CaptureError) -> RawCaptureRecord? {
         let start = nextOffset
@@ -43,11 +43,12 @@ final class PcapSource: CaptureRecordSource {
         }
         guard let frame else { return nil }
         number += 1
-        nextOffset = nextOffset.map { $0 + 16 + frame.length }  // both bounded by the file's size
+        nextOffset += 16 + frame.length  // both bounded by the file's size
         guard frame.length <= CaptureReader.maximumRecordLength else {
             throw .recordTooLong(path: path, record: number, byteOffset: start, length: frame.length,
                                  limit: CaptureReader.maximumRecordLength)
         }
-        return RawCaptureRecord(data: frame.bytes[...], flags: 0, timestampMicros: frame.timestampMicros)
+        return RawCaptureRecord(data: frame.bytes[...], flags: 0, timestampMicros: frame.timestampMicros,
+                                linkType: linkType)
     }
 }

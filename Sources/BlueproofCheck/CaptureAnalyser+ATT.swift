@@ -17,8 +17,15 @@ extension CaptureAnalyser {
     mutating func attPDU(_ pdu: [UInt8], way: Way, firstFrame: Int) {
         guard let opcode = pdu.first else { return }
         attPDUs += 1
+        // A connection the capture saw start begins at the default; one it did not may have
+        // exchanged a larger ATT_MTU before the capture began.
+        let mtuKnown = attMTU[way.handle] != nil || everConnected.contains(way.handle)
         let mtu = attMTU[way.handle] ?? ATTCode.defaultMTU
-        if pdu.count > mtu { attOversize.append(frame) }
+        if !mtuKnown {
+            attUnknownMTU.append(frame)
+        } else if pdu.count > mtu {
+            attOversize.append(frame)
+        }
         switch opcode {
         case ATTCode.exchangeMTURequest where pdu.count == 3:
             mtuRequest[way] = Int(pdu[1]) | Int(pdu[2]) << 8
@@ -35,7 +42,7 @@ extension CaptureAnalyser {
             guard pdu.count >= 3 else { return }
             let value = pdu[3...]
             valueCount += 1
-            if value.count > mtu - 3 { valueOversize.append(frame) }
+            if mtuKnown, value.count > mtu - 3 { valueOversize.append(frame) }
             let key = StreamKey(handle: way.handle, direction: way.direction,
                                 attribute: UInt16(pdu[1]) | UInt16(pdu[2]) << 8, opcode: opcode)
             if streams[key] == nil {

@@ -57,22 +57,11 @@ extension CaptureAnalyser {
     }
 
     private mutating func readBuffers(_ complete: HCICommandCompleteEvent) {
-        switch complete.commandOpcode {
-        case .leReadBufferSize:
-            guard let values = try? complete.decodeReturnParameters(as: HCILEReadBufferSize.self),
-                  values.status == .success else { return }
-            setLE(length: Int(values.leACLDataPacketLength), count: Int(values.totalNumLEACLDataPackets))
-        case .leReadBufferSizeV2:
-            guard let values = try? complete.decodeReturnParameters(as: HCILEReadBufferSizeV2.self),
-                  values.status == .success else { return }
-            setLE(length: Int(values.leACLDataPacketLength), count: Int(values.totalNumLEACLDataPackets))
-        case .readBufferSize:
-            guard let values = try? complete.decodeReturnParameters(as: HCIReadBufferSize.self),
-                  values.status == .success else { return }
-            sharedBuffers = Buffers(packetLength: Int(values.aclDataPacketLength),
-                                    count: Int(values.totalNumACLDataPackets), frame: frame)
-        default:
-            return
+        guard let read = BufferSizeAnswer(complete) else { return }
+        if read.shared {
+            sharedBuffers = Buffers(packetLength: read.length, count: read.count, frame: frame)
+        } else {
+            setLE(length: read.length, count: read.count)
         }
     }
 
@@ -147,5 +136,32 @@ extension Array where Element == UInt8 {
             if self[start..<(start + needle.count)].elementsEqual(needle) { return true }
         }
         return false
+    }
+}
+
+/// The ACL buffers a successful Command Complete of (LE) Read Buffer Size (v2) reports
+/// (Core Vol 4, Part E §7.4.5, §7.8.2): `shared` for the BR/EDR (and, lacking LE ones, LE) buffers.
+struct BufferSizeAnswer {
+    var shared: Bool
+    var length: Int
+    var count: Int
+
+    init?(_ complete: HCICommandCompleteEvent) {
+        switch complete.commandOpcode {
+        case .leReadBufferSize:
+            guard let values = try? complete.decodeReturnParameters(as: HCILEReadBufferSize.self),
+                  values.status == .success else { return nil }
+            (shared, length, count) = (false, Int(values.leACLDataPacketLength), Int(values.totalNumLEACLDataPackets))
+        case .leReadBufferSizeV2:
+            guard let values = try? complete.decodeReturnParameters(as: HCILEReadBufferSizeV2.self),
+                  values.status == .success else { return nil }
+            (shared, length, count) = (false, Int(values.leACLDataPacketLength), Int(values.totalNumLEACLDataPackets))
+        case .readBufferSize:
+            guard let values = try? complete.decodeReturnParameters(as: HCIReadBufferSize.self),
+                  values.status == .success else { return nil }
+            (shared, length, count) = (true, Int(values.aclDataPacketLength), Int(values.totalNumACLDataPackets))
+        default:
+            return nil
+        }
     }
 }

@@ -13,14 +13,22 @@ extension CaptureAnalyser {
         guard attPDUs > 0 else {
             return CaptureCheck(id: id, title: title, verdict: .inconclusive, reason: "no ATT PDU in the capture")
         }
+        let unknown = attUnknownMTU.count
+        let note = unknown > 0 ? "; \(unknown) PDU(s) on connection(s) the capture joined mid-way, ATT_MTU unknown, not judged" : ""
         if !attOversize.isEmpty || !valueOversize.isEmpty {
             return CaptureCheck(id: id, title: title, verdict: .fail,
-                                reason: "\(attOversize.count) PDU(s) over ATT_MTU, \(valueOversize.count) value(s) over ATT_MTU - 3",
+                                reason: "\(attOversize.count) PDU(s) over ATT_MTU, \(valueOversize.count) value(s) over ATT_MTU - 3" + note,
                                 frames: Set(attOversize.kept + valueOversize.kept).sorted())
+        }
+        guard unknown < attPDUs else {
+            return CaptureCheck(id: id, title: title, verdict: .inconclusive,
+                                reason: "\(attPDUs) ATT PDU(s), all on connection(s) that began before the capture with no "
+                                    + "MTU exchange seen (started mid-connection?): ATT_MTU unknown",
+                                frames: attUnknownMTU.kept)
         }
         let mtus = negotiatedMTUs.sorted().map(String.init).joined(separator: ", ")
         return CaptureCheck(id: id, title: title, verdict: .pass,
-                            reason: "\(attPDUs) ATT PDU(s), \(valueCount) value(s); ATT_MTU \(mtus.isEmpty ? "23 (default)" : mtus)")
+                            reason: "\(attPDUs - unknown) ATT PDU(s), \(valueCount) value(s); ATT_MTU \(mtus.isEmpty ? "23 (default)" : mtus)" + note)
     }
 
     /// CBT/CHUNK/BV-01: every chunk but the last is exactly min(ATT_MTU - 3, 512).

@@ -12,7 +12,8 @@ import BlueproofWire
 /// a fixed set of counters, frame lists of at most ``BoundedList/limit`` frames each (every
 /// frame counted), at most ``maximumStreams`` streams.
 ///
-/// Frame numbers are 1-based positions in the record list, as Wireshark counts packets.
+/// Frame numbers are 1-based positions in the file's records, as Wireshark counts frames: a
+/// record that holds no packet is passed with ``skipRecord()``.
 public struct CaptureAnalyser: Sendable {
     /// Streams followed per capture; values on further streams are counted, not judged.
     static let maximumStreams = 256
@@ -71,6 +72,9 @@ public struct CaptureAnalyser: Sendable {
     var mtuRequest: [Way: Int] = [:]
     var attPDUs = 0
     var attOversize = BoundedList()
+    /// ATT PDUs on handles whose ATT_MTU the capture does not show (neither the connection
+    /// nor an MTU exchange: the capture started mid-connection): not judged.
+    var attUnknownMTU = BoundedList()
     var valueCount = 0
     var valueOversize = BoundedList()
     var streams: [StreamKey: ValueStream] = [:]
@@ -102,12 +106,33 @@ public struct CaptureAnalyser: Sendable {
         }
     }
 
+    /// Passes over a record of the capture that holds no HCI packet (a btmon note or index
+    /// record): it takes a frame number all the same, as Wireshark numbers frames.
+    public mutating func skipRecord() {
+        frame += 1
+    }
+
     /// Runs every check on the records consumed.
     public func checks() -> [CaptureCheck] {
         var all = [credits(), connectionBounds(), fragmentLengths(), attSizes(), chunkSizes(), endOfMessage(), subscribedFirst()]
         if options.payload != nil { all.append(payloadMatch()) }
         if options.plaintext != nil { all.append(plaintextAbsent()) }
         return all
+    }
+
+    /// Runs every check on a capture read whole, numbering frames as the file does (its
+    /// ``CaptureFile/noteFrames`` take numbers too).
+    public static func check(_ file: CaptureFile, options: CheckOptions = CheckOptions()) -> [CaptureCheck] {
+        var analyser = CaptureAnalyser(options: options)
+        var notes = file.noteFrames[...]
+        for record in file.records {
+            while let note = notes.first, note == analyser.frame + 1 {
+                analyser.skipRecord()
+                notes = notes.dropFirst()
+            }
+            analyser.consume(record)
+        }
+        return analyser.checks()
     }
 
     /// Runs every check on a capture's records, taken one at a time: a record list, or a

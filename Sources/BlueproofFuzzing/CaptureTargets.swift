@@ -5,7 +5,7 @@ extension FuzzTargets {
     /// the fuzzer spends its time inside that format's records.
     static let captures: [FuzzTarget] = [
         captureTarget("capture-pcap", magic: [0xD4, 0xC3, 0xB2, 0xA1], "a pcap file (libpcap), every record read"),
-        captureTarget("capture-pcapng", magic: [0x0A, 0x0D, 0x0D, 0x0A], "a pcapng file (libpcap), every record read"),
+        captureTarget("capture-pcapng", magic: [0x0A, 0x0D, 0x0D, 0x0A], "a pcapng file (parsed here), every record read"),
         captureTarget("capture-btsnoop", magic: Array("btsnoop".utf8) + [0], "a btsnoop file, every record read"),
     ]
 

@@ -23,7 +23,7 @@ struct CaptureReaderTests {
         builder.add(flags: 0, unixMicros: Self.t0 + 20, data: SamplePackets.attMTURequest.h4Bytes)
         builder.add(flags: 1, unixMicros: Self.t0 + 30, data: SamplePackets.largeACL().h4Bytes)
         builder.add(flags: 1, unixMicros: Self.t0 + 40, data: [])  // empty: skipped
-        let file = try read(builder.bytes)
+        let file = try readCapture(builder.bytes)
         #expect(file.format == .btsnoop)
         #expect(file.linkType == 1002)
         #expect(file.skipped == 1)
@@ -43,7 +43,7 @@ struct CaptureReaderTests {
         builder.add(flags: 3, unixMicros: Self.t0 + 1, data: SamplePackets.resetComplete.payload)
         builder.add(flags: 0, unixMicros: Self.t0 + 2, data: SamplePackets.attMTURequest.payload)
         builder.add(flags: 1, unixMicros: Self.t0 + 3, data: SamplePackets.attMTURequest.payload)
-        let file = try read(builder.bytes)
+        let file = try readCapture(builder.bytes)
         #expect(file.linkType == 1001)
         #expect(file.records.map(\.packet) == [SamplePackets.reset, SamplePackets.resetComplete,
                                                SamplePackets.attMTURequest, SamplePackets.attMTURequest])
@@ -66,7 +66,7 @@ struct CaptureReaderTests {
         builder.addMonitor(index: 2, opcode: 6, unixMicros: Self.t0 + 7, data: [0x01, 0x00, 0x02, 0xAA, 0xBB])
         builder.addMonitor(index: 2, opcode: 19, unixMicros: Self.t0 + 8, data: [0x01, 0x20, 0x02, 0x00, 0xAA, 0xBB])
         builder.addMonitor(index: 0, opcode: 9, unixMicros: Self.t0 + 9, data: [])           // close index
-        let file = try read(builder.bytes)
+        let file = try readCapture(builder.bytes)
         #expect(file.linkType == 2001)
         #expect(file.skipped == 4)
         #expect(file.truncated == nil)
@@ -86,7 +86,7 @@ struct CaptureReaderTests {
         builder.add(flags: 1, unixMicros: Self.t0 + 2, data: SamplePackets.advertisingReport.h4Bytes)
         // The last record is 24 + 24 bytes long: cuts up to 24 land in its data, 25+ in its header.
         let bytes = Array(builder.bytes.dropLast(cut))
-        let file = try read(bytes)
+        let file = try readCapture(bytes)
         #expect(file.records.map(\.packet) == [SamplePackets.reset, SamplePackets.resetComplete])
         guard case let .truncated(_, record, byteOffset, reason) = file.truncated else {
             Issue.record("expected a truncation, got \(String(describing: file.truncated))")
@@ -100,7 +100,7 @@ struct CaptureReaderTests {
 
     @Test("a btsnoop holding only its header is an empty capture")
     func headerOnlyBtsnoop() throws {
-        let file = try read(BtsnoopBuilder(datalink: 2001).bytes)
+        let file = try readCapture(BtsnoopBuilder(datalink: 2001).bytes)
         #expect(file.records.isEmpty && file.skipped == 0 && file.truncated == nil)
     }
 
@@ -108,7 +108,7 @@ struct CaptureReaderTests {
     func unsupportedBtsnoop() throws {
         for bytes in [BtsnoopBuilder(datalink: 1002, version: 2).bytes, BtsnoopBuilder(datalink: 1003).bytes] {
             #expect {
-                _ = try read(bytes)
+                _ = try readCapture(bytes)
             } throws: { error in
                 if case .unsupported = error as? CaptureError { return true }
                 return false
@@ -124,7 +124,7 @@ struct CaptureReaderTests {
         builder.add(unixMicros: Self.t0, data: SamplePackets.reset.h4Bytes)
         builder.add(unixMicros: Self.t0 + 1, data: SamplePackets.resetComplete.h4Bytes)
         builder.add(unixMicros: Self.t0 + 2, data: SamplePackets.attMTURequest.h4Bytes)
-        let file = try read(builder.bytes)
+        let file = try readCapture(builder.bytes)
         #expect(file.linkType == 187)
         #expect(file.directionSource == .inferredFromPacketType)
         #expect(file.records == [
@@ -141,7 +141,7 @@ struct CaptureReaderTests {
         builder.add(unixMicros: Self.t0 + 1, data: [0x00, 0x01, 0x00, 0x02] + SamplePackets.reset.payload)
         builder.add(unixMicros: Self.t0 + 2, data: [0x00, 0x01, 0x00, 0x03] + SamplePackets.resetComplete.payload)
         builder.add(unixMicros: Self.t0 + 3, data: [0x01, 0x02, 0x00, 0x04] + SamplePackets.attMTURequest.payload)
-        let file = try read(builder.bytes)
+        let file = try readCapture(builder.bytes)
         #expect(file.linkType == 254)
         #expect(file.skipped == 1)
         #expect(file.records == [
@@ -156,7 +156,7 @@ struct CaptureReaderTests {
         var builder = PcapBuilder(linkType: 1)
         builder.add(unixMicros: Self.t0, data: Array(repeating: 0xFF, count: 60))
         #expect {
-            _ = try read(builder.bytes)
+            _ = try readCapture(builder.bytes)
         } throws: { error in
             guard case let .unsupported(_, reason) = error as? CaptureError else { return false }
             return reason.contains("link type 1 ")
@@ -188,13 +188,5 @@ struct CaptureReaderTests {
                 return entry.check(error) && error.path == path2 && error.description.contains(path2)
             }
         }
-    }
-
-    // MARK: helpers
-
-    private func read(_ bytes: [UInt8]) throws -> CaptureFile {
-        let folder = try TemporaryFolder()
-        defer { folder.cleanUp() }
-        return try CaptureReader.read(path: try folder.write(bytes, to: "capture"))
     }
 }

@@ -11,7 +11,7 @@ struct HostileCaptureTests {
         var builder = PcapngBuilder(linkType: 201)
         builder.add(timestampHigh: 0xFFFF_FFFF, timestampLow: 0xFFFF_FFFF, data: [0, 0, 0, 0] + SamplePackets.reset.h4Bytes)
         builder.add(timestampHigh: 0, timestampLow: 1_000_000, data: [0, 0, 0, 1] + SamplePackets.resetComplete.h4Bytes)
-        let file = try read(builder.bytes)
+        let file = try readCapture(builder.bytes)
         #expect(file.format == .pcapng)
         #expect(file.truncated == nil)
         #expect(file.records.map(\.packet) == [SamplePackets.reset, SamplePackets.resetComplete])
@@ -30,7 +30,7 @@ struct HostileCaptureTests {
             withUnsafeBytes(of: word.bigEndian) { bytes += $0 }
         }
         bytes += SamplePackets.reset.h4Bytes
-        let file = try read(bytes)
+        let file = try readCapture(bytes)
         #expect(file.records.map(\.packet) == [SamplePackets.reset])
         #expect(file.records.first?.timestampMicros == unixMicros)
     }
@@ -44,7 +44,7 @@ struct HostileCaptureTests {
             withUnsafeBytes(of: word.bigEndian) { bytes += $0 }
         }
         bytes += [0x01, 0x03, 0x0C, 0x00]
-        let file = try read(bytes)
+        let file = try readCapture(bytes)
         #expect(file.records.map(\.packet) == [SamplePackets.reset])
         #expect(file.truncated == .recordTooLong(path: file.path, record: 2, byteOffset: 16 + 24 + 4,
                                                  length: Int(UInt32.max), limit: CaptureReader.maximumRecordLength))
@@ -60,7 +60,7 @@ struct HostileCaptureTests {
             withUnsafeBytes(of: word.littleEndian) { bytes += $0 }
         }
         bytes += [0, 0, 0, 0, 0x01, 0x03, 0x0C, 0x00]
-        let file = try read(bytes)
+        let file = try readCapture(bytes)
         #expect(file.records.map(\.packet) == [SamplePackets.reset])
         guard case let .malformed(_, record, byteOffset, reason)? = file.truncated else {
             Issue.record("expected malformed, got \(String(describing: file.truncated))")
@@ -113,9 +113,4 @@ struct HostileCaptureTests {
         }
     }
 
-    private func read(_ bytes: [UInt8]) throws -> CaptureFile {
-        let folder = try TemporaryFolder()
-        defer { folder.cleanUp() }
-        return try CaptureReader.read(path: try folder.write(bytes, to: "capture"))
-    }
 }

@@ -32,6 +32,21 @@ func writeCapture(_ records: [CaptureRecord], to path: String) throws -> String 
     return path
 }
 
+/// `bytes` read back as a capture, through a temporary file.
+func readCapture(_ bytes: [UInt8]) throws -> CaptureFile {
+    let folder = try TemporaryFolder()
+    defer { folder.cleanUp() }
+    return try CaptureReader.read(path: try folder.write(bytes, to: "capture"))
+}
+
+/// `bytes` opened as a capture stream; the stream holds the open descriptor, so removing the
+/// file does not end it.
+func openCapture(_ bytes: [UInt8]) throws -> CaptureStream {
+    let folder = try TemporaryFolder()
+    defer { folder.cleanUp() }
+    return try CaptureReader.open(path: try folder.write(bytes, to: "capture"))
+}
+
 func fileBytes(_ path: String) throws -> [UInt8] {
     [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
 }
@@ -137,20 +152,40 @@ struct PcapBuilder {
 /// Header Block, one Interface Description Block (µs resolution, no options), then Enhanced
 /// Packet Blocks whose 64-bit timestamp is given as its two 32-bit words.
 struct PcapngBuilder {
-    private(set) var bytes: [UInt8] = []
+    /// The file so far; tests append hand-made (broken) blocks to it.
+    var bytes: [UInt8] = []
 
     init(linkType: UInt16, snapLength: UInt32 = 65_535) {
         block(type: 0x0A0D_0D0A, body: Self.words([0x1A2B_3C4D, 0x0000_0001, 0xFFFF_FFFF, 0xFFFF_FFFF]))
         block(type: 1, body: Self.words([UInt32(linkType), snapLength]))
     }
 
-    mutating func add(timestampHigh: UInt32, timestampLow: UInt32, data: [UInt8]) {
-        let padding = [UInt8](repeating: 0, count: (4 - data.count % 4) % 4)
-        block(type: 6, body: Self.words([0, timestampHigh, timestampLow, UInt32(data.count), UInt32(data.count)])
-            + data + padding)
+    mutating func add(interface: UInt32 = 0, timestampHigh: UInt32, timestampLow: UInt32, data: [UInt8]) {
+        block(type: 6, body: Self.words([interface, timestampHigh, timestampLow, UInt32(data.count), UInt32(data.count)])
+            + Self.padded(data))
     }
 
-    private mutating func block(type: UInt32, body: [UInt8]) {
+    /// Another Interface Description Block; `resolution` is its if_tsresol byte, when given.
+    mutating func addInterface(linkType: UInt16, resolution: UInt8? = nil) {
+        let options = resolution.map { Self.words([0x0001_0009]) + Self.padded([$0]) + Self.words([0]) } ?? []
+        block(type: 1, body: Self.words([UInt32(linkType), 65_535]) + options)
+    }
+
+    /// A block of another type (name resolution, statistics, ...), which holds no frame.
+    mutating func addOther(type: UInt32, body: [UInt8]) {
+        block(type: type, body: Self.padded(body))
+    }
+
+    /// A Simple Packet Block: interface 0, no time.
+    mutating func addSimple(data: [UInt8]) {
+        block(type: 3, body: Self.words([UInt32(data.count)]) + Self.padded(data))
+    }
+
+    private static func padded(_ data: [UInt8]) -> [UInt8] {
+        data + [UInt8](repeating: 0, count: (4 - data.count % 4) % 4)
+    }
+
+    mutating func block(type: UInt32, body: [UInt8]) {
         let length = UInt32(12 + body.count)
         bytes += Self.words([type, length]) + body + Self.words([length])
     }

@@ -221,3 +221,101 @@ private func hexBytes(_ text: String) -> [UInt8] {
     guard let value = bytes(fromHex: text) else { fatalError("bad hex literal in test: \(text)") }
     return value
 }
+
+// issue 16: files and views
+@Suite("Check: captures that start mid-connection, frames of non-packet records")
+struct CaptureJoinedMidwayTests {
+    @Test func attWithoutConnectionOrMTUExchangeIsInconclusive() throws {
+        var capture = SyntheticCapture()
+        capture.leBuffers(length: 251, count: 8)
+        capture.notify(0x40, Array(repeating: 1, count: 100))  // fits an ATT_MTU exchanged before the capture
+        let check = try #require(CaptureAnalyser.check(capture.records).first { $0.id == "CAP/ATT/BV-01" })
+        #expect(check.verdict == .inconclusive, "\(check.reason)")
+        #expect(check.reason.contains("mid-connection"))
+    }
+
+    @Test func theSameValueAfterAConnectionCompleteFails() throws {
+        var capture = SyntheticCapture()
+        capture.leBuffers(length: 251, count: 8)
+        capture.connect(0x40)
+        capture.notify(0x40, Array(repeating: 1, count: 100))
+        let check = try #require(CaptureAnalyser.check(capture.records).first { $0.id == "CAP/ATT/BV-01" })
+        #expect(check.verdict == .fail)
+    }
+
+    @Test func anMTUExchangeSeenMidwayIsJudged() throws {
+        var capture = SyntheticCapture()
+        capture.exchangeMTU(0x41, request: 50, response: 50)
+        capture.notify(0x41, Array(repeating: 1, count: 48))
+        let check = try #require(CaptureAnalyser.check(capture.records).first { $0.id == "CAP/ATT/BV-01" })
+        #expect(check.verdict == .fail)
+        #expect(check.frames == [3])
+    }
+
+    @Test func skippedRecordsTakeFrameNumbers() throws {
+        var capture = SyntheticCapture()
+        capture.connect(0x40)
+        capture.notify(0x40, Array(repeating: 1, count: 21))
+        var analyser = CaptureAnalyser()
+        analyser.skipRecord()  // btmon's New Index
+        analyser.consume(capture.records[0])
+        analyser.skipRecord()  // a system note
+        analyser.consume(capture.records[1])
+        let check = try #require(analyser.checks().first { $0.id == "CAP/ATT/BV-01" })
+        #expect(check.frames == [4])
+
+        // The same capture read whole: its note frames number the packets alike.
+        var file = CaptureFile(path: "btmon.log", format: .btsnoop, linkType: 2001, records: capture.records, skipped: 2)
+        file.noteFrames = [1, 3]
+        #expect(CaptureAnalyser.check(file).first { $0.id == "CAP/ATT/BV-01" }?.frames == [4])
+    }
+}
+
+// issue 16: views
+@Suite("inspect views: packet layers and handles, the per-connection summary")
+struct CaptureViewTests {
+    @Test func layersAndHandlesFollowFragments() {
+        var capture = SyntheticCapture()
+        capture.connect(0x41)
+        capture.exchangeMTU(0x41, request: 100, response: 60)
+        // An SMP Pairing Failed, then an ATT value fragmented: its continuation is ATT too.
+        capture.add(HCIACLPacket(handle: 0x41, packetBoundary: .firstNonFlushable, data: [2, 0, 6, 0, 0x05, 0x08]).packet, .received)
+        capture.add(HCIACLPacket(handle: 0x41, packetBoundary: .firstNonFlushable, data: [6, 0, 4, 0, 0x1B, 0x10, 0x00]).packet, .sent)
+        capture.add(HCIACLPacket(handle: 0x41, packetBoundary: .continuing, data: [1, 2, 3]).packet, .sent)
+        capture.disconnect(0x41)
+        var classifier = PacketClassifier()
+        let contexts = capture.records.map { classifier.classify($0) }
+        #expect(contexts.map(\.handle) == [0x41, 0x41, 0x41, 0x41, 0x41, 0x41, 0x41])
+        #expect(contexts[0].layers == [.hci])
+        #expect(contexts[1].layers == [.acl, .l2cap, .att])
+        #expect(contexts[3].layers == [.acl, .l2cap, .smp])
+        #expect(contexts[5].layers == [.acl, .l2cap, .att])
+    }
+
+    @Test func summaryCountsPerConnection() throws {
+        var capture = SyntheticCapture()
+        capture.leBuffers(length: 251, count: 4)
+        capture.connect(0x40)
+        capture.exchangeMTU(0x40, request: 185, response: 517)
+        capture.notify(0x40, [1, 2, 3])
+        capture.notify(0x40, [4, 5, 6])
+        capture.completed(0x40, 2)
+        capture.att(0x40, [0x01, 0x0A, 0x10, 0x00, 0x0A], .received)  // Error Response: attribute not found
+        capture.disconnect(0x40)
+        capture.notify(0x42, [9])  // a link the capture joined mid-way
+        var summary = CaptureSummary()
+        for (index, record) in capture.records.enumerated() { summary.consume(record, frame: index + 1) }
+        #expect(summary.buffers?.count == 4)
+        #expect(summary.connections.map(\.handle) == [0x40, 0x42])
+        let first = try #require(summary.connections.first)
+        #expect(first.connectedFrame == 2)
+        #expect(first.attMTU == 185)
+        #expect(first.role == "peripheral")
+        #expect(first.aclSent == 3 && first.aclReceived == 2)
+        #expect(first.mostInFlight == 3)
+        #expect(first.attErrors == 1)
+        #expect(first.disconnectedFrame == 9)
+        #expect(first.disconnectionReason?.contains("0x13") == true)
+        #expect(summary.connections[1].connectedFrame == nil)
+    }
+}

@@ -32,6 +32,8 @@ public struct RequiredComponent: Sendable {
     public static let tshark = onPath("tshark", install: "apt-get install tshark")
     /// Ships with tshark (Debian package wireshark-common).
     public static let editcap = onPath("editcap", install: "apt-get install tshark")
+    /// Ships with tshark (Debian package wireshark-common).
+    public static let mergecap = onPath("mergecap", install: "apt-get install tshark")
 
     public static var isCI: Bool { ProcessInfo.processInfo.environment["CI"] != nil }
 

@@ -1,8 +1,10 @@
 import Testing
 
-/// Runs `tshark -r path -T fields -e …` and returns one array of fields per frame.
-public func tsharkFields(_ tshark: String, _ path: String, _ fields: [String], filter: String? = nil) throws -> [[String]] {
-    var arguments = ["-r", path, "-T", "fields"]
+/// Runs `tshark -r path -T fields -e …` and returns one array of fields per frame; `options`
+/// go before the rest (e.g. `-X lua_script:…`, `-o pref:value`).
+public func tsharkFields(_ tshark: String, _ path: String, _ fields: [String], filter: String? = nil,
+                         options: [String] = []) throws -> [[String]] {
+    var arguments = options + ["-r", path, "-T", "fields"]
     for field in fields { arguments += ["-e", field] }
     if let filter { arguments += ["-Y", filter] }
     let result = try run(tshark, arguments)

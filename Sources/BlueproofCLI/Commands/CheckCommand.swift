@@ -16,8 +16,8 @@ struct CheckCommand: AsyncParsableCommand {
           VERDICT  ID  TITLE: REASON [frames N, ...]
 
         Verdicts: pass, fail, inconclusive (the capture does not show enough to judge: no \
-        buffer size read, no notification stream). Frames are 1-based packet numbers, as \
-        Wireshark counts them.
+        buffer size read, no notification stream). Frames are 1-based record numbers, as \
+        Wireshark numbers frames (btmon's notes and index records included).
 
         Checks: CBT/FLOW/BI-01 ACL packets in flight never exceed the controller's buffers; \
         CAP/CONN/BV-01 no ACL data outside a connection; CAP/ACL/BV-01 sent fragments fit the \
@@ -93,11 +93,17 @@ struct CheckCommand: AsyncParsableCommand {
             }
             var analyser = CaptureAnalyser(options: options)
             var records: [CaptureRecord] = []
-            for record in stream {
+            var noteFrames: [Int] = []
+            while let entry = stream.nextEntry() {
+                guard case let .packet(record) = entry else {
+                    analyser.skipRecord()  // a note or index record still takes a frame number
+                    if keepsRecords { noteFrames.append(stream.frameNumber) }
+                    continue
+                }
                 analyser.consume(record)
                 if keepsRecords { records.append(record) }
             }
-            if keepsRecords { files.append(CaptureFile(stream, records: records)) }
+            if keepsRecords { files.append(CaptureFile(stream, records: records, noteFrames: noteFrames)) }
             let report = CheckReport(stream: stream, checks: analyser.checks())
             if !json { report.printLines() }
             reports.append(report)
@@ -146,6 +152,8 @@ struct CheckReport: Encodable {
     var format: String
     var packetCount: Int
     var skipped: Int
+    /// True when the file has an interface of link type 187: directions are guessed.
+    var directionGuessed: Bool
     var truncated: String?
     var checks: [CaptureCheck]
 
@@ -155,13 +163,15 @@ struct CheckReport: Encodable {
         format = stream.format.rawValue
         packetCount = stream.packetCount
         skipped = stream.skipped
+        directionGuessed = stream.directionSource == .inferredFromPacketType
         truncated = stream.truncated?.description
         self.checks = checks
     }
 
     func printLines() {
         var header = "\(file): \(format), \(packetCount) packet(s)"
-        if skipped > 0 { header += ", \(skipped) non-packet record(s) skipped (frame numbers count packets only)" }
+        if skipped > 0 { header += ", \(skipped) other record(s) (notes, index records; numbered as frames)" }
+        if directionGuessed { header += "; " + InspectCommand.guessedDirectionNote.dropFirst("note: ".count) }
         if let truncated { header += "; truncated, checked up to its last complete packet: \(truncated)" }
         Console.line(header)
         for check in checks {

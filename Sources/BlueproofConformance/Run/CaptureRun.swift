@@ -13,7 +13,7 @@ public enum CaptureRun {
         var report = RunReport(runID: runID, startedAt: Date(), profile: .init(name: profile.name, path: profile.path),
                                controller: "none (captures: \(captures.count))")
         let results = captures.flatMap { capture in
-            CaptureAnalyser.check(capture.records, options: options).map { (capture: capture.path, check: $0) }
+            CaptureAnalyser.check(capture, options: options).map { (capture: capture.path, check: $0) }  // issue 16: frames as the file numbers them
         }
         for item in CaptureCase.all {
             guard let entry = catalogue.entry(item.id) else { continue }
