@@ -66,6 +66,11 @@ public struct TransmitterDefects: OptionSet, Hashable, Sendable {
     /// Automatic mode keeps its first connection and drops every other (no mesh of more than two).
     public static let automaticSinglePeer = TransmitterDefects(rawValue: 1 << 26)
 
+    // issue 15: the hello
+    /// A peer is taken to be whoever the link names, on connection: hellos are not checked
+    /// (each side still sends its own, with its proof).
+    public static let unsignedHello = TransmitterDefects(rawValue: 1 << 27)
+
     /// Every defect with its name, for reports and tests.
     public static let named: [(String, TransmitterDefects)] = [
         ("meshLimitOffByOne", .meshLimitOffByOne), ("encryptedBroadcastAllowed", .encryptedBroadcastAllowed),
@@ -81,5 +86,7 @@ public struct TransmitterDefects: OptionSet, Hashable, Sendable {
         ("meshNeverHolds", .meshNeverHolds), ("expiryEarly", .expiryEarly), ("expiryLate", .expiryLate),
         ("relayDropsAtLimit", .relayDropsAtLimit), ("meshLimitShortByOne", .meshLimitShortByOne),
         ("logLevelIgnored", .logLevelIgnored), ("automaticSinglePeer", .automaticSinglePeer),
+        // issue 15: the hello
+        ("unsignedHello", .unsignedHello),
     ]
 }

@@ -102,6 +102,9 @@ public enum Defect: String, CaseIterable, Sendable, Codable {
     case presentBeforeStart, userIDNotUUID
     /// The need to reach the network to validate the licence is never reported as an event.
     case networkNeedUnreported
+    // issue 15: passive observers and the hello
+    /// A peer is whoever the link names: hellos are not checked (engine).
+    case unsignedHello
 
     /// The engine defect this is, if it lives in the engine.
     public var engine: TransmitterDefects? {
@@ -132,6 +135,8 @@ public enum Defect: String, CaseIterable, Sendable, Codable {
         case .keyReplacedSilently: .keyReplacedSilently
         case .noDuplicateCache: .noDuplicateCache
         case .automaticSinglePeer: .automaticSinglePeer
+        // issue 15: passive observers and the hello
+        case .unsignedHello: .unsignedHello
         default: nil
         }
     }

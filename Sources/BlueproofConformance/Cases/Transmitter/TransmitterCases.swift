@@ -34,6 +34,8 @@ public enum TransmitterCases {
         cases += LicenceCases.all() as [any TransmitterCase]
         cases += BackgroundCases.all() as [any TransmitterCase]
         cases += PresenceCases.all() as [any TransmitterCase]
+        // issue 15: passive observers and the hello
+        cases += HelloImpersonationCases.all() as [any TransmitterCase]
         return cases
     }
 }
