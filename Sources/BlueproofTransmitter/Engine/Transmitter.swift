@@ -236,10 +236,6 @@ public actor Transmitter: TransmitterControl {
             await link.disconnect(from: peer)
             return
         }
-        if mode == .automatic, defects.contains(.automaticSinglePeer), !connected.isEmpty, !connected.contains(peer) {
-            await link.disconnect(from: peer)
-            return
-        }
         requested.remove(peer)
         guard !connected.contains(peer), identity != nil else { return }
         await challenge(peer)
@@ -248,6 +244,11 @@ public actor Transmitter: TransmitterControl {
     /// The peer proved its id in its hello (or, with `.unsignedHello`, the link named it):
     /// it is connected.
     func admit(_ peer: UserID) async {
+        // After the hellos, so the dropped peer has met this side first (as before issue 15).
+        if mode == .automatic, defects.contains(.automaticSinglePeer), !connected.isEmpty, !connected.contains(peer) {
+            await link.disconnect(from: peer)
+            return
+        }
         guard !connected.contains(peer), let identity else { return }
         if secureConnectionIsLive(peer) { liveSecure.insert(peer) }
         connected.insert(peer)
