@@ -13,8 +13,15 @@ struct RawNode {
         let events = link.events()
         try await link.start(localUser: identity.userID)
         harness.network.addEdge(identity.userID, peer)
-        // Drain the events, so the network can tell when it is quiet.
-        Task { for await _ in events {} }
+        // Drain the events, so the network can tell when it is quiet; answer the peer's hello
+        // challenge (issue 15: the hello), so it reports this node connected.
+        Task {
+            for await event in events {
+                guard case let .frame(from, bytes) = event, case let .hello(hello)? = try? TransmitterFrame.decode(bytes), hello.proof == nil,
+                      let answer = try? HelloFrame.answer(by: identity, to: from, challenge: hello.nonce, nonce: hello.nonce) else { continue }
+                try? await link.send(TransmitterFrame.hello(answer).encoded(), to: from)
+            }
+        }
         try await link.connect(to: peer)
         return RawNode(identity: identity, link: link)
     }

@@ -19,9 +19,9 @@ struct FrameCodecTests {
     func helloBytes() throws {
         let frame = TransmitterFrame.hello(HelloFrame(user: Self.user, displayName: "Ana", deviceType: "iOS"))
         let bytes = frame.encoded()
-        #expect(Array(bytes.prefix(6)) == [1, 1, 0, 0, 0, 25])
+        #expect(Array(bytes.prefix(6)) == [2, 1, 0, 0, 0, 41])
         #expect(Array(bytes[6..<22]) == Self.user.bytes)
-        #expect(Array(bytes[22...]) == [0x03, 3, 0x41, 0x6E, 0x61, 3, 0x69, 0x4F, 0x53])
+        #expect(Array(bytes[22...]) == [0x03, 3, 0x41, 0x6E, 0x61, 3, 0x69, 0x4F, 0x53] + Array(repeating: 0, count: 16))
         #expect(try TransmitterFrame.decode(bytes) == frame)
         let bare = TransmitterFrame.hello(HelloFrame(user: Self.user))
         #expect(try TransmitterFrame.decode(bare.encoded()) == bare)
@@ -62,8 +62,8 @@ struct FrameCodecTests {
     func errors() {
         let bytes = TransmitterFrame.data(Self.dataFrame()).encoded()
         #expect(throws: FrameError(offset: 0, reason: .truncated(needed: 1))) { try TransmitterFrame.decode([]) }
-        #expect(throws: FrameError(offset: 0, reason: .unknownVersion(2))) { try TransmitterFrame.decode([2] + bytes.dropFirst()) }
-        #expect(throws: FrameError(offset: 1, reason: .unknownKind(9))) { try TransmitterFrame.decode([1, 9] + bytes.dropFirst(2)) }
+        #expect(throws: FrameError(offset: 0, reason: .unknownVersion(1))) { try TransmitterFrame.decode([1] + bytes.dropFirst()) }
+        #expect(throws: FrameError(offset: 1, reason: .unknownKind(9))) { try TransmitterFrame.decode([2, 9] + bytes.dropFirst(2)) }
         #expect(throws: FrameError(offset: 2, reason: .lengthMismatch(declared: bytes.count - 6, actual: bytes.count - 7))) {
             try TransmitterFrame.decode(Array(bytes.dropLast()))
         }
@@ -78,7 +78,7 @@ struct FrameCodecTests {
         var trailing = TransmitterFrame.hello(HelloFrame(user: Self.user)).encoded()
         trailing[5] += 1
         trailing.append(0)
-        #expect(throws: FrameError(offset: 23, reason: .lengthMismatch(declared: 18, actual: 17))) { try TransmitterFrame.decode(trailing) }
+        #expect(throws: FrameError(offset: 39, reason: .lengthMismatch(declared: 34, actual: 33))) { try TransmitterFrame.decode(trailing) }
     }
 
     @Test("no prefix of a frame decodes, and nothing traps")

@@ -46,6 +46,11 @@ public protocol TransmitterProvider: Sendable {
     /// What the subject prints, when the runner can see it (its own reference transmitters,
     /// with `blueproof run`'s console capture); nil otherwise.
     var console: TransmitterConsole? { get }
+    // issue 15: passive observers and the hello
+    /// Makes tester node `index` (a tester, not started since the case made it) an impostor: a
+    /// new identity with keys of its own under `user`, another node's id (BFT/ATK hello cases).
+    /// Throws ``TransmitterUnavailable`` when the provider cannot.
+    func impersonate(_ user: UserID, onTester index: Int, for context: CaseContext) async throws
 }
 
 extension TransmitterProvider {
@@ -73,6 +78,11 @@ extension TransmitterProvider {
     }
     public func removeAppData(of index: Int, for context: CaseContext) async throws {
         throw TransmitterUnavailable("\(name) cannot remove the implementation's own app data: the control protocol has no command for it")
+    }
+
+    // issue 15: passive observers and the hello
+    public func impersonate(_ user: UserID, onTester index: Int, for context: CaseContext) async throws {
+        throw TransmitterUnavailable("\(name) cannot give a tester another node's id")
     }
 }
 

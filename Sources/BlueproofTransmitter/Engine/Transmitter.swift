@@ -26,6 +26,9 @@ public actor Transmitter: TransmitterControl {
     /// Secure connections this side started and not yet answered.
     var pendingHandshakes: Set<UserID> = []
     var hellos: [UserID: HelloFrame] = [:]
+    /// issue 15: the hello. This side's challenge on each link connection whose peer has not yet
+    /// proved its id (Transmitter+Hello.swift); a peer is admitted (`connected`) on its proof.
+    var helloChallenges: [UserID: [UInt8]] = [:]
     /// Connected users whose secure connection was live when they connected (or was made while
     /// connected): being in range keeps it alive ("Secure connections": activity).
     var liveSecure: Set<UserID> = []
@@ -220,6 +223,7 @@ public actor Transmitter: TransmitterControl {
             await peerConnected(peer)
         case .disconnected(let peer):
             requested.remove(peer)
+            helloChallenges[peer] = nil
             pendingHandshakes.remove(peer)
             guard connected.contains(peer) else { return }
             refreshActivity(peer)
@@ -238,19 +242,25 @@ public actor Transmitter: TransmitterControl {
             await link.disconnect(from: peer)
             return
         }
+        requested.remove(peer)
+        guard !connected.contains(peer), identity != nil else { return }
+        await challenge(peer)
+    }
+
+    /// The peer proved its id in its hello (or, with `.unsignedHello`, the link named it):
+    /// it is connected.
+    func admit(_ peer: UserID) async {
+        // After the hellos, so the dropped peer has met this side first (as before issue 15).
         if mode == .automatic, defects.contains(.automaticSinglePeer), !connected.isEmpty, !connected.contains(peer) {
             await link.disconnect(from: peer)
             return
         }
-        requested.remove(peer)
         guard !connected.contains(peer), let identity else { return }
         if secureConnectionIsLive(peer) { liveSecure.insert(peer) }
         connected.insert(peer)
         refreshActivity(peer)
         TransmitterLog.log(.debug, "connected to \(peer)", user: identity.userID)
         emit(.connected(peer))
-        let hello = HelloFrame(user: identity.userID, displayName: configuration.displayName, deviceType: configuration.deviceType)
-        try? await link.send(TransmitterFrame.hello(hello).encoded(), to: peer)
         if secureAnswer ?? configuration.shouldConnectSecurely(peer) {
             await requestSecureConnection(peer)
         }
@@ -270,10 +280,15 @@ public actor Transmitter: TransmitterControl {
             TransmitterLog.log(.debug, "undecodable frame from \(peer): \(error)", user: identity?.userID)
             return
         }
+        // issue 15: the hello. Nothing but hellos from a peer that has not proved its id.
+        if case .hello = frame {} else if !connected.contains(peer) {
+            statistics.rejected += 1
+            TransmitterLog.log(.debug, "frame from \(peer) before its hello proved that id: dropped", user: identity?.userID)
+            return
+        }
         switch frame {
         case .hello(let hello):
-            guard hello.user == peer else { return }
-            hellos[peer] = hello
+            await helloArrived(hello, from: peer)
         case .keyRequest(let request):
             await keyRequestArrived(request, from: peer)
         case .keyResponse(let response):

@@ -85,6 +85,10 @@ public struct TransmitterDefects: OptionSet, Hashable, Sendable {
     /// No replay guard: only the mesh's in-memory duplicate cache (least recently used ids), which a
     /// flood of fresh ids flushes.
     public static let replayGuardOff = TransmitterDefects(rawValue: 1 << 38)
+    // issue 15: the hello
+    /// A peer is taken to be whoever the link names, on connection: hellos are not checked
+    /// (each side still sends its own, with its proof).
+    public static let unsignedHello = TransmitterDefects(rawValue: 1 << 27)
 
     /// Every defect with its name, for reports and tests.
     public static let named: [(String, TransmitterDefects)] = [
@@ -106,5 +110,7 @@ public struct TransmitterDefects: OptionSet, Hashable, Sendable {
         ("keyNotBoundToUser", .keyNotBoundToUser), ("malformedFrameStopsReceiver", .malformedFrameStopsReceiver),
         ("nestedPayloadStopsReceiver", .nestedPayloadStopsReceiver), ("replayStateNotPersisted", .replayStateNotPersisted),
         ("replayGuardOff", .replayGuardOff),
+        // issue 15: the hello
+        ("unsignedHello", .unsignedHello),
     ]
 }

@@ -1,15 +1,15 @@
 /// One whole transmitter frame (docs/transmitter-wire.md). Links carry frames whole; splitting
 /// them over the ATT MTU is the BLE link's business.
 ///
-/// Layout: `u8 version (1) | u8 kind | u32 body length | body`, all integers big-endian.
+/// Layout: `u8 version (2) | u8 kind | u32 body length | body`, all integers big-endian.
 public enum TransmitterFrame: Hashable, Sendable {
     case hello(HelloFrame)
     case keyRequest(KeyExchangeFrame)
     case keyResponse(KeyExchangeFrame)
     case data(DataFrame)
 
-    /// The only version this code writes and reads.
-    public static let version: UInt8 = 1
+    /// The only version this code writes and reads: 2 since the signed hello (issue 15).
+    public static let version: UInt8 = 2
     /// Bytes before the body.
     public static let headerSize = 6
 

@@ -50,6 +50,12 @@ public actor DUTTransmitterProvider: TransmitterProvider {
         return [client] + others
     }
 
+    // issue 15: passive observers and the hello
+    /// The testers are the runner's reference transmitters: any of them can be the impostor.
+    public func impersonate(_ user: UserID, onTester index: Int, for context: CaseContext) async throws {
+        try await testers.impersonate(user, onTester: index, for: context)
+    }
+
     public func release(for context: CaseContext) async {
         await client?.stop()
         if case .exec = subject {

@@ -120,6 +120,9 @@ public enum Defect: String, CaseIterable, Sendable, Codable {
     case replayStateNotPersisted
     /// No replay guard, only the mesh's in-memory duplicate cache, which a flood of fresh ids flushes.
     case replayGuardOff
+    // issue 15: passive observers and the hello
+    /// A peer is whoever the link names: hellos are not checked (engine).
+    case unsignedHello
 
     /// The engine defect this is, if it lives in the engine.
     public var engine: TransmitterDefects? {
@@ -158,6 +161,8 @@ public enum Defect: String, CaseIterable, Sendable, Codable {
         case .nestedPayloadStopsReceiver: .nestedPayloadStopsReceiver
         case .replayStateNotPersisted: .replayStateNotPersisted
         case .replayGuardOff: .replayGuardOff
+        // issue 15: passive observers and the hello
+        case .unsignedHello: .unsignedHello
         default: nil
         }
     }

@@ -38,6 +38,9 @@ public final class ReferenceTransmitterProvider: TransmitterProvider {
     private let processes = Mutex<[ObjectIdentifier: [SessionProcess]]>([:])
     /// Per case: each node's clock.
     private let clocks = Mutex<[ObjectIdentifier: [Int: OffsetTimeSource]]>([:])
+    // issue 15: passive observers and the hello
+    /// Per case: each tester's session, for an impostor's identity (`impersonate`).
+    let testerSessions = Mutex<[ObjectIdentifier: [Int: any TransmitterSessionBacking]]>([:])
 
     public init(link: LinkChoice = .ble, defects: Set<Defect> = [], subjectLimits: TransmitterLimits = .documented,
                 sessionRoot: URL, executable: URL? = nil, console: TransmitterConsole? = nil) {
@@ -125,6 +128,8 @@ public final class ReferenceTransmitterProvider: TransmitterProvider {
                 }
                 sessionDirectories.withLock { $0[ObjectIdentifier(context), default: [:]][index] = directory }
             }
+            // issue 15: passive observers and the hello
+            if index != 0 { testerSessions.withLock { $0[ObjectIdentifier(context), default: [:]][index] = session } }
             let broken = index == 0 ? defects : []
             let clock = OffsetTimeSource()
             clocks.withLock { $0[ObjectIdentifier(context), default: [:]][index] = clock }
@@ -148,6 +153,8 @@ public final class ReferenceTransmitterProvider: TransmitterProvider {
         for other in others { await other.end() }
         sessionDirectories.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(context)) }
         clocks.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(context)) }
+        // issue 15: passive observers and the hello
+        testerSessions.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(context)) }
     }
 
     /// `blueproof dut --no-radio` on node `index`'s session directory, with the node's defects

@@ -39,6 +39,8 @@ public enum TransmitterCases {
         cases += KeyExchangeAttackCases.all() as [any TransmitterCase]
         cases += ReplayCases.all() as [any TransmitterCase]
         cases += ExhaustionCases.all() as [any TransmitterCase]
+        // issue 15: passive observers and the hello
+        cases += HelloImpersonationCases.all() as [any TransmitterCase]
         return cases
     }
 }

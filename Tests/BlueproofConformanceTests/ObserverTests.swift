@@ -1,0 +1,41 @@
+@testable import BlueproofConformance
+import BlueproofCapture
+import BlueproofWire
+import Testing
+
+/// The passive observer's record (CaptureEvidence+Observer.swift): what it keeps of the
+/// advertising reports in a capture, and what links two runs.
+@Suite("Passive observer")
+struct ObserverTests {
+    static let service: [UInt8] = [0x11, 0x07] + Array(repeating: 0xAB, count: 16)
+
+    /// A capture of one advertiser at `address`: its advertising data (flags, service) and a scan
+    /// response carrying `token` as manufacturer data of company 0xFFFF.
+    static func capture(address: [UInt8], token: [UInt8]) throws -> CaptureEvidence {
+        let scanResponse = try AdvertisingData([.manufacturerSpecificData(ManufacturerSpecificData(companyIdentifier: 0xFFFF, data: token))]).encodedLegacy()
+        let reports: [HCILEAdvertisingReportEvent.Report] = [
+            .init(eventType: .advInd, addressType: .randomDevice, address: BDAddress(littleEndian: address), data: [0x02, 0x01, 0x06] + service, rawRSSI: -40),
+            .init(eventType: .scanRsp, addressType: .randomDevice, address: BDAddress(littleEndian: address), data: scanResponse, rawRSSI: -40),
+        ]
+        let packet = HCILEAdvertisingReportEvent(reports: reports).packet.packet
+        return CaptureEvidence(path: "observer.pcap", records: [CaptureRecord(timestampMicros: 0, direction: .received, packet: packet)])
+    }
+
+    @Test("the address and the scan response's data are recorded; flags and the service list are not")
+    func recorded() throws {
+        let identifiers = try Self.capture(address: [1, 2, 3, 4, 5, 6], token: [9, 9, 9]).observedIdentifiers()
+        #expect(identifiers == [
+            ObservedIdentifier(kind: .address, bytes: [1, 2, 3, 4, 5, 6]),
+            ObservedIdentifier(kind: .advertised(.manufacturerSpecificData), bytes: [0xFF, 0xFF, 9, 9, 9]),
+        ])
+    }
+
+    @Test("a stable id in the scan response links two runs; fresh addresses and tokens do not")
+    func linking() throws {
+        let first = try Self.capture(address: [1, 2, 3, 4, 5, 6], token: [7, 7]).observedIdentifiers()
+        let stable = try Self.capture(address: [6, 5, 4, 3, 2, 1], token: [7, 7]).observedIdentifiers()
+        let fresh = try Self.capture(address: [6, 5, 4, 3, 2, 1], token: [8, 8]).observedIdentifiers()
+        #expect(CaptureEvidence.linking([first, stable]) == [ObservedIdentifier(kind: .advertised(.manufacturerSpecificData), bytes: [0xFF, 0xFF, 7, 7])])
+        #expect(CaptureEvidence.linking([first, fresh]).isEmpty)
+    }
+}
