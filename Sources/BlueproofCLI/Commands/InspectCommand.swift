@@ -1,6 +1,7 @@
 import ArgumentParser
 import BlueproofCapture
 import BlueproofCheck
+import BlueproofTransmitterLinks
 import BlueproofWire
 import Foundation
 
@@ -100,6 +101,9 @@ struct InspectCommand: AsyncParsableCommand {
         var start: Int64?
         var classifier = PacketClassifier()
         var connections = summary ? CaptureSummary() : nil
+        // Every packet goes through the decoder, printed or not, so each connection's ATT_MTU,
+        // discovered attributes and partial frames are known when a later packet needs them.
+        var decoder = TraceDecoder.withTransmitterFrames()
         while let entry = stream.nextEntry() {
             let packet: InspectedPacket
             var context: PacketContext?
@@ -107,9 +111,11 @@ struct InspectCommand: AsyncParsableCommand {
             case let .packet(record):
                 if start == nil, record.isTimestampInRange { start = record.timestampMicros }
                 connections?.consume(record, frame: stream.frameNumber)
-                guard !summary, stream.frameNumber <= limit ?? .max else { continue }  // counted, not printed
+                guard !summary else { continue }
+                let description = decoder.describe(record.packet, sent: record.direction == .sent)
+                guard stream.frameNumber <= limit ?? .max else { continue }  // counted, not printed
                 if view.needsContext { context = classifier.classify(record) }
-                packet = InspectedPacket(number: stream.frameNumber, record: record, start: start, hex: hex)
+                packet = InspectedPacket(number: stream.frameNumber, record: record, description: description, start: start, hex: hex)
             case let .note(note):
                 guard !summary, stream.frameNumber <= limit ?? .max else { continue }
                 packet = InspectedPacket(number: stream.frameNumber, note: note, start: start)
@@ -164,10 +170,9 @@ struct InspectedPacket {
     /// A note's text, for the text line.
     private var detail = ""
 
-    /// `start` is the time of the capture's first packet with a time in range, nil when none
-    /// has one yet.
-    init(number: Int, record: CaptureRecord, start: Int64?, hex showHex: Bool) {
-        let description = record.packet.describe()
+    /// `description` is the packet's, from the capture's ``TraceDecoder``; `start` is the time of
+    /// the capture's first packet with a time in range, nil when none has one yet.
+    init(number: Int, record: CaptureRecord, description: HCIPacketDescription, start: Int64?, hex showHex: Bool) {
         self.number = number
         timestampMicros = record.timestampMicros
         seconds = Self.seconds(from: start, to: record.timestampMicros)
