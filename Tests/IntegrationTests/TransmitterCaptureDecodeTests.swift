@@ -18,11 +18,13 @@ struct TransmitterCaptureDecodeTests {
         #expect(descriptions.allSatisfy { $0.malformed == nil && !$0.name.hasPrefix("Unknown") })
         func values(_ name: String) -> [String] { descriptions.flatMap { $0.fields.filter { $0.name == name }.map(\.value) } }
         #expect(values("link_hello").count == 1)
-        #expect(values("transmitter") == ["hello", "hello"])
+        // Each side's challenge, then each side's answer to the other's (docs/transmitter-wire.md "hello").
+        #expect(values("transmitter") == ["hello", "hello", "hello", "hello"])
+        #expect(values("hello").sorted() == ["answer", "answer", "challenge", "challenge"])
         #expect(values("chunk_error").isEmpty)
-        // Each side's hello names a user, and the central's link hello names the same user as its frame.
+        // Each side's hellos name its user, and the central's link hello names one of them.
         let users = values("user")
-        #expect(users.count == 2 && Set(users).count == 2)
+        #expect(users.count == 4 && Set(users).count == 2)
         #expect(values("link_hello").allSatisfy(users.contains))
     }
 }

@@ -5,7 +5,7 @@
 -- Load:  tshark -X lua_script:tools/wireshark/blueproof.lua -r capture.pcap
 -- GATT:  found by the characteristic UUID when the capture shows discovery; otherwise name the
 --        value handle: -o blueproof_chunk.handles:0x0012 (comma-separated).
--- TCP:   found heuristically on any port (u32 length, a message kind, a frame version 1).
+-- TCP:   found heuristically on any port (u32 length, a message kind, a frame version 2).
 
 local frame_proto = Proto("blueproof", "blueproof transmitter frame")
 local chunk_proto = Proto("blueproof_chunk", "blueproof transmitter chunk (GATT)")
@@ -22,6 +22,9 @@ local f = {
   hello_flags = ProtoField.uint8("blueproof.hello.flags", "Hello flags", base.HEX),
   name = ProtoField.string("blueproof.hello.name", "Display name"),
   device = ProtoField.string("blueproof.hello.device", "Device type"),
+  nonce = ProtoField.bytes("blueproof.hello.nonce", "Challenge (nonce)"),
+  hello_key = ProtoField.bytes("blueproof.hello.signing_key", "Signing key (proof)"),
+  hello_signature = ProtoField.bytes("blueproof.hello.signature", "Signature (proof)"),
   key_length = ProtoField.uint16("blueproof.key.length", "Key text length"),
   key = ProtoField.string("blueproof.key.text", "Public key (base64)"),
   signature_length = ProtoField.uint8("blueproof.signature.length", "Signature length"),
@@ -93,7 +96,16 @@ local function dissect_hello(tvb, tree, offset)
   offset = offset + 17
   if bit.band(flags, 0x01) ~= 0 then offset = short_text(tvb, tree, f.name, offset) if not offset then return nil end end
   if bit.band(flags, 0x02) ~= 0 then offset = short_text(tvb, tree, f.device, offset) if not offset then return nil end end
-  if bit.band(flags, 0xFC) ~= 0 then tree:add_proto_expert_info(e_malformed, "unknown hello flag bits") end
+  if bit.band(flags, 0xF8) ~= 0 then tree:add_proto_expert_info(e_malformed, "unknown hello flag bits") end
+  if not need(tvb, tree, offset, 16) then return nil end
+  tree:add(f.nonce, tvb(offset, 16))
+  offset = offset + 16
+  if bit.band(flags, 0x04) ~= 0 then
+    if not need(tvb, tree, offset, 96) then return nil end
+    tree:add(f.hello_key, tvb(offset, 32))
+    tree:add(f.hello_signature, tvb(offset + 32, 64))
+    offset = offset + 96
+  end
   return offset
 end
 
@@ -153,7 +165,7 @@ function frame_proto.dissector(tvb, pinfo, tree)
   pinfo.cols.protocol = "blueproof"
   pinfo.cols.info:append(" transmitter " .. (kinds[kind] or ("kind " .. kind)))
   subtree:append_text(", " .. (kinds[kind] or ("kind " .. kind)))
-  if tvb(0, 1):uint() ~= 1 then subtree:add_proto_expert_info(e_malformed, "version is not 1") return end
+  if tvb(0, 1):uint() ~= 2 then subtree:add_proto_expert_info(e_malformed, "version is not 2") return end
   if tvb(2, 4):uint() ~= tvb:len() - 6 then
     subtree:add_proto_expert_info(e_malformed, string.format("body length %d, %d byte(s) present", tvb(2, 4):uint(), tvb:len() - 6))
     return
@@ -277,7 +289,7 @@ local function tcp_heuristic(tvb, pinfo, tree)
   if length < 1 or length > 16 * 1024 * 1024 or tcp_kinds[kind] == nil then return false end
   if kind == 0 and length ~= 17 then return false end
   if (kind == 1 or kind == 2) and length ~= 1 then return false end
-  if kind == 3 and (tvb:len() < 7 or tvb(5, 1):uint() ~= 1 or kinds[tvb(6, 1):uint()] == nil) then return false end
+  if kind == 3 and (tvb:len() < 7 or tvb(5, 1):uint() ~= 2 or kinds[tvb(6, 1):uint()] == nil) then return false end
   pinfo.conversation = tcp_proto
   tcp_proto.dissector(tvb, pinfo, tree)
   return true

@@ -52,6 +52,7 @@ public struct TransmitterValueDescriber: ATTValueDescriber {
             fields.append(.init("user", hello.user.description))
             if let name = hello.displayName { fields.append(.init("display_name", name)) }
             if let device = hello.deviceType { fields.append(.init("device_type", device)) }
+            fields.append(.init("hello", hello.proof == nil ? "challenge" : "answer"))
         case let .keyRequest(exchange), let .keyResponse(exchange):
             fields.append(.init("user", exchange.user.description))
         case let .data(data):
