@@ -57,7 +57,7 @@ struct TransmitterTraceTests {
     /// frame is said, not guessed.
     @Test func randomValuesAreBounded() {
         var decoder = discovered()
-        var generator = SystemRandomNumberGenerator()
+        var generator = SplitMix64(seed: 16)  // seeded: a failure repeats
         for index in 0..<2000 {
             var value = (0..<Int.random(in: 0...40, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
             if index % 3 == 0, !value.isEmpty { value[0] = 0x03 } // first and last: a whole frame

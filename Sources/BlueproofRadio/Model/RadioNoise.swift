@@ -1,3 +1,4 @@
+import BlueproofWire
 import Foundation
 
 /// Random variation added to a path-loss RSSI. Reproducible: the value for one pair at one
@@ -39,21 +40,7 @@ public enum RadioNoise: Hashable, Sendable {
     }
 }
 
-/// SplitMix64 (Steele, Lea and Flood, 2014): a small, fast generator whose whole state is one
-/// seed, which is what a reproducible, order-independent noise source needs.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+extension SplitMix64 {
     /// A double in `0..<1` with 53 random bits.
     mutating func nextUnit() -> Double { Double(next() >> 11) / Double(1 << 53) }
 }
