@@ -355,7 +355,7 @@ struct ProxiedPair {
     func transfer(_ peripheralMode: TransferPeripheral.Mode, _ centralMode: TransferCentral.Mode,
                   profile: TransferProfile) async -> TransferRun {
         let peripheralRole = startPeripheral(peripheral, peripheralMode, profile: profile)
-        _ = await peripheralRole.events.first { if case .advertising = $0 { true } else { $0.outcome != nil } }
+        _ = await peripheralRole.events.first(within: .seconds(20)) { if case .advertising = $0 { true } else { $0.outcome != nil } }
         let centralRole = startCentral(central, centralMode, profile: profile)
         let (p, c) = (await peripheralRole.outcome.value, await centralRole.outcome.value)
         return TransferRun(peripheral: p, central: c, peripheralEvents: peripheralRole.events.items,
@@ -461,7 +461,7 @@ extension Duration {
 /// reported rather than hanging).
 func require<Element: Sendable>(_ watch: Watch<Element>, _ what: String, sourceLocation: SourceLocation = #_sourceLocation,
                                 _ match: @escaping @Sendable (Element) -> Bool) async throws -> Element {
-    try #require(await watch.first(where: match), "\(what) did not come", sourceLocation: sourceLocation)
+    try #require(await watch.first(within: .seconds(20), where: match), "\(what) did not come", sourceLocation: sourceLocation)
 }
 
 /// The world's fault-log entries as they are recorded.
@@ -478,66 +478,12 @@ struct LogWatch {
 // MARK: - Waiting for items
 
 /// Items appended over time, each kept; a task can wait for the first (past or future) that
-/// matches.
-final class Watch<Element: Sendable>: Sendable {
-    private struct Waiter {
-        let match: @Sendable (Element) -> Bool
-        let continuation: CheckedContinuation<Element?, Never>
-    }
+/// matches: the event log, under the names these tests use.
+typealias Watch = EventLog
 
-    private struct State {
-        var items: [Element] = []
-        var waiters: [UInt64: Waiter] = [:]
-        var next: UInt64 = 0
-    }
-
-    private let state = Mutex(State())
-
-    var items: [Element] { state.withLock { $0.items } }
-
-    func append(_ item: Element) {
-        let ready = state.withLock { state -> [CheckedContinuation<Element?, Never>] in
-            state.items.append(item)
-            let due = state.waiters.filter { $0.value.match(item) }
-            for id in due.keys { state.waiters[id] = nil }
-            return due.values.map(\.continuation)
-        }
-        for continuation in ready { continuation.resume(returning: item) }
-    }
-
-    /// The first item that matches, or nil when none came within `limit` (real time).
-    func first(within limit: Duration = .seconds(20), where match: @escaping @Sendable (Element) -> Bool) async -> Element? {
-        let id = state.withLock { state in
-            state.next += 1
-            return state.next
-        }
-        return await withTaskGroup(of: Element?.self) { group in
-            group.addTask { await self.wait(id, match) }
-            group.addTask {
-                try? await Task.sleep(for: limit)
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
-        }
-    }
-
-    private func wait(_ id: UInt64, _ match: @escaping @Sendable (Element) -> Bool) async -> Element? {
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Element?, Never>) in
-                let found: Element?? = state.withLock { state in
-                    if Task.isCancelled { return .some(nil) }
-                    if let hit = state.items.first(where: match) { return .some(hit) }
-                    state.waiters[id] = Waiter(match: match, continuation: continuation)
-                    return nil
-                }
-                if let found { continuation.resume(returning: found) }
-            }
-        } onCancel: {
-            state.withLock { $0.waiters.removeValue(forKey: id) }?.continuation.resume(returning: nil)
-        }
-    }
+extension EventLog {
+    var items: [Event] { events }
+    func append(_ item: Event) { record(item) }
 }
 
 // MARK: - A tap under the proxy
