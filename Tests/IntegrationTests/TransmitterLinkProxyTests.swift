@@ -92,35 +92,6 @@ extension Integration {
             }
         }
 
-        static let pair = twoNodes("Two nodes in range (-40 dBm) throughout.", link: "fixed: -40")
-
-        @Test("btvirt + proxy: a peer whose connection ends is announced again when next heard, within the stale window",
-              .requires(.btvirt, .preload), .timeLimit(.minutes(2)))
-        func reannouncedAfterDisconnection() async throws {
-            try RequiredComponent.require(.btvirt, .preload)
-            let world = RadioWorld(scenario: try RadioScenario.load(yaml: Self.pair, file: "pair.yaml"))
-            defer { world.shutdown() }
-            // The default 5 s window: the peer is heard again long before it could go stale.
-            try await withBLELinkNodes(2, label: "txlink-return", world: world, profile: BLELinkProfile()) { nodes in
-                let (a, b) = (nodes[0], nodes[1])
-                try await Self.startAndConnect(a, b)
-                await a.link.disconnect(from: b.user)
-                for (node, other) in [(a, b), (b, a)] {
-                    #expect(await node.log.wait(for: .disconnected(other.user)), "\(node.log.events)")
-                    let ended = node.log.events.firstIndex(of: .disconnected(other.user)) ?? 0
-                    let again = await node.log.first(within: .seconds(3), from: ended) { $0 == .peerNearby(other.user) }
-                    #expect(again != nil, "\(other.user) not announced again after the disconnection: \(node.log.events)")
-                    #expect(Array(node.log.events.dropFirst(ended).prefix(3))
-                                == [.disconnected(other.user), .peerGone(other.user), .peerNearby(other.user)], "\(node.log.events)")
-                }
-                // Announced again, the peer can be connected again.
-                async let ab: Void = a.link.connect(to: b.user)
-                async let ba: Void = b.link.connect(to: a.user)
-                _ = try await (ab, ba)
-                #expect(await a.link.connectedPeers == [b.user])
-            }
-        }
-
         private func line(on spec: BackendSpec) async throws {
             let world = RadioWorld(scenario: try RadioScenario.load(yaml: Self.line, file: "line.yaml"))
             defer { world.shutdown() }

@@ -167,12 +167,10 @@ public actor BLELink: TransmitterLink {
     /// while the peer is not connectable, e.g. between its accepting another central and
     /// advertising again): the peer is gone until it is heard again, so its next advertising
     /// report announces it afresh and automatic mode tries again on that event.
-    /// A connection that ended forgets its peer the same way: one that returns within the
-    /// stale window is announced again.
-    private func forget(_ peer: UserID, because reason: String = "could not connect") {
+    private func forget(_ peer: UserID) {
         staleTimers.removeValue(forKey: peer)?.task.cancel()
-        guard !stopped, sessions[peer] == nil, nearby.removeValue(forKey: peer) != nil else { return }
-        logger.debug("\(peer): \(reason); forgotten until heard again")
+        guard sessions[peer] == nil, nearby.removeValue(forKey: peer) != nil else { return }
+        logger.debug("could not connect to \(peer): forgotten until heard again")
         output.yield(.peerGone(peer))
     }
 
@@ -360,7 +358,7 @@ public actor BLELink: TransmitterLink {
             logger.debug("disconnected from \(user)")
             output.yield(.disconnected(user))
         }
-        forget(user, because: "disconnected")
+        if !stopped, nearby[user] != nil { armStaleTimer(for: user) }
     }
 
     public func disconnect(from peer: UserID) async {
