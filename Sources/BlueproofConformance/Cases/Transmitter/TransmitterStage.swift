@@ -11,6 +11,10 @@ public struct TransmitterStage: Sendable {
 
     /// How long a case waits for the air: a connection, a delivery, a handshake.
     public var airTimeout: Duration { context.transmitterProvider?.airTimeout ?? .seconds(30) }
+    /// How long a precondition (a start, a connection, a tester's part) may take to show: never
+    /// under 30 s, so that a loaded machine (parallel tests on 2 cores) makes a case slower, not
+    /// an error; the wait ends at the event, so a healthy run loses nothing.
+    public var preconditionTimeout: Duration { max(airTimeout, .seconds(30)) }
 
     static func make(_ context: CaseContext, count: Int, wifi: Set<Int> = []) async throws -> TransmitterStage {
         let nodes = try await context.transmitters(count, wifi: wifi)
@@ -40,7 +44,7 @@ public struct TransmitterStage: Sendable {
     /// With `start`, events recorded before the `start`th do not count.
     public func wait(_ index: Int, for what: String, within timeout: Duration? = nil, from start: Int = 0, precondition: Precondition = .connection,
                      _ matches: @escaping @Sendable (TransmitterEvent) -> Bool) async throws -> TransmitterEvent {
-        let timeout = timeout ?? airTimeout
+        let timeout = timeout ?? preconditionTimeout
         guard let event = await logs[index].first(within: timeout, from: start, where: matches) else {
             throw StageFailure(precondition, "node \(index): no \(what) within \(timeout)")
         }
