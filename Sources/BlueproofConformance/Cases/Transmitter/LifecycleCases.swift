@@ -72,8 +72,11 @@ enum LifecycleCases {
         let id = try await stage.subject.send(dictionary: text, data: nil, to: tester, options: .meshTransmission)
         do { try await stage.subject.saveState() } catch { return .fail("saveState failed with a mesh packet pending: \(error)") }
         try await stage.stopSubject()
-        try await stage.start(0)
+        let subject = try await stage.start(0)
         try await stage.start(1)
+        // The packet can move only once the two are connected: not connecting is a precondition
+        // not met (an error), not a packet lost.
+        _ = try await stage.wait(1, for: "connection with the restarted subject") { $0 == .connected(subject) }
         guard await stage.logs[1].received(id, within: stage.airTimeout) != nil else {
             return .fail("mesh packet \(id), pending when saveState was called, was lost across the restart")
         }
