@@ -153,5 +153,41 @@ extension Integration {
                 #expect(!a.log.events.contains { if case .frame = $0 { true } else { false } })
             }
         }
+
+        @Test("btvirt: a frame the peripheral sends the moment it reports the connection reaches the central after its own .connected, over 20 connections",
+              .requires(.btvirt, .preload), .timeLimit(.minutes(2)))
+        /// The race is the host's to schedule (it showed as BFT/LIFE/BV-10 losing a frame in 3 of
+        /// 40 runs): 20 connections give it room, and the order must hold in every one.
+        func noFrameBeforeConnected() async throws {
+            try RequiredComponent.require(.btvirt, .preload)
+            try await withBLELinkNodes(2, label: "txlink-order", profile: BLELinkProfile(staleAfter: nil)) { nodes in
+                let (a, b) = (nodes[0], nodes[1])
+                try await a.link.start(localUser: a.user)
+                try await b.link.start(localUser: b.user)
+                #expect(await a.log.wait(for: .peerNearby(b.user)))
+                #expect(await b.log.wait(for: .peerNearby(a.user)))
+                for round in 0..<20 {
+                    let (fromA, fromB) = (a.log.events.count, b.log.events.count)
+                    // b (the peripheral: a has the lower id) reports the connection when a's hello
+                    // arrives, possibly before a has seen its write answered; it sends at once.
+                    let sending = Task {
+                        guard await b.log.first(within: .seconds(15), from: fromB, where: { $0 == .connected(a.user) }) != nil else { return }
+                        try await b.link.send([UInt8(round)], to: a.user)
+                    }
+                    async let ab: Void = a.link.connect(to: b.user)
+                    async let ba: Void = b.link.connect(to: a.user)
+                    _ = try await (ab, ba)
+                    try await sending.value
+                    #expect(await a.log.wait(for: .frame(from: b.user, bytes: [UInt8(round)])), "round \(round): \(a.log.events)")
+                    let seen = Array(a.log.events.dropFirst(fromA))
+                    let connected = seen.firstIndex(of: .connected(b.user)), frame = seen.firstIndex(of: .frame(from: b.user, bytes: [UInt8(round)]))
+                    #expect(connected != nil && frame != nil && connected! < frame!, "round \(round): \(seen)")
+                    await a.link.disconnect(from: b.user)
+                    for (node, other, mark) in [(a, b, fromA), (b, a, fromB)] {
+                        #expect(await node.log.first(within: .seconds(15), from: mark, where: { $0 == .disconnected(other.user) }) != nil, "round \(round)")
+                    }
+                }
+            }
+        }
     }
 }

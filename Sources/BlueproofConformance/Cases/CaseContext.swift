@@ -29,19 +29,22 @@ public final class CaseContext: Sendable {
     public let backendFacts: [BackendFact]
     /// The run's clock: every timeout a case sets runs on it.
     public let clock: any Clock<Duration>
+    /// This case's folder name in the run (its id as a path, `-<repetition>` added when the run
+    /// repeats cases): repetitions that run at once never share captures or session storage.
+    public let folder: String
 
     public convenience init(entry: CatalogueEntry, profile: Profile, hosts: [LEHost], captures: [String], radio: RadioWorld?,
                             transmitterProvider: (any TransmitterProvider)?, transferFaults: TransferFaults, log: CaseLog,
                             backendFacts: [BackendFact] = [], clock: any Clock<Duration> = ContinuousClock()) {
         self.init(entry: entry, profile: profile, nodes: hosts, dut: nil, airDevice: nil, captures: captures, radio: radio,
                   transmitterProvider: transmitterProvider, transferFaults: transferFaults, log: log,
-                  backendFacts: backendFacts, clock: clock)
+                  backendFacts: backendFacts, clock: clock, folder: entry.id.pathComponent)
     }
 
     public init(entry: CatalogueEntry, profile: Profile, nodes: [LEHost?], dut: DUTNode?, airDevice: AirDevice?,
                 captures: [String], radio: RadioWorld?,
                 transmitterProvider: (any TransmitterProvider)?, transferFaults: TransferFaults, log: CaseLog,
-                backendFacts: [BackendFact] = [], clock: any Clock<Duration> = ContinuousClock()) {
+                backendFacts: [BackendFact] = [], clock: any Clock<Duration> = ContinuousClock(), folder: String) {
         self.entry = entry
         self.profile = profile
         self.nodes = nodes
@@ -54,6 +57,7 @@ public final class CaseContext: Sendable {
         self.log = log
         self.backendFacts = backendFacts
         self.clock = clock
+        self.folder = folder
     }
 
     /// Our host on `node`; throws when the node has none (it is the device under test's, or

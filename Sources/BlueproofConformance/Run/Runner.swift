@@ -78,8 +78,8 @@ public struct Runner: Sendable {
         let entry = config.catalogue.entry(item.id)!
         let log = CaseLog()
         let start = ContinuousClock.now
-        let suffix = config.repeatCount > 1 ? "-\(repetition)" : ""
-        let captureFolder = "\(config.captureFolder)/\(item.id.pathComponent)\(suffix)"
+        let folder = config.repeatCount > 1 ? "\(item.id.pathComponent)-\(repetition)" : item.id.pathComponent
+        let captureFolder = "\(config.captureFolder)/\(folder)"
         var captures: [String] = []
         var implementation: String?
         func result(_ outcome: CaseOutcome) -> (CaseResult, String?) {
@@ -111,7 +111,7 @@ public struct Runner: Sendable {
         do {
             log.note("opening \(item.needs.controllers) controller(s) on \(config.controller)")
             topology = try await Topology.open(item.needs, spec: config.controller, captureFolder: captureFolder,
-                                               workDirectory: "\(config.workDirectory)/\(item.id.pathComponent)\(suffix)",
+                                               workDirectory: "\(config.workDirectory)/\(folder)",
                                                device: device, skipping: skipped, clock: config.clock)
         } catch {
             log.note("topology failed: \(error)")
@@ -122,7 +122,7 @@ public struct Runner: Sendable {
                                   captures: topology.captures,
                                   radio: topology.radio, transmitterProvider: config.transmitterProvider,
                                   transferFaults: config.transferFaults, log: log, backendFacts: topology.backend?.facts ?? [],
-                                  clock: config.clock)
+                                  clock: config.clock, folder: folder)
         var outcome = await Self.guarded(item, context, backend: topology.backend,
                                          timeout: max(config.caseTimeout, item.needs.timeout ?? .zero), clock: config.clock)
         if let provider = config.transmitterProvider, item.needs.transmitters > 0 {

@@ -317,6 +317,8 @@ public actor BLELink: TransmitterLink {
         sessions[peer]?.ready = true
         logger.debug("connected to \(peer)")
         output.yield(.connected(peer))
+        for frame in sessions[peer]?.held ?? [] { output.yield(.frame(from: peer, bytes: frame)) }
+        sessions[peer]?.held = []
         resolveWaiters(peer, true)
     }
 
@@ -408,13 +410,26 @@ public actor BLELink: TransmitterLink {
     private func chunkArrived(_ bytes: [UInt8], on handle: UInt16) {
         guard let user = handles[handle], sessions[user] != nil else { return }
         do {
-            if let frame = try sessions[user]?.reassembler.receive(bytes) { output.yield(.frame(from: user, bytes: frame)) }
+            if let frame = try sessions[user]?.reassembler.receive(bytes) { frameArrived(frame, from: user) }
         } catch .interrupted(let sequence, let received, let expected) {
             logger.debug("frame \(sequence) from \(user) cut short at \(received) of \(expected) bytes; dropped")
-            if let frame = try? sessions[user]?.reassembler.receive(bytes) { output.yield(.frame(from: user, bytes: frame)) }
+            if let frame = try? sessions[user]?.reassembler.receive(bytes) { frameArrived(frame, from: user) }
         } catch {
             logger.debug("chunk from \(user) refused: \(error)")
         }
+    }
+
+    /// Reports a whole frame, or holds it until the connection is ready (``BLESession/held``).
+    private func frameArrived(_ frame: [UInt8], from user: UserID) {
+        guard let session = sessions[user], !session.ready else {
+            output.yield(.frame(from: user, bytes: frame))
+            return
+        }
+        guard session.held.count < BLESession.heldLimit else {
+            logger.debug("frame from \(user) before the connection was ready, over the \(BLESession.heldLimit) held: dropped")
+            return
+        }
+        sessions[user]?.held.append(frame)
     }
 
     public func send(_ frame: [UInt8], to peer: UserID) async throws(LinkError) {

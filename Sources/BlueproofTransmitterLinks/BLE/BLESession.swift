@@ -16,4 +16,9 @@ struct BLESession: Sendable {
     var ready = false
     var chunker: BLEFrameChunker
     var reassembler: BLEFrameReassembler
+    /// Frames that arrived before `ready` (the peer's first notification can beat the answer
+    /// to this side's hello write): reported right after `.connected`, so a transmitter never
+    /// sees a peer's frame before the peer is connected. At most ``heldLimit``.
+    var held: [[UInt8]] = []
+    static let heldLimit = 8
 }

@@ -113,7 +113,7 @@ public final class ReferenceTransmitterProvider: TransmitterProvider {
             try FileManager.default.createDirectory(at: appData, withIntermediateDirectories: true)
             let directory = index == 0 && defects.contains(.sessionInAppData)
                 ? appData.appendingPathComponent("session")
-                : sessionRoot.appendingPathComponent(context.entry.id.pathComponent).appendingPathComponent("node\(index)")
+                : sessionRoot.appendingPathComponent(context.folder).appendingPathComponent("node\(index)")
             if case .simulated = link, index != 0 {
                 session = InMemorySession(identity: try Self.simulatedIdentities().make())
             } else {
@@ -199,7 +199,7 @@ public final class ReferenceTransmitterProvider: TransmitterProvider {
 
     /// Node `index`'s own app data, beside its device storage.
     static func appDataDirectory(_ root: URL, _ context: CaseContext, _ index: Int) -> URL {
-        root.appendingPathComponent(context.entry.id.pathComponent).appendingPathComponent("node\(index)-app")
+        root.appendingPathComponent(context.folder).appendingPathComponent("node\(index)-app")
     }
 
     /// Identities for simulated nodes: unique user ids over one shared RSA key, made once
