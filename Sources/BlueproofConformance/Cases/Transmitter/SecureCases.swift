@@ -2,9 +2,10 @@ import BlueproofTransmitter
 import Foundation
 
 /// Secure connections and their expiry (bridgefy-ios-sdk-readme.md, "Secure connections").
-/// Expiry runs on real time here with a limit of a few seconds in the profile's unit
-/// (`ExpiryUnit`), so the same cases hold for an implementation under test whose clock the
-/// runner does not control; the unit tests check the same rules on a manual clock.
+/// Limits of a few seconds in the profile's unit (`ExpiryUnit`); the idle spans pass on the
+/// subject's clock when the provider can move it (the reference), in real time otherwise, so
+/// the same cases hold for an implementation under test whose clock the runner does not
+/// control (`TransmitterStage.elapse`).
 enum SecureCases {
     static let message: [String: TransmitterValue] = ["text": .string("blueproof secure")]
     /// About how long the short expiration limit of BI-03 and BV-07 lasts; the limit set is
@@ -93,7 +94,7 @@ enum SecureCases {
                 let period = unit.span(limit) * 0.4
                 let tester = try await awayAfterSecure(stage, limit: limit)
                 for round in 1...4 {
-                    try await stage.context.clock.sleep(for: period)
+                    try await stage.elapse(period)
                     do {
                         _ = try await stage.subject.send(dictionary: message, data: nil, to: tester, options: [.encrypted, .meshTransmission])
                     } catch {  // any refusal fails the case: noSecureConnection is wrong here (the connection lapsed although refreshed)
@@ -116,7 +117,7 @@ enum SecureCases {
         let span = unit.span(limit)
         let margin = min(probeMargin, span / 4)
         let tester = try await awayAfterSecure(stage, limit: limit)
-        try await stage.context.clock.sleep(for: span - margin)
+        try await stage.elapse(span - margin)
         let early: PacketID
         do {
             early = try await stage.subject.send(dictionary: message, data: nil, to: tester, options: [.encrypted, .meshTransmission])
@@ -126,7 +127,7 @@ enum SecureCases {
         guard upperSide else {
             return .pass("encrypted send accepted \(span - margin) after the peer left, within the limit of \(limit) \(unit) (packet \(early))")
         }
-        try await stage.context.clock.sleep(for: span + margin)
+        try await stage.elapse(span + margin)
         do {
             let late = try await stage.subject.send(dictionary: message, data: nil, to: tester, options: [.encrypted, .meshTransmission])
             return .fail("encrypted send accepted \(span + margin) after the last activity, past the limit of \(limit) \(unit) (packet \(late))")

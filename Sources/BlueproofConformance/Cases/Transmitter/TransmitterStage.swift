@@ -39,6 +39,21 @@ public struct TransmitterStage: Sendable {
         return user
     }
 
+    /// Lets `span` pass for the subject's secure-connection expiry ("Secure connections"): its
+    /// clock moves on at once when the provider can move it (the reference's injected clock),
+    /// real time passes otherwise (an implementation under test, judged on its own clock).
+    public func elapse(_ span: Duration) async throws {
+        if let provider = context.transmitterProvider {
+            let seconds = Double(span.components.seconds) + Double(span.components.attoseconds) / 1e18
+            do {
+                try await provider.advanceClock(of: 0, by: seconds, for: context)
+                context.log.note("the subject's clock moved on \(span)")
+                return
+            } catch is TransmitterUnavailable {}
+        }
+        try await context.clock.sleep(for: span)
+    }
+
     /// Waits until node `index` reports `event`.
     /// Not seeing it within the timeout means `precondition` was not met (a `StageFailure`).
     /// With `start`, events recorded before the `start`th do not count.
