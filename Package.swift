@@ -60,6 +60,8 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "BlueproofChat", dependencies: ["BlueproofTransmitter"]),
+        // issue 18: Bluenet
+        .target(name: "BlueproofBluenet", dependencies: ["BlueproofWire"]),
         .target(name: "BlueproofControl", dependencies: [
             "BlueproofTransmitter", "BlueproofTransport", "BlueproofAsync",
             .product(name: "Logging", package: "swift-log"),
@@ -115,6 +117,8 @@ let package = Package(
             "BlueproofTransmitter", "BlueproofRadio", "BlueproofAsync", "BlueproofTestSupport",
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // issue 18: Bluenet
+        .testTarget(name: "BlueproofBluenetTests", dependencies: ["BlueproofBluenet", "BlueproofWire", "BlueproofRadio"]),
         .testTarget(name: "BlueproofBackendTests", dependencies: ["BlueproofBackend", "BlueproofTransport", "BlueproofTestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: [
             "BlueproofBackend", "BlueproofHost", "BlueproofCapture", "BlueproofTransport", "BlueproofWire",
