@@ -100,4 +100,12 @@ struct SimulatedWalkTests {
         print("Bluenet localization, 4 dB noise: \(correct)/\(total) seconds in the right room (\(perRoom))")
         #expect(Double(correct) >= 0.9 * Double(total), "\(perRoom)")
     }
+
+    /// For the note only: the same walks at 0, 8 and 12 dB of noise (printed, not judged).
+    @Test func noiseSweepForTheNote() throws {
+        for sigma in [0.0, 8, 12] {
+            let tally = try Self.accuracy(sigma: sigma)
+            print("Bluenet localization, \(sigma) dB noise: \(tally.reduce(0) { $0 + $1.correct })/\(tally.reduce(0) { $0 + $1.total }) seconds in the right room")
+        }
+    }
 }
