@@ -80,6 +80,7 @@ let package = Package(
         .target(name: "BlueproofFuzzing", dependencies: [
             "BlueproofWire", "BlueproofCapture", "BlueproofTransmitter", "BlueproofTransmitterLinks", "BlueproofControl",
             "BlueproofConformance", "BlueproofRadio",
+            "BlueproofBluenet", // issue 18: Bluenet
         ]),
         .executableTarget(name: "BlueproofCLI", dependencies: [
             "BlueproofWire", "BlueproofCapture", "BlueproofTransport", "BlueproofBackend", "BlueproofHost",
