@@ -11,6 +11,8 @@ public enum BluenetLimits {
     public static let trackedRegionsMaximum = 64
     /// Distinct beacons kept between two ranging rounds.
     public static let rangedBeaconsMaximum = 512
+    /// isReady waiters kept before the BLE manager is initialised.
+    public static let readyWaitersMaximum = 64
     /// Characters in a group or location id.
     public static let identifierMaximum = 256
     /// RSSI as a controller reports it (Core Vol 4, Part E §7.7.65.2).

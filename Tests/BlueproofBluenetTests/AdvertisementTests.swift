@@ -94,12 +94,20 @@ struct AdvertisementTests {
         #expect(BluenetScanFilter.crownstones.matches(Self.crownstoneReport()))
     }
 
-    /// BLN/SCAN/BV-05: isReady only once the host says so.
+    /// BLN/SCAN/BV-05: isReady fulfils once the host's manager is initialised, not before; at once after.
     @Test func readyOnlyAfterTheHost() {
         var scanner = BluenetScanner()
+        final class Count { var fulfilled = 0 }
+        let count = Count()
+        scanner.whenReady { count.fulfilled += 1 }
         #expect(!scanner.isReady)
+        #expect(count.fulfilled == 0)
         scanner.hostReady()
         #expect(scanner.isReady)
+        #expect(count.fulfilled == 1)
+        scanner.whenReady { count.fulfilled += 1 }
+        scanner.hostReady()
+        #expect(count.fulfilled == 2, "each waiter once")
     }
 
     /// Untrusted advertising data: every random structure list decodes without a crash.

@@ -19,8 +19,29 @@ public struct BluenetScanner {
     @discardableResult
     public mutating func off(_ id: Int) -> Bool { bus.off(id) }
 
-    /// The host's BLE manager finished initialising.
-    public mutating func hostReady() { isReady = true }
+    private var readyWaiters: [() -> Void] = []
+
+    /// "isReady() -> Promise<Void>": `fulfil` runs once the BLE manager is initialised, at once
+    /// when it already is. Waiters are kept in order, at most ``BluenetLimits/readyWaitersMaximum``
+    /// (a caller that piles up more is refused: false).
+    @discardableResult
+    public mutating func whenReady(_ fulfil: @escaping () -> Void) -> Bool {
+        if isReady {
+            fulfil()
+            return true
+        }
+        guard readyWaiters.count < BluenetLimits.readyWaitersMaximum else { return false }
+        readyWaiters.append(fulfil)
+        return true
+    }
+
+    /// The host's BLE manager finished initialising: fulfils every waiter, once.
+    public mutating func hostReady() {
+        isReady = true
+        let waiters = readyWaiters
+        readyWaiters = []
+        waiters.forEach { $0() }
+    }
 
     public mutating func startScanning() { filter = .all }
     public mutating func startScanningForCrownstones() { filter = .crownstones }
