@@ -11,7 +11,8 @@ public struct Fingerprint: Hashable, Sendable {
         guard samples.count <= BluenetLimits.fingerprintBeaconsMaximum else {
             throw .fingerprintTooLarge(what: "beacons", count: samples.count, limit: BluenetLimits.fingerprintBeaconsMaximum)
         }
-        for (key, values) in samples {
+        // Sorted, so that the refusal named is the same on every run.
+        for (key, values) in samples.sorted(by: { $0.key < $1.key }) {
             guard !key.isEmpty, key.utf8.count <= BluenetLimits.identifierMaximum else {
                 throw .fingerprintMalformed("an id string of \(key.utf8.count) octets (1 to \(BluenetLimits.identifierMaximum))")
             }

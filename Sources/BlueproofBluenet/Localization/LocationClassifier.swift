@@ -49,7 +49,8 @@ public struct LocationClassifier: Hashable, Sendable {
         for id in locationIds {
             guard let model = models[id] else { continue }
             var score = 0.0
-            for (beacon, rssi) in readings {
+            // In a fixed order, so that the floating-point sum, and a tie, never depend on hashing.
+            for (beacon, rssi) in readings.sorted(by: { $0.key < $1.key }) {
                 let mean = model.mean[beacon] ?? Self.unseenRSSI
                 let deviation = model.deviation[beacon] ?? Self.unseenDeviation
                 let z = (Double(rssi) - mean) / deviation
