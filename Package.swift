@@ -60,6 +60,8 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "BlueproofChat", dependencies: ["BlueproofTransmitter"]),
+        // issue 18: Bluenet
+        .target(name: "BlueproofBluenet", dependencies: ["BlueproofWire"]),
         .target(name: "BlueproofControl", dependencies: [
             "BlueproofTransmitter", "BlueproofTransport", "BlueproofAsync",
             .product(name: "Logging", package: "swift-log"),
@@ -78,6 +80,7 @@ let package = Package(
         .target(name: "BlueproofFuzzing", dependencies: [
             "BlueproofWire", "BlueproofCapture", "BlueproofTransmitter", "BlueproofTransmitterLinks", "BlueproofControl",
             "BlueproofConformance", "BlueproofRadio",
+            "BlueproofBluenet", // issue 18: Bluenet
         ]),
         .executableTarget(name: "BlueproofCLI", dependencies: [
             "BlueproofWire", "BlueproofCapture", "BlueproofTransport", "BlueproofBackend", "BlueproofHost",
@@ -115,6 +118,8 @@ let package = Package(
             "BlueproofTransmitter", "BlueproofRadio", "BlueproofAsync", "BlueproofTestSupport",
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // issue 18: Bluenet
+        .testTarget(name: "BlueproofBluenetTests", dependencies: ["BlueproofBluenet", "BlueproofWire", "BlueproofRadio"]),
         .testTarget(name: "BlueproofBackendTests", dependencies: ["BlueproofBackend", "BlueproofTransport", "BlueproofTestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: [
             "BlueproofBackend", "BlueproofHost", "BlueproofCapture", "BlueproofTransport", "BlueproofWire",

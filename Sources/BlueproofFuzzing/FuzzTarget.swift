@@ -19,7 +19,7 @@ public struct FuzzTarget: Sendable {
 
 public enum FuzzTargets {
     /// Every target, in the order `scripts/fuzz` runs them.
-    public static let all: [FuzzTarget] = wire + captures + transmitter + text
+    public static let all: [FuzzTarget] = wire + captures + transmitter + text + bluenet
 
     public static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }
 }
