@@ -55,6 +55,7 @@ let package = Package(
         ]),
         .target(name: "BlueproofTransmitter", dependencies: [
             "BlueproofFiles",
+            "BlueproofWire",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "_CryptoExtras", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),

@@ -8,12 +8,15 @@ public struct RadioFaultLogEntry: Hashable, Sendable, Codable, CustomStringConve
     public var kind: Kind
     /// What exactly, for a person.
     public var detail: String
+    /// How many it concerned, where that is a number a check needs (credits released).
+    public var count: Int?
 
-    public init(time: Double, node: Int, kind: Kind, detail: String) {
+    public init(time: Double, node: Int, kind: Kind, detail: String, count: Int? = nil) {
         self.time = time
         self.node = node
         self.kind = kind
         self.detail = detail
+        self.count = count
     }
 
     public enum Kind: String, Hashable, Sendable, Codable {

@@ -115,7 +115,7 @@ extension RadioSwitchboard {
                 .map { HCINumberOfCompletedPacketsEvent.Entry(connectionHandle: $0.key, numCompletedPackets: UInt16(clamping: $0.value)) }
             let total = entries.reduce(0) { $0 + Int($1.numCompletedPackets) }
             record(now, node, .releaseCredits, "released \(total) withheld credits"
-                + entries.map { " (0x\(String($0.connectionHandle, radix: 16)): \($0.numCompletedPackets))" }.joined())
+                + entries.map { " (0x\(String($0.connectionHandle, radix: 16)): \($0.numCompletedPackets))" }.joined(), count: total)
             return entries.isEmpty ? [] : [.toHost(node: node, HCIEvent.numberOfCompletedPackets(.init(handles: entries)).h4)]
         default:
             return []

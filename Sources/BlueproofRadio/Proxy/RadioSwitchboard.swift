@@ -54,8 +54,8 @@ struct RadioSwitchboard: Sendable {
         nodes.first { $0.value.address == address }?.key
     }
 
-    mutating func record(_ now: Duration, _ node: Int, _ kind: RadioFaultLogEntry.Kind, _ detail: String) {
-        log.append(RadioFaultLogEntry(time: now / .seconds(1), node: node, kind: kind, detail: detail))
+    mutating func record(_ now: Duration, _ node: Int, _ kind: RadioFaultLogEntry.Kind, _ detail: String, count: Int? = nil) {
+        log.append(RadioFaultLogEntry(time: now / .seconds(1), node: node, kind: kind, detail: detail, count: count))
     }
 
     // MARK: Host to controller

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The reference transmitter: the behaviour bridgefy-ios-sdk-readme.md documents, on any
 /// `TransmitterLink` (BLE, TCP, or the simulated link). Validation is synchronous (`SendValidator`);
@@ -32,12 +33,13 @@ public actor Transmitter: TransmitterControl {
     /// Connected users whose secure connection was live when they connected (or was made while
     /// connected): being in range keeps it alive ("Secure connections": activity).
     var liveSecure: Set<UserID> = []
-    var subscribers: [UUID: AsyncStream<TransmitterEvent>.Continuation] = [:]
+    /// Behind a lock so that log lines, written synchronously wherever they are, become `log`
+    /// events in order with the events around them.
+    let subscribers = Mutex<[UUID: AsyncStream<TransmitterEvent>.Continuation]>([:])
     var linkTask: Task<Void, Never>?
     var statistics = TransmitterStatistics()
     /// The token of this transmitter's `log` events while it runs (`TransmitterLog.attach`).
     var logSink: UUID?
-    var logLines: AsyncStream<(TransmitterLogLevel, String)>.Continuation?
     /// The app's answer to shouldConnectSecurelyWithUser given at run time; nil: the configured one.
     var secureAnswer: Bool?
     /// The certificate `setLicence` gave, in place of the configured one.
@@ -60,17 +62,15 @@ public actor Transmitter: TransmitterControl {
     public func events() -> AsyncStream<TransmitterEvent> {
         let (stream, continuation) = AsyncStream<TransmitterEvent>.makeStream()
         let id = UUID()
-        subscribers[id] = continuation
+        subscribers.withLock { $0[id] = continuation }
         continuation.onTermination = { [weak self] _ in
-            Task { await self?.unsubscribe(id) }
+            _ = self?.subscribers.withLock { $0.removeValue(forKey: id) }
         }
         return stream
     }
 
-    func unsubscribe(_ id: UUID) { subscribers[id] = nil }
-
-    func emit(_ event: TransmitterEvent) {
-        for continuation in subscribers.values { continuation.yield(event) }
+    nonisolated func emit(_ event: TransmitterEvent) {
+        for continuation in subscribers.withLock({ Array($0.values) }) { continuation.yield(event) }
     }
 
     // MARK: Lifecycle
@@ -144,21 +144,14 @@ public actor Transmitter: TransmitterControl {
     /// they were written.
     private func attachLog(_ user: UserID) {
         detachLog()
-        let (lines, continuation) = AsyncStream<(TransmitterLogLevel, String)>.makeStream()
-        logSink = TransmitterLog.attach(user: user, ignoringLevel: defects.contains(.logLevelIgnored)) { level, text in
-            continuation.yield((level, text))
+        logSink = TransmitterLog.attach(user: user, ignoringLevel: defects.contains(.logLevelIgnored)) { [weak self] level, text in
+            self?.emit(.log(level, text))
         }
-        Task { [weak self] in
-            for await (level, text) in lines { await self?.emit(.log(level, text)) }
-        }
-        logLines = continuation
     }
 
     private func detachLog() {
         if let logSink { TransmitterLog.detach(logSink) }
         logSink = nil
-        logLines?.finish()
-        logLines = nil
     }
 
     public func localUser() -> UserID? { identity?.userID ?? (try? session.load())?.identity.userID }

@@ -1,3 +1,5 @@
+import BlueproofWire
+
 /// Topologies for simulated meshes: who is in range of whom, by node index.
 public enum SimulatedTopology: String, Sendable, CaseIterable {
     /// A near-square grid, each node in range of its 4 neighbours.
@@ -55,18 +57,5 @@ public enum SimulatedTopology: String, Sendable, CaseIterable {
     /// The largest hop distance from node 0, for choosing a hop limit.
     public static func eccentricity(count: Int, edges: [(Int, Int)]) -> Int {
         distances(count: count, edges: edges).max() ?? 0
-    }
-}
-
-/// A small seeded generator (SplitMix64), so random topologies repeat.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
