@@ -60,6 +60,10 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "BlueproofChat", dependencies: ["BlueproofTransmitter"]),
+        // issue 17: Spark data connections (docs/spark-wire.md)
+        .target(name: "BlueproofSpark", dependencies: [
+            "BlueproofTransmitter", "BlueproofFiles", .product(name: "Crypto", package: "swift-crypto"),
+        ]),
         .target(name: "BlueproofControl", dependencies: [
             "BlueproofTransmitter", "BlueproofTransport", "BlueproofAsync",
             .product(name: "Logging", package: "swift-log"),
@@ -105,6 +109,8 @@ let package = Package(
         .testTarget(name: "BlueproofTransmitterTests", dependencies: [
             "BlueproofTransmitter", "BlueproofTestSupport", "BlueproofAsync", .product(name: "Logging", package: "swift-log"),
         ]),
+        // issue 17: Spark data connections
+        .testTarget(name: "BlueproofSparkTests", dependencies: ["BlueproofSpark", "BlueproofTransmitter", "BlueproofFiles"]),
         .testTarget(name: "BlueproofControlTests", dependencies: ["BlueproofControl", "BlueproofTransmitter", "BlueproofTransport"]),
         .testTarget(name: "BlueproofTransmitterLinksTests", dependencies: [
             "BlueproofTransmitterLinks", "BlueproofTransmitter", "BlueproofWire", "BlueproofHost", "BlueproofAsync",
