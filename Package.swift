@@ -110,7 +110,9 @@ let package = Package(
             "BlueproofTransmitter", "BlueproofTestSupport", "BlueproofAsync", .product(name: "Logging", package: "swift-log"),
         ]),
         // issue 17: Spark data connections
-        .testTarget(name: "BlueproofSparkTests", dependencies: ["BlueproofSpark", "BlueproofTransmitter", "BlueproofFiles"]),
+        .testTarget(name: "BlueproofSparkTests", dependencies: [
+            "BlueproofSpark", "BlueproofTransmitter", "BlueproofFiles", .product(name: "Crypto", package: "swift-crypto"),
+        ]),
         .testTarget(name: "BlueproofControlTests", dependencies: ["BlueproofControl", "BlueproofTransmitter", "BlueproofTransport"]),
         .testTarget(name: "BlueproofTransmitterLinksTests", dependencies: [
             "BlueproofTransmitterLinks", "BlueproofTransmitter", "BlueproofWire", "BlueproofHost", "BlueproofAsync",

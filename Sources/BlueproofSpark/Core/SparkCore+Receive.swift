@@ -81,7 +81,7 @@ extension SparkCore {
         case .error(let number, let failure):
             // The peer's failure may name our outgoing transfer (the receiver refused it) or its own.
             if let transfer = connections[id]?.incoming.removeValue(forKey: number) {
-                failIncoming(transfer, on: id, record: record, error: .remote(failure))
+                failIncoming(transfer, on: id, error: .remote(failure))
             } else {
                 cancelSends(on: id, matching: { item in
                     if case .transfer(let outgoing) = item { outgoing.header.transfer == number } else { false }
@@ -116,13 +116,12 @@ extension SparkCore {
                                         failure: SparkTransferFailure = .refused, removed: Bool = false) {
         if !removed { connections[id]?.incoming[transfer.header.transfer] = nil }
         sendControl(id, .error(transfer: transfer.header.transfer, failure: failure))
-        if let handle = transfer.handle { sink.discard(handle) }
-        if !transfer.ignored { report(transfer, on: id, complete: false, error: error) }
+        failIncoming(transfer, on: id, error: error)
     }
 
     /// Fails an incoming transfer: the partial file is discarded, the callback gets the error
     /// and no path.
-    mutating func failIncoming(_ transfer: IncomingTransfer, on id: SparkConnectionID, record: ConnectionRecord, error: SparkTransferError) {
+    mutating func failIncoming(_ transfer: IncomingTransfer, on id: SparkConnectionID, error: SparkTransferError) {
         if let handle = transfer.handle { sink.discard(handle) }
         if !transfer.ignored { report(transfer, on: id, complete: false, error: error) }
     }

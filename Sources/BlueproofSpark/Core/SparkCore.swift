@@ -90,7 +90,7 @@ public struct SparkCore {
             sendControl(id, declining ? .decline(reason) : .end(reason))
         }
         cancelSends(on: id, matching: { _ in true }, error: .connectionEnded(reason))
-        for transfer in record.incoming.values { failIncoming(transfer, on: id, record: record, error: .connectionEnded(reason)) }
+        for transfer in record.incoming.values { failIncoming(transfer, on: id, error: .connectionEnded(reason)) }
         events.append(.ended(id, reason, by: side))
     }
 

@@ -65,6 +65,17 @@ public struct SparkChannelData: Hashable, Sendable {
     public var progress: Double?
     public var transferComplete: Bool
     public var error: SparkTransferError?
+
+    public init(kind: Kind, id: UInt32, description: String, data: [UInt8], progress: Double?, transferComplete: Bool,
+                error: SparkTransferError? = nil) {
+        self.kind = kind
+        self.id = id
+        self.description = description
+        self.data = data
+        self.progress = progress
+        self.transferComplete = transferComplete
+        self.error = error
+    }
 }
 
 /// What `fileAvailableCallback` gets: progress, then the path of the complete file in the
@@ -77,6 +88,15 @@ public struct SparkFileData: Hashable, Sendable {
     /// Set only when the file is complete and its SHA-256 matched.
     public var path: String?
     public var error: SparkTransferError?
+
+    public init(transfer: UInt32, name: String, progress: Double, transferComplete: Bool, path: String?, error: SparkTransferError? = nil) {
+        self.transfer = transfer
+        self.name = name
+        self.progress = progress
+        self.transferComplete = transferComplete
+        self.path = path
+        self.error = error
+    }
 }
 
 /// Why a received frame changed nothing.

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Where the core reads files it sends and writes files it receives: injected, so the core
 /// does no I/O of its own (docs/spark-wire.md "Files"). `DiskFileSource` and
 /// `CacheFolderSink` are the reference implementations.
@@ -34,4 +40,11 @@ public struct SparkFileFailure: Error, Hashable, Sendable, CustomStringConvertib
         self.reason = reason
     }
     public var description: String { "\(path): \(reason)" }
+}
+
+extension SparkFileFailure {
+    /// A system call's failure: the step and the reason `errno` gives.
+    static func system(_ path: String, _ step: String) -> SparkFileFailure {
+        SparkFileFailure(path: path, reason: "\(step): \(String(cString: strerror(errno)))")
+    }
 }
