@@ -62,7 +62,8 @@ let package = Package(
         .target(name: "BlueproofChat", dependencies: ["BlueproofTransmitter"]),
         // issue 17: Spark data connections (docs/spark-wire.md)
         .target(name: "BlueproofSpark", dependencies: [
-            "BlueproofTransmitter", "BlueproofFiles", .product(name: "Crypto", package: "swift-crypto"),
+            "BlueproofTransmitter", "BlueproofFiles", "BlueproofHost", "BlueproofWire", "BlueproofAsync",
+            .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .target(name: "BlueproofControl", dependencies: [
             "BlueproofTransmitter", "BlueproofTransport", "BlueproofAsync",
@@ -128,6 +129,8 @@ let package = Package(
             "BlueproofBackend", "BlueproofHost", "BlueproofCapture", "BlueproofTransport", "BlueproofWire",
             "BlueproofTestSupport", "BlueproofRadio", "BlueproofTransfer", "BlueproofConformance", "BlueproofTransmitter",
             "BlueproofTransmitterLinks", "BlueproofAsync", .product(name: "Crypto", package: "swift-crypto"),
+            // issue 17: Spark over credit-based channels
+            "BlueproofSpark",
         ], exclude: ["Bumble"]),
     ],
     swiftLanguageModes: [.v6]

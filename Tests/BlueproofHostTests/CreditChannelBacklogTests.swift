@@ -1,0 +1,34 @@
+import BlueproofHost
+import BlueproofWire
+import Testing
+
+/// issue 17: a peer may speak on a credit-based channel before the application asks for its
+/// SDUs (the Spark listener's hello); the host keeps up to 16 and replays them in order.
+@Suite("Credit-based channel backlog")
+struct CreditChannelBacklogTests {
+    @Test("SDUs before incomingSDUs are kept (16 at most, then dropped and logged) and replayed in order")
+    func backlogReplayed() async throws {
+        try await withRig { rig in
+            let spsm = L2CAPSPSM(0x0080)
+            let servers = await rig.host.listen(spsm: spsm, mtu: 100, mps: 23, credits: 64)
+            _ = try await rig.open()
+            let request = L2CAPLECreditBasedConnectionRequest(spsm: spsm, sourceCID: L2CAPChannelID(0x0041), mtu: 100,
+                                                              mps: 23, initialCredits: 5)
+            rig.controller.injectL2CAP(handle: LEHostRobustnessTests.handle, channel: .leSignaling, payload: L2CAPSignal(
+                identifier: 0x07, command: .leCreditBasedConnectionRequest(request)).encoded)
+            let channel = try #require(await servers.first { _ in true })
+            for index in 0..<17 {
+                rig.controller.injectL2CAP(handle: LEHostRobustnessTests.handle, channel: channel.local.cid, payload: [0x01, 0x00, UInt8(index)])
+            }
+            #expect(await rig.log.line(containing: "SDU dropped, no reader and 16 waiting", level: .debug) != nil)
+            let sdus = await rig.host.incomingSDUs(on: channel)
+            rig.controller.injectL2CAP(handle: LEHostRobustnessTests.handle, channel: channel.local.cid, payload: [0x01, 0x00, 99])
+            var received: [[UInt8]] = []
+            for await sdu in sdus {
+                received.append(sdu)
+                if received.count == 17 { break }
+            }
+            #expect(received == (0..<16).map { [UInt8($0)] } + [[99]])
+        }
+    }
+}
