@@ -20,6 +20,9 @@ public enum SparkLimits {
     public static let maxChannelsPerConnection = 64
     /// Incoming transfers in progress on one connection.
     public static let maxIncomingTransfers = 16
+    /// Declared bytes of in-memory data blocks being received, all connections together: the
+    /// memory an untrusted peer can make the core hold (files go to disk and do not count).
+    public static let maxBufferedDataBytes: UInt64 = 64 << 20
     /// Connections one core holds at once (live ones; ended ones are forgotten).
     public static let maxConnections = 32
     /// Bytes of stream blocks queued but not yet handed to the link, per connection: the

@@ -186,6 +186,26 @@ struct SparkTransferTests {
         #expect(net.files[Self.b]?.partialCount == 0)
     }
 
+    @Test("data blocks declared past 64 MiB in memory at once, or a 17th transfer at once, are refused; files do not count")
+    func incomingBounds() throws {
+        let net = Self.net()
+        let (out, incoming) = try net.connect(Self.a, Self.b)
+        func header(_ transfer: UInt32, _ kind: SparkTransferKind, _ size: UInt64) throws -> [UInt8] {
+            try SparkEnvelope(origin: .sender, connection: out.number,
+                              frame: .transferHeader(SparkTransferHeader(transfer: transfer, kind: kind, size: size, sha256: SparkCodecTests.digest, name: "n"))).encoded()
+        }
+        for transfer in stride(from: UInt32(2), through: 8, by: 2) { net.cores[Self.b]?.receive(try header(transfer, .data, 16 << 20), from: Self.a) }
+        net.cores[Self.b]?.receive(try header(10, .data, 1), from: Self.a)
+        net.collect()
+        #expect(net.take(Self.b) == [.ignored(peer: Self.a, .unexpected(incoming, kind: 9))])
+        for transfer in stride(from: UInt32(12), through: 34, by: 2) { net.cores[Self.b]?.receive(try header(transfer, .file, 1 << 30), from: Self.a) }
+        net.cores[Self.b]?.receive(try header(36, .file, 1), from: Self.a)
+        net.collect()
+        #expect(net.take(Self.b) == [.ignored(peer: Self.a, .unexpected(incoming, kind: 9))])
+        let refusals = (0..<2).compactMap { _ in net.cores[Self.b]?.nextFrame(for: Self.a) }.map { try? SparkEnvelope.decode($0).frame }
+        #expect(refusals == [.error(transfer: 10, failure: .refused), .error(transfer: 36, failure: .refused)])
+    }
+
     @Test("a file arriving before the file callback is set is ignored whole (SPK/FILE/BI-03)")
     func fileBeforeCallbackIgnored() throws {
         let net = Self.net()

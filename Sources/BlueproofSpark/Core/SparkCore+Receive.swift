@@ -38,7 +38,8 @@ extension SparkCore {
         switch frame {
         case .transferHeader(let header):
             guard header.transfer % 2 != record.nextLocalID % 2, record.incoming[header.transfer] == nil,
-                  record.incoming.count < SparkLimits.maxIncomingTransfers else {
+                  record.incoming.count < SparkLimits.maxIncomingTransfers,
+                  header.kind == .file || bufferedDataBytes + header.size <= SparkLimits.maxBufferedDataBytes else {
                 sendControl(id, .error(transfer: header.transfer, failure: .refused))
                 return events.append(.ignored(peer: id.peer, .unexpected(id, kind: frame.kind)))
             }
@@ -89,6 +90,13 @@ extension SparkCore {
             }
         default:
             break
+        }
+    }
+
+    /// Declared sizes of the in-memory data blocks being received.
+    private var bufferedDataBytes: UInt64 {
+        connections.values.reduce(0) { total, record in
+            record.incoming.values.reduce(total) { $0 + ($1.header.kind == .data ? $1.header.size : 0) }
         }
     }
 
