@@ -9,14 +9,7 @@ struct CreditChannelBacklogTests {
     @Test("SDUs before incomingSDUs are kept (16 at most, then dropped and logged) and replayed in order")
     func backlogReplayed() async throws {
         try await withRig { rig in
-            let spsm = L2CAPSPSM(0x0080)
-            let servers = await rig.host.listen(spsm: spsm, mtu: 100, mps: 23, credits: 64)
-            _ = try await rig.open()
-            let request = L2CAPLECreditBasedConnectionRequest(spsm: spsm, sourceCID: L2CAPChannelID(0x0041), mtu: 100,
-                                                              mps: 23, initialCredits: 5)
-            rig.controller.injectL2CAP(handle: LEHostRobustnessTests.handle, channel: .leSignaling, payload: L2CAPSignal(
-                identifier: 0x07, command: .leCreditBasedConnectionRequest(request)).encoded)
-            let channel = try #require(await servers.first { _ in true })
+            let channel = try await rig.acceptChannel()
             for index in 0..<17 {
                 rig.controller.injectL2CAP(handle: LEHostRobustnessTests.handle, channel: channel.local.cid, payload: [0x01, 0x00, UInt8(index)])
             }
@@ -30,5 +23,20 @@ struct CreditChannelBacklogTests {
             }
             #expect(received == (0..<16).map { [UInt8($0)] } + [[99]])
         }
+    }
+}
+
+extension Rig {
+    /// Listens on SPSM 0x0080 (MTU 100, MPS 23, 64 credits), opens the link, and has the peer
+    /// (CID 0x0041, identifier 7) open a channel to it; returns that channel.
+    func acceptChannel() async throws -> L2CAPChannel {
+        let spsm = L2CAPSPSM(0x0080)
+        let servers = await host.listen(spsm: spsm, mtu: 100, mps: 23, credits: 64)
+        _ = try await open()
+        let request = L2CAPLECreditBasedConnectionRequest(spsm: spsm, sourceCID: L2CAPChannelID(0x0041), mtu: 100,
+                                                          mps: 23, initialCredits: 5)
+        controller.injectL2CAP(handle: LEHostRobustnessTests.handle, channel: .leSignaling, payload: L2CAPSignal(
+            identifier: 0x07, command: .leCreditBasedConnectionRequest(request)).encoded)
+        return try #require(await servers.first { _ in true })
     }
 }
