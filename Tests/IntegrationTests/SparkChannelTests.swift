@@ -1,3 +1,4 @@
+import BlueproofBackend
 import BlueproofHost
 import BlueproofSpark
 import BlueproofTestSupport
@@ -6,7 +7,8 @@ import Foundation
 import Testing
 
 /// issue 17: Spark data connections over LE credit-based channels between two of our hosts
-/// (docs/spark-wire.md): offer, accept, a file byte-exact into the receiver's cache folder.
+/// on btvirt and Rootcanal (docs/spark-wire.md): offer, accept, a file byte-exact into the
+/// receiver's cache folder, end.
 extension Integration {
     @Suite("Spark over credit-based channels")
     struct SparkChannelTests {
@@ -22,13 +24,24 @@ extension Integration {
               .requires(.btvirt, .preload), .timeLimit(.minutes(2)))
         func fileOverBTVirt() async throws {
             try RequiredComponent.require(.btvirt, .preload)
-            let folder = try WorkFolder("spark-coc")
+            try await file(over: .btvirt)
+        }
+
+        @Test("Rootcanal: a connection is offered and accepted, and a 200 KB file arrives byte-exact in the cache folder",
+              .requires(.rootcanal, .preload), .timeLimit(.minutes(2)))
+        func fileOverRootcanal() async throws {
+            try RequiredComponent.require(.rootcanal, .preload)
+            try await file(over: .rootcanal)
+        }
+
+        private func file(over spec: BackendSpec) async throws {
+            let folder = try WorkFolder("spark-coc-\(spec)")
             defer { folder.cleanUp() }
             let cache = folder.file("cache")
             try FileManager.default.createDirectory(atPath: cache, withIntermediateDirectories: true)
             let content = pattern(200_000)
             try Data(content).write(to: URL(fileURLWithPath: folder.file("sample.bin")))
-            try await withHosts(.btvirt, in: folder) { nodes in
+            try await withHosts(spec, in: folder) { nodes in
                 let (callerHost, calleeHost) = (nodes.hosts[0], nodes.hosts[1])
                 let caller = Self.node(callerHost, reg: 1, knows: 2, folder: folder.file("unused"))
                 let callee = Self.node(calleeHost, reg: 2, knows: 1, folder: cache)
