@@ -71,11 +71,12 @@ final class SparkNet {
     /// Adds a node; `knows` are the peers whose keys it holds.
     func add(_ reg: UInt64, knows: [UInt64] = [], setup: SparkAnswer = .automatic, acceptance: SparkAnswer = .application,
              concurrency: SparkConcurrency = .several(limit: 8), frameBytes: Int = 64, sink: (any SparkFileSink)? = nil,
-             source: (any SparkFileSource)? = nil) {
+             source: (any SparkFileSource)? = nil, defects: SparkDefects = []) {
         let memory = MemoryFiles()
         files[reg] = memory
         var core = SparkCore(configuration: SparkConfiguration(registrationID: reg, keyID: Self.key(reg), setup: setup, acceptance: acceptance,
-                                                               concurrency: concurrency, offerTimeout: 10, frameBytes: frameBytes),
+                                                               concurrency: concurrency, offerTimeout: 10, frameBytes: frameBytes,
+                                                               defects: defects),
                              clock: clock, source: source ?? memory, sink: sink ?? memory)
         for peer in knows { core.recordKey(Self.key(peer), for: peer) }
         cores[reg] = core

@@ -37,10 +37,13 @@ public struct SparkConfiguration: Sendable {
     public var offerTimeout: TimeInterval
     /// The link's SDU size: frames are cut to fit (`SparkLimits.minFrameBytes`...`maxFrameBytes`).
     public var frameBytes: Int
+    /// Broken-variant faults; none for the reference.
+    public var defects: SparkDefects
 
     public init(registrationID: UInt64, keyID: [UInt8], setup: SparkAnswer = .automatic, acceptance: SparkAnswer = .application,
                 concurrency: SparkConcurrency = .several(limit: SparkLimits.maxConnections), offerTimeout: TimeInterval = 30,
-                frameBytes: Int = SparkLimits.maxFrameBytes) {
+                frameBytes: Int = SparkLimits.maxFrameBytes, defects: SparkDefects = []) {
+        self.defects = defects
         self.registrationID = registrationID
         self.keyID = keyID
         self.setup = setup

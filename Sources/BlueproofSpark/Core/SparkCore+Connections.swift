@@ -4,7 +4,8 @@ extension SparkCore {
     /// `startDataConnection(regId, metaData:)`: refused with the key error when no key for
     /// `peer` is on record, and with `metadataTooLarge` over 4096 bytes.
     public mutating func startDataConnection(to peer: UInt64, metadata: String = "") throws(SparkError) -> SparkConnectionID {
-        if let reason = SparkRules.metadata(metadata), case .metadataTooLarge(let bytes, let limit) = reason {
+        if !configuration.defects.contains(.metadataUnbounded), let reason = SparkRules.metadata(metadata),
+           case .metadataTooLarge(let bytes, let limit) = reason {
             throw .metadataTooLarge(bytes: bytes, limit: limit)
         }
         guard keys[peer] != nil else { throw .keyError(peer: peer) }
@@ -67,14 +68,14 @@ extension SparkCore {
         guard connections[id] == nil else { return events.append(.ignored(peer: id.peer, .unexpected(id, kind: 2))) }
         let refusal: SparkEndReason? =
             if offer.callee != configuration.registrationID || offer.caller != id.peer { .malformed }
-            else if keys[id.peer] != offer.callerKey { .keyError }
+            else if keys[id.peer] != offer.callerKey && !configuration.defects.contains(.keyUnchecked) { .keyError }
             else if configuration.concurrency != .single && connections.count >= configuration.concurrency.limit { .tooManyConnections }
             else { nil }
         if let refusal {
             sendControl(id, .decline(refusal))
             return events.append(.ended(id, refusal, by: .local))
         }
-        let busy = configuration.concurrency == .single && !connections.isEmpty
+        let busy = configuration.concurrency == .single && !connections.isEmpty && !configuration.defects.contains(.secondOfferKept)
         connections[id] = ConnectionRecord(state: .offered, outgoing: false)
         events.append(.offered(id, metadata: offer.metadata))
         if busy { return tearDown(id, reason: .busy, by: .local, notify: true) }
@@ -85,7 +86,8 @@ extension SparkCore {
     mutating func receiveAnswer(_ frame: SparkFrame, id: SparkConnectionID) {
         guard let record = connections[id] else { return events.append(.ignored(peer: id.peer, .unknownConnection(number: id.number))) }
         switch frame {
-        case .accept where id.outgoing && record.state == .offering:
+        case .accept where id.outgoing && record.state == .offering,
+             .decline where id.outgoing && record.state == .offering && configuration.defects.contains(.declineTakenAsAccept):
             connections[id]?.state = .accepted
             connections[id]?.deadline = nil
             events.append(.accepted(id))

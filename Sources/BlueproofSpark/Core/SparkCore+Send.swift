@@ -76,7 +76,10 @@ extension SparkCore {
                     transfer.offset += UInt64(count)
                     frame = .chunk(transfer: transfer.header.transfer, bytes: bytes)
                     queue.bulk[0] = .transfer(transfer)
-                    events.append(.sendProgress(id, send: transfer.send, SparkProgress(fraction: transfer.fraction, done: false)))
+                    let backwards = configuration.defects.contains(.progressBackwards) && transfer.offset == 2 * UInt64(count)
+                    if !configuration.defects.contains(.progressSkipped) {
+                        events.append(.sendProgress(id, send: transfer.send, SparkProgress(fraction: backwards ? 0 : transfer.fraction, done: false)))
+                    }
                 case .failure(let error):
                     queue.bulk.removeFirst()
                     frame = .error(transfer: transfer.header.transfer, failure: .sourceUnavailable)

@@ -19,7 +19,7 @@ extension SparkCore {
         var record = try acceptedRecord(id)
         guard record.channels.removeValue(forKey: channel) != nil else { throw .unknownChannel(channel) }
         connections[id] = record
-        dropStreamSends(on: id, channel: channel)
+        if !configuration.defects.contains(.closeKeepsPending) { dropStreamSends(on: id, channel: channel) }
         sendControl(id, .channelClose(channel: channel))
         events.append(.channelClosed(id, channel: channel, by: .local))
     }
@@ -74,7 +74,7 @@ extension SparkCore {
             events.append(.channelClosed(id, channel: channel, by: .remote))
         case .streamBlock(let channel, let bytes):
             guard let description = record.channels[channel] else { return events.append(.ignored(peer: id.peer, .unknownChannel(id, channel))) }
-            guard record.dataCallback else { return events.append(.ignored(peer: id.peer, .noReceiveCallback(id))) }
+            guard record.dataCallback || configuration.defects.contains(.deliversBeforeCallbacks) else { return events.append(.ignored(peer: id.peer, .noReceiveCallback(id))) }
             events.append(.dataAvailable(id, SparkChannelData(kind: .stream, id: channel, description: description, data: bytes,
                                                                progress: nil, transferComplete: false)))
         default:

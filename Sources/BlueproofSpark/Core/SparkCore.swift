@@ -90,7 +90,13 @@ public struct SparkCore {
             sendControl(id, declining ? .decline(reason) : .end(reason))
         }
         cancelSends(on: id, matching: { _ in true }, error: .connectionEnded(reason))
-        for transfer in record.incoming.values { failIncoming(transfer, on: id, error: .connectionEnded(reason)) }
+        for transfer in record.incoming.values {
+            if reason == .linkLost && configuration.defects.contains(.completeOnLinkLoss), !transfer.ignored {
+                report(transfer, on: id, complete: true, error: nil, path: transfer.handle.flatMap { try? sink.commit($0) })
+            } else {
+                failIncoming(transfer, on: id, error: .connectionEnded(reason))
+            }
+        }
         events.append(.ended(id, reason, by: side))
     }
 
