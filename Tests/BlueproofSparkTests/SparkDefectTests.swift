@@ -101,11 +101,7 @@ struct SparkDefectTests {
         let (out, _) = try net.connect(a, b)
         net.files[a]?.put([UInt8](repeating: 4, count: 100), at: "f")
         _ = try net.on(a) { try $0.sendFile("f", on: out) }
-        net.tamper = { _, bytes in
-            guard case .chunk(let transfer, var data)? = (try? SparkEnvelope.decode(bytes))?.frame else { return bytes }
-            data[0] ^= 1
-            return try? SparkEnvelope(origin: .sender, connection: out.number, frame: .chunk(transfer: transfer, bytes: data)).encoded()
-        }
+        net.corruptChunks(of: out)
         net.pump()
         return !net.take(b).contains { if case .fileAvailable(_, let file) = $0 { file.transferComplete } else { false } }
     }

@@ -111,6 +111,15 @@ final class SparkNet {
         return moved
     }
 
+    /// Flips a bit in the first byte of every chunk the caller of `connection` sends.
+    func corruptChunks(of connection: SparkConnectionID) {
+        tamper = { _, bytes in
+            guard case .chunk(let transfer, var data)? = (try? SparkEnvelope.decode(bytes))?.frame else { return bytes }
+            data[0] ^= 1
+            return try? SparkEnvelope(origin: .sender, connection: connection.number, frame: .chunk(transfer: transfer, bytes: data)).encoded()
+        }
+    }
+
     func collect() {
         for reg in cores.keys { events[reg, default: []] += cores[reg]!.takeEvents() }
     }

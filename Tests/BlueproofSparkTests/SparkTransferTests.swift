@@ -136,11 +136,7 @@ struct SparkTransferTests {
         let (out, incoming) = try net.connect(Self.a, Self.b)
         net.files[Self.a]?.put([UInt8](repeating: 5, count: 100), at: "f.bin")
         let send = try net.on(Self.a) { try $0.sendFile("f.bin", on: out) }
-        net.tamper = { _, bytes in
-            guard case .chunk(let transfer, var data)? = (try? SparkEnvelope.decode(bytes))?.frame else { return bytes }
-            data[0] ^= 1
-            return try? SparkEnvelope(origin: .sender, connection: out.number, frame: .chunk(transfer: transfer, bytes: data)).encoded()
-        }
+        net.corruptChunks(of: out)
         net.pump()
         guard case .fileAvailable(incoming, let file) = net.take(Self.b).last else { Issue.record("no file event"); return }
         #expect(file.error == .digestMismatch && file.path == nil && !file.transferComplete)
