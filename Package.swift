@@ -63,6 +63,11 @@ let package = Package(
         .target(name: "BlueproofChat", dependencies: ["BlueproofTransmitter"]),
         // issue 18: Bluenet
         .target(name: "BlueproofBluenet", dependencies: ["BlueproofWire"]),
+        // issue 17: Spark data connections (docs/spark-wire.md)
+        .target(name: "BlueproofSpark", dependencies: [
+            "BlueproofTransmitter", "BlueproofFiles", "BlueproofHost", "BlueproofWire", "BlueproofAsync",
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
         .target(name: "BlueproofControl", dependencies: [
             "BlueproofTransmitter", "BlueproofTransport", "BlueproofAsync",
             .product(name: "Logging", package: "swift-log"),
@@ -109,6 +114,10 @@ let package = Package(
         .testTarget(name: "BlueproofTransmitterTests", dependencies: [
             "BlueproofTransmitter", "BlueproofTestSupport", "BlueproofAsync", .product(name: "Logging", package: "swift-log"),
         ]),
+        // issue 17: Spark data connections
+        .testTarget(name: "BlueproofSparkTests", dependencies: [
+            "BlueproofSpark", "BlueproofTransmitter", "BlueproofFiles", .product(name: "Crypto", package: "swift-crypto"),
+        ]),
         .testTarget(name: "BlueproofControlTests", dependencies: ["BlueproofControl", "BlueproofTransmitter", "BlueproofTransport"]),
         .testTarget(name: "BlueproofTransmitterLinksTests", dependencies: [
             "BlueproofTransmitterLinks", "BlueproofTransmitter", "BlueproofWire", "BlueproofHost", "BlueproofAsync",
@@ -126,6 +135,8 @@ let package = Package(
             "BlueproofBackend", "BlueproofHost", "BlueproofCapture", "BlueproofTransport", "BlueproofWire",
             "BlueproofTestSupport", "BlueproofRadio", "BlueproofTransfer", "BlueproofConformance", "BlueproofTransmitter",
             "BlueproofTransmitterLinks", "BlueproofAsync", .product(name: "Crypto", package: "swift-crypto"),
+            // issue 17: Spark over credit-based channels
+            "BlueproofSpark",
         ], exclude: ["Bumble"]),
     ],
     swiftLanguageModes: [.v6]

@@ -303,14 +303,7 @@ struct LEHostRobustnessTests {
     @Test("A K-frame beyond the channel's MPS: violation, the channel closes, its waiters end")
     func kFrameBeyondMPS() async throws {
         try await withRig { rig in
-            let spsm = L2CAPSPSM(0x0080)
-            let servers = await rig.host.listen(spsm: spsm, mtu: 100, mps: 23, credits: 64)
-            _ = try await rig.open()
-            let request = L2CAPLECreditBasedConnectionRequest(spsm: spsm, sourceCID: L2CAPChannelID(0x0041), mtu: 100,
-                                                              mps: 23, initialCredits: 5)
-            rig.controller.injectL2CAP(handle: Self.handle, channel: .leSignaling, payload: L2CAPSignal(
-                identifier: 0x07, command: .leCreditBasedConnectionRequest(request)).encoded)
-            let channel = try #require(await servers.first { _ in true })
+            let channel = try await rig.acceptChannel()
             let accepted = try L2CAPSignal(payload: #require(await rig.controller.pdu(0)?.frame).payload)
             guard case let .leCreditBasedConnectionResponse(response) = accepted.command else {
                 Issue.record("expected LE Credit Based Connection Response, got \(accepted)")

@@ -6,6 +6,8 @@ extension LEHost {
     static let signalingTimeout: Duration = .seconds(30)
     /// Frames a channel may queue for credits before its sender waits.
     static let channelQueueLimit = 8
+    /// SDUs a channel keeps for a reader that has not asked yet (issue 17); later ones are dropped and logged.
+    static let channelBacklogLimit = 16
 
     /// Accepts LE credit-based channels on `spsm` from every connection, present and future
     /// (Vol 3, Part A §4.22–§4.23), and returns them as they open.
@@ -57,6 +59,7 @@ extension LEHost {
         }
         links[handle]?.channelInbound[channel.local.cid]?.finish()
         links[handle]?.channelInbound[channel.local.cid] = continuation
+        for sdu in links[handle]?.channelBacklog.removeValue(forKey: channel.local.cid) ?? [] { continuation.yield(sdu) }
         return stream
     }
 
@@ -115,9 +118,16 @@ extension LEHost {
                 logger.debug("channel \(localCID) on 0x\(hex(handle)) closed: \(reason)")
                 if case let .violation(problem) = reason { violation("L2CAP channel \(localCID): \(problem)") }
                 links[handle]?.channelInbound.removeValue(forKey: localCID)?.finish()
+                links[handle]?.channelBacklog[localCID] = nil
                 for waiter in links[handle]?.channelWaiters.removeValue(forKey: localCID) ?? [] { waiter.resolve(false) }
             case let .sduReceived(localCID, sdu):
-                links[handle]?.channelInbound[localCID]?.yield(sdu)
+                if let reader = links[handle]?.channelInbound[localCID] {
+                    reader.yield(sdu)
+                } else if (links[handle]?.channelBacklog[localCID, default: []].count ?? Self.channelBacklogLimit) < Self.channelBacklogLimit {
+                    links[handle]?.channelBacklog[localCID, default: []].append(sdu)
+                } else {
+                    logger.debug("channel \(localCID) on 0x\(hex(handle)): SDU dropped, no reader and \(Self.channelBacklogLimit) waiting")
+                }
             case let .updateConnectionParameters(request):
                 let connection = connection
                 Task {

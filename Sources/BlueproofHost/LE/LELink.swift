@@ -23,6 +23,9 @@ struct LELink {
     var signaling: L2CAPSignaling
     var channelOpenings: [L2CAPChannelID: OneShot<Result<L2CAPChannel, LEHostError>>] = [:]
     var channelInbound: [L2CAPChannelID: AsyncStream<[UInt8]>.Continuation] = [:]
+    /// issue 17: SDUs that arrived on an open channel before `incomingSDUs` was asked for
+    /// (a peer may speak first), replayed to the first reader; at most `channelBacklogLimit`.
+    var channelBacklog: [L2CAPChannelID: [[UInt8]]] = [:]
     /// Waiters for a channel's send queue to drain (credits came back or it closed).
     var channelWaiters: [L2CAPChannelID: [OneShot<Bool>]] = [:]
 

@@ -1,0 +1,102 @@
+/// Offering, answering and ending connections ("Listening For Data Connections",
+/// "Starting A Data Connection").
+extension SparkCore {
+    /// `startDataConnection(regId, metaData:)`: refused with the key error when no key for
+    /// `peer` is on record, and with `metadataTooLarge` over 4096 bytes.
+    public mutating func startDataConnection(to peer: UInt64, metadata: String = "") throws(SparkError) -> SparkConnectionID {
+        if !configuration.defects.contains(.metadataUnbounded), let reason = SparkRules.metadata(metadata),
+           case .metadataTooLarge(let bytes, let limit) = reason {
+            throw .metadataTooLarge(bytes: bytes, limit: limit)
+        }
+        guard keys[peer] != nil else { throw .keyError(peer: peer) }
+        let limit = configuration.concurrency.limit
+        guard connections.count < limit else { throw .tooManyConnections(limit: limit) }
+        let id = SparkConnectionID(peer: peer, number: nextConnection, outgoing: true)
+        nextConnection &+= 1
+        connections[id] = ConnectionRecord(state: .offering, outgoing: true, deadline: clock.now().addingTimeInterval(configuration.offerTimeout))
+        let offer = SparkOffer(caller: configuration.registrationID, callee: peer, callerKey: configuration.keyID, metadata: metadata)
+        sendControl(id, .offer(offer))
+        events.append(.offering(id, metadata: metadata))
+        return id
+    }
+
+    /// `dataConnectionSetupComplete`: an offered connection becomes available.
+    public mutating func setupComplete(_ id: SparkConnectionID) throws(SparkError) {
+        try expect(id, in: .offered)
+        connections[id]?.state = .available
+        events.append(.available(id))
+        if configuration.acceptance == .automatic { try accept(id) }
+    }
+
+    /// `accept(_ connection:)`: an available connection is accepted on both sides.
+    public mutating func accept(_ id: SparkConnectionID) throws(SparkError) {
+        try expect(id, in: .available)
+        connections[id]?.state = .accepted
+        sendControl(id, .accept)
+        events.append(.accepted(id))
+    }
+
+    /// Declines an incoming connection not yet accepted (the sample's decline button).
+    public mutating func decline(_ id: SparkConnectionID) throws(SparkError) {
+        guard let record = connections[id] else { throw .unknownConnection(id) }
+        guard !id.outgoing, record.state != .accepted else { throw .wrongState(id, record.state) }
+        tearDown(id, reason: .declined, by: .local, notify: true)
+    }
+
+    /// `end(_ connection:)`, from either side and in any state.
+    public mutating func end(_ id: SparkConnectionID, reason: SparkEndReason = .ended) throws(SparkError) {
+        guard connections[id] != nil else { throw .unknownConnection(id) }
+        tearDown(id, reason: reason, by: .local, notify: true)
+    }
+
+    /// Sets the receive callbacks: until then data, stream and file frames are ignored
+    /// ("If data is sent before the callbacks are specified, it will be ignored").
+    public mutating func setReceiveCallbacks(_ id: SparkConnectionID, data: Bool, file: Bool) throws(SparkError) {
+        guard connections[id] != nil else { throw .unknownConnection(id) }
+        connections[id]?.dataCallback = data
+        connections[id]?.fileCallback = file
+    }
+
+    func expect(_ id: SparkConnectionID, in state: SparkConnectionState) throws(SparkError) {
+        guard let record = connections[id] else { throw .unknownConnection(id) }
+        guard record.state == state else { throw .wrongState(id, record.state) }
+    }
+
+    /// An offer from `peer`: checked (callee, caller, key, limits), then offered, set up and
+    /// accepted as the configuration says; a single-connection app ends it when it holds another.
+    mutating func receiveOffer(_ offer: SparkOffer, id: SparkConnectionID) {
+        guard connections[id] == nil else { return events.append(.ignored(peer: id.peer, .unexpected(id, kind: 2))) }
+        let refusal: SparkEndReason? =
+            if offer.callee != configuration.registrationID || offer.caller != id.peer { .malformed }
+            else if keys[id.peer] != offer.callerKey && !configuration.defects.contains(.keyUnchecked) { .keyError }
+            else if configuration.concurrency != .single && connections.count >= configuration.concurrency.limit { .tooManyConnections }
+            else { nil }
+        if let refusal {
+            sendControl(id, .decline(refusal))
+            return events.append(.ended(id, refusal, by: .local))
+        }
+        let busy = configuration.concurrency == .single && !connections.isEmpty && !configuration.defects.contains(.secondOfferKept)
+        connections[id] = ConnectionRecord(state: .offered, outgoing: false)
+        events.append(.offered(id, metadata: offer.metadata))
+        if busy { return tearDown(id, reason: .busy, by: .local, notify: true) }
+        if configuration.setup == .automatic { try? setupComplete(id) }
+    }
+
+    /// `accept`, `decline` and `end` from the peer.
+    mutating func receiveAnswer(_ frame: SparkFrame, id: SparkConnectionID) {
+        guard let record = connections[id] else { return events.append(.ignored(peer: id.peer, .unknownConnection(number: id.number))) }
+        switch frame {
+        case .accept where id.outgoing && record.state == .offering,
+             .decline where id.outgoing && record.state == .offering && configuration.defects.contains(.declineTakenAsAccept):
+            connections[id]?.state = .accepted
+            connections[id]?.deadline = nil
+            events.append(.accepted(id))
+        case .decline(let reason) where id.outgoing && record.state == .offering:
+            tearDown(id, reason: reason, by: .remote, notify: false)
+        case .end(let reason):
+            tearDown(id, reason: reason, by: .remote, notify: false)
+        default:
+            events.append(.ignored(peer: id.peer, .unexpected(id, kind: frame.kind)))
+        }
+    }
+}

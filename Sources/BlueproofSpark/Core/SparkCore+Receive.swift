@@ -1,0 +1,151 @@
+/// Frames in ("Receiving Data"): decoded, routed to their connection, every outcome an event.
+extension SparkCore {
+    /// One SDU from `peer`'s link. Undecodable frames are reported `malformed`; an offer that
+    /// cannot be read is declined so the caller is not left waiting.
+    public mutating func receive(_ bytes: [UInt8], from peer: UInt64) {
+        let envelope: SparkEnvelope
+        do {
+            envelope = try SparkEnvelope.decode(bytes)
+        } catch {
+            events.append(.ignored(peer: peer, .malformed(error)))
+            if let header = error.header, header.kind == 2, header.origin == .sender {
+                let id = SparkConnectionID(peer: peer, number: header.connection, outgoing: false)
+                if connections[id] == nil { sendControl(id, .decline(.malformed)) }
+            }
+            return
+        }
+        let id = SparkConnectionID(peer: peer, number: envelope.connection, outgoing: envelope.origin == .receiver)
+        switch envelope.frame {
+        case .hello:
+            break  // for the transport adapter, which names the link's peer with it
+        case .offer(let offer):
+            guard !id.outgoing else { return events.append(.ignored(peer: peer, .unexpected(id, kind: envelope.frame.kind))) }
+            receiveOffer(offer, id: id)
+        case .accept, .decline, .end:
+            receiveAnswer(envelope.frame, id: id)
+        default:
+            guard let record = connections[id] else { return events.append(.ignored(peer: peer, .unknownConnection(number: id.number))) }
+            guard record.state == .accepted else { return events.append(.ignored(peer: peer, .unexpected(id, kind: envelope.frame.kind))) }
+            switch envelope.frame {
+            case .channelOpen, .channelClose, .streamBlock: receiveStream(envelope.frame, id: id, record: record)
+            default: receiveTransfer(envelope.frame, id: id, record: record)
+            }
+        }
+    }
+
+    /// Transfer headers, chunks, `done` and `error` from the peer.
+    mutating func receiveTransfer(_ frame: SparkFrame, id: SparkConnectionID, record: ConnectionRecord) {
+        switch frame {
+        case .transferHeader(let header):
+            guard header.transfer % 2 != record.nextLocalID % 2, record.incoming[header.transfer] == nil,
+                  record.incoming.count < SparkLimits.maxIncomingTransfers,
+                  header.kind == .file || bufferedDataBytes + header.size <= SparkLimits.maxBufferedDataBytes else {
+                sendControl(id, .error(transfer: header.transfer, failure: .refused))
+                return events.append(.ignored(peer: id.peer, .unexpected(id, kind: frame.kind)))
+            }
+            let callback = (header.kind == .data ? record.dataCallback : record.fileCallback) || configuration.defects.contains(.deliversBeforeCallbacks)
+            var transfer = IncomingTransfer(header: header, ignored: !callback)
+            if transfer.ignored { events.append(.ignored(peer: id.peer, .noReceiveCallback(id))) }
+            if header.kind == .file && !transfer.ignored {
+                do {
+                    transfer.handle = try sink.begin(name: header.name)
+                } catch {
+                    sendControl(id, .error(transfer: header.transfer, failure: .storageFailed))
+                    return report(transfer, on: id, complete: false, error: .storage(error))
+                }
+            }
+            connections[id]?.incoming[header.transfer] = transfer
+        case .chunk(let number, let bytes):
+            guard var transfer = record.incoming[number] else { return events.append(.ignored(peer: id.peer, .unknownTransfer(id, number))) }
+            guard transfer.received + UInt64(bytes.count) <= transfer.header.size else {
+                return failAndRefuse(transfer, on: id, error: .sizeMismatch(declared: transfer.header.size, received: transfer.received + UInt64(bytes.count)))
+            }
+            transfer.received += UInt64(bytes.count)
+            if transfer.ignored {
+                connections[id]?.incoming[number] = transfer
+                return
+            }
+            transfer.hasher.update(data: bytes)
+            if let handle = transfer.handle {
+                do { try sink.append(bytes, to: handle) } catch {
+                    return failAndRefuse(transfer, on: id, error: .storage(error), failure: .storageFailed)
+                }
+            } else {
+                transfer.buffer.append(contentsOf: bytes)
+            }
+            connections[id]?.incoming[number] = transfer
+            report(transfer, on: id, complete: false, error: nil)
+        case .done(let number):
+            guard let transfer = connections[id]?.incoming.removeValue(forKey: number) else {
+                return events.append(.ignored(peer: id.peer, .unknownTransfer(id, number)))
+            }
+            finish(transfer, on: id)
+        case .error(let number, let failure):
+            // The peer's failure may name our outgoing transfer (the receiver refused it) or its own.
+            if let transfer = connections[id]?.incoming.removeValue(forKey: number) {
+                failIncoming(transfer, on: id, error: .remote(failure))
+            } else {
+                cancelSends(on: id, matching: { item in
+                    if case .transfer(let outgoing) = item { outgoing.header.transfer == number } else { false }
+                }, error: .remote(failure))
+            }
+        default:
+            break
+        }
+    }
+
+    /// Declared sizes of the in-memory data blocks being received.
+    private var bufferedDataBytes: UInt64 {
+        connections.values.reduce(0) { total, record in
+            record.incoming.values.reduce(total) { $0 + ($1.header.kind == .data ? $1.header.size : 0) }
+        }
+    }
+
+    /// `done`: complete only if every declared byte came and they hash to the header's SHA-256;
+    /// a file is then renamed into the cache folder and its path reported, otherwise discarded.
+    private mutating func finish(_ transfer: IncomingTransfer, on id: SparkConnectionID) {
+        guard !transfer.ignored else { return }
+        guard transfer.received == transfer.header.size else {
+            return failAndRefuse(transfer, on: id, error: .sizeMismatch(declared: transfer.header.size, received: transfer.received), removed: true)
+        }
+        guard Array(transfer.hasher.finalize()) == transfer.header.sha256 || configuration.defects.contains(.digestUnchecked) else {
+            return failAndRefuse(transfer, on: id, error: .digestMismatch, removed: true)
+        }
+        guard let handle = transfer.handle else { return report(transfer, on: id, complete: true, error: nil) }
+        do {
+            let path = try sink.commit(handle)
+            report(transfer, on: id, complete: true, error: nil, path: path)
+        } catch {
+            failAndRefuse(transfer, on: id, error: .storage(error), failure: .storageFailed, removed: true)
+        }
+    }
+
+    /// Fails an incoming transfer this side refuses, and tells the sender.
+    private mutating func failAndRefuse(_ transfer: IncomingTransfer, on id: SparkConnectionID, error: SparkTransferError,
+                                        failure: SparkTransferFailure = .refused, removed: Bool = false) {
+        if !removed { connections[id]?.incoming[transfer.header.transfer] = nil }
+        sendControl(id, .error(transfer: transfer.header.transfer, failure: failure))
+        failIncoming(transfer, on: id, error: error)
+    }
+
+    /// Fails an incoming transfer: the partial file is discarded, the callback gets the error
+    /// and no path.
+    mutating func failIncoming(_ transfer: IncomingTransfer, on id: SparkConnectionID, error: SparkTransferError) {
+        if let handle = transfer.handle { sink.discard(handle) }
+        if !transfer.ignored { report(transfer, on: id, complete: false, error: error) }
+    }
+
+    /// The receive callback's event for a transfer: progress, completion or failure.
+    mutating func report(_ transfer: IncomingTransfer, on id: SparkConnectionID, complete: Bool, error: SparkTransferError?, path: String? = nil) {
+        let header = transfer.header
+        switch header.kind {
+        case .data:
+            events.append(.dataAvailable(id, SparkChannelData(kind: .data, id: header.transfer, description: header.name,
+                                                              data: complete ? transfer.buffer : [], progress: transfer.fraction,
+                                                              transferComplete: complete, error: error)))
+        case .file:
+            events.append(.fileAvailable(id, SparkFileData(transfer: header.transfer, name: header.name, progress: transfer.fraction,
+                                                           transferComplete: complete, path: complete ? path : nil, error: error)))
+        }
+    }
+}

@@ -1,0 +1,137 @@
+/// One data connection: the peer, the number its offerer gave it, and whether this side
+/// offered it.
+public struct SparkConnectionID: Hashable, Sendable, CustomStringConvertible {
+    public var peer: UInt64
+    public var number: UInt32
+    public var outgoing: Bool
+
+    public init(peer: UInt64, number: UInt32, outgoing: Bool) {
+        self.peer = peer
+        self.number = number
+        self.outgoing = outgoing
+    }
+
+    public var description: String { "\(outgoing ? "to" : "from") \(peer) #\(number)" }
+}
+
+/// Where a connection is ("Listening For Data Connections", "Sending Data").
+public enum SparkConnectionState: Hashable, Sendable {
+    /// Outgoing, offer sent, no answer yet.
+    case offering
+    /// Incoming, `incomingDataConnectionOffered`; set-up not yet complete.
+    case offered
+    /// Incoming, set up, `incomingDataConnectionAvailable`: waiting for accept or decline.
+    case available
+    /// `dataConnectionAccepted`: data may flow.
+    case accepted
+}
+
+/// Which side did it.
+public enum SparkSide: Hashable, Sendable {
+    case local
+    case remote
+}
+
+/// A send's progress, as the sample's `progress, done, error` callback gets it.
+public struct SparkProgress: Hashable, Sendable {
+    /// Fraction sent, 0...1; `nil` for stream sends ("Progress has no meaning for streams").
+    public var fraction: Double?
+    public var done: Bool
+    public var error: SparkTransferError?
+
+    public init(fraction: Double?, done: Bool, error: SparkTransferError? = nil) {
+        self.fraction = fraction
+        self.done = done
+        self.error = error
+    }
+}
+
+/// What `dataAvailableCallback` gets: a stream block, or a data block's progress and then its bytes.
+public struct SparkChannelData: Hashable, Sendable {
+    public enum Kind: Hashable, Sendable {
+        /// `kDataChannelStream`: no size, no progress.
+        case stream
+        /// `kDataChannelData`: an in-memory block.
+        case data
+    }
+
+    public var kind: Kind
+    /// The channel id (stream) or the transfer id (data).
+    public var id: UInt32
+    public var description: String
+    /// The stream block, or the whole block once `transferComplete`; empty otherwise.
+    public var data: [UInt8]
+    /// Fraction received for data blocks; `nil` for streams.
+    public var progress: Double?
+    public var transferComplete: Bool
+    public var error: SparkTransferError?
+
+    public init(kind: Kind, id: UInt32, description: String, data: [UInt8], progress: Double?, transferComplete: Bool,
+                error: SparkTransferError? = nil) {
+        self.kind = kind
+        self.id = id
+        self.description = description
+        self.data = data
+        self.progress = progress
+        self.transferComplete = transferComplete
+        self.error = error
+    }
+}
+
+/// What `fileAvailableCallback` gets: progress, then the path of the complete file in the
+/// cache folder, or an error and no path.
+public struct SparkFileData: Hashable, Sendable {
+    public var transfer: UInt32
+    public var name: String
+    public var progress: Double
+    public var transferComplete: Bool
+    /// Set only when the file is complete and its SHA-256 matched.
+    public var path: String?
+    public var error: SparkTransferError?
+
+    public init(transfer: UInt32, name: String, progress: Double, transferComplete: Bool, path: String?, error: SparkTransferError? = nil) {
+        self.transfer = transfer
+        self.name = name
+        self.progress = progress
+        self.transferComplete = transferComplete
+        self.path = path
+        self.error = error
+    }
+}
+
+/// Why a received frame changed nothing.
+public enum SparkIgnored: Hashable, Sendable {
+    /// Data or file frames before the receive callbacks were set ("Receiving Data": "it will be ignored").
+    case noReceiveCallback(SparkConnectionID)
+    case unknownConnection(number: UInt32)
+    case unknownChannel(SparkConnectionID, UInt32)
+    case unknownTransfer(SparkConnectionID, UInt32)
+    /// A frame that did not decode.
+    case malformed(SparkWireError)
+    /// A frame not valid in the connection's state (data before accept, a second accept, ...).
+    case unexpected(SparkConnectionID, kind: UInt8)
+}
+
+/// Every state change of the core, as the sample's delegate callbacks report them.
+public enum SparkEvent: Hashable, Sendable {
+    /// An outgoing offer was sent (`startDataConnection`).
+    case offering(SparkConnectionID, metadata: String)
+    /// `incomingDataConnectionOffered`.
+    case offered(SparkConnectionID, metadata: String)
+    /// `incomingDataConnectionAvailable`.
+    case available(SparkConnectionID)
+    /// `dataConnectionAccepted`, on both sides.
+    case accepted(SparkConnectionID)
+    /// The connection is over; `by` says which side ended it.
+    case ended(SparkConnectionID, SparkEndReason, by: SparkSide)
+    case channelOpened(SparkConnectionID, channel: UInt32, description: String, by: SparkSide)
+    case channelClosed(SparkConnectionID, channel: UInt32, by: SparkSide)
+    /// A send's progress callback.
+    case sendProgress(SparkConnectionID, send: UInt64, SparkProgress)
+    /// `dataAvailableCallback`.
+    case dataAvailable(SparkConnectionID, SparkChannelData)
+    /// `fileAvailableCallback`.
+    case fileAvailable(SparkConnectionID, SparkFileData)
+    /// A received frame that changed nothing, and why.
+    case ignored(peer: UInt64, SparkIgnored)
+}

@@ -1,0 +1,108 @@
+import BlueproofAsync
+import BlueproofHost
+import BlueproofWire
+
+/// Carries a `SparkCore` over LE credit-based channels of an `LEHost` (docs/spark-wire.md):
+/// one channel per peer, a `hello` each way first to name the peer (the listener's first, the
+/// opener's once it has it; the host keeps SDUs that arrive before a reader asks), then one
+/// frame per SDU.
+/// The core's frames are pulled one at a time as the host's `send` returns, so L2CAP credits
+/// are the back-pressure; a channel that closes is the peer's link lost.
+public actor SparkChannelNode {
+    /// The SPSM Spark listens on (dynamic range, Vol 3, Part A §4.22).
+    public static let spsm = L2CAPSPSM(0x0081)
+    /// How long the peer's `hello` may take once the channel is open.
+    public static let helloTimeout: Duration = .seconds(10)
+
+    public let host: LEHost
+    private var core: SparkCore
+    private var wakers: [UInt64: AsyncStream<Void>.Continuation] = [:]
+    private let eventSink: AsyncStream<SparkEvent>.Continuation
+    /// Every event of the core, in order.
+    public nonisolated let events: AsyncStream<SparkEvent>
+
+    public init(host: LEHost, core: SparkCore) {
+        self.host = host
+        self.core = core
+        (events, eventSink) = AsyncStream.makeStream(of: SparkEvent.self)
+    }
+
+    /// Accepts Spark channels from every connection; each names its peer with its `hello`.
+    public func listen(mtu: UInt16 = UInt16(SparkLimits.maxFrameBytes)) async {
+        let channels = await host.listen(spsm: Self.spsm, mtu: mtu)
+        Task {
+            for await channel in channels { _ = try? await self.attach(channel, opener: false) }
+        }
+    }
+
+    /// Opens a Spark channel on `connection`; returns the peer's registration id from its `hello`.
+    public func open(on connection: LEConnection, mtu: UInt16 = UInt16(SparkLimits.maxFrameBytes)) async throws -> UInt64 {
+        let channel = try await host.openChannel(on: connection, spsm: Self.spsm, mtu: mtu)
+        return try await attach(channel, opener: true)
+    }
+
+    /// Runs `body` on the core, then publishes its events and wakes the senders with frames waiting.
+    public func perform<T: Sendable>(_ body: (inout SparkCore) throws -> T) rethrows -> T {
+        defer { flush() }
+        return try body(&core)
+    }
+
+    private func attach(_ channel: L2CAPChannel, opener: Bool) async throws -> UInt64 {
+        let inbound = await host.incomingSDUs(on: channel)
+        let hello = try SparkEnvelope(origin: .sender, connection: 0, frame: .hello(registrationID: core.configuration.registrationID)).encoded()
+        if !opener { try await host.send(hello, on: channel) }
+        let named = OneShot<UInt64>()
+        Task {
+            var peer: UInt64?
+            for await sdu in inbound {
+                guard let known = peer else {
+                    guard case .hello(let id)? = (try? SparkEnvelope.decode(sdu))?.frame else { break }
+                    peer = id
+                    _ = named.resolve(id)
+                    continue
+                }
+                self.receive(sdu, from: known)
+            }
+            if let peer { self.lost(peer) }
+            _ = named.resolve(0)
+        }
+        let peer = try await withTimeout(Self.helloTimeout, what: "the peer's Spark hello") { await named.wait() ?? 0 }
+        guard peer != 0 else {
+            await host.close(channel)
+            throw LEHostError.channelRefused(spsm: Self.spsm, reason: "no Spark hello")
+        }
+        if opener { try await host.send(hello, on: channel) }
+        let (wake, waker) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        wakers[peer] = waker
+        Task {
+            for await _ in wake {
+                while let frame = self.next(for: peer) {
+                    do { try await self.host.send(frame, on: channel) } catch { return self.lost(peer) }
+                }
+            }
+        }
+        flush()
+        return peer
+    }
+
+    private func receive(_ sdu: [UInt8], from peer: UInt64) {
+        core.receive(sdu, from: peer)
+        flush()
+    }
+
+    private func next(for peer: UInt64) -> [UInt8]? {
+        defer { flush() }
+        return core.nextFrame(for: peer)
+    }
+
+    private func lost(_ peer: UInt64) {
+        wakers.removeValue(forKey: peer)?.finish()
+        core.linkLost(peer)
+        flush()
+    }
+
+    private func flush() {
+        for event in core.takeEvents() { eventSink.yield(event) }
+        for peer in core.pendingPeers { wakers[peer]?.yield() }
+    }
+}

@@ -1,0 +1,42 @@
+import BlueproofHost
+import BlueproofWire
+import Testing
+
+/// issue 17: a peer may speak on a credit-based channel before the application asks for its
+/// SDUs (the Spark listener's hello); the host keeps up to 16 and replays them in order.
+@Suite("Credit-based channel backlog")
+struct CreditChannelBacklogTests {
+    @Test("SDUs before incomingSDUs are kept (16 at most, then dropped and logged) and replayed in order")
+    func backlogReplayed() async throws {
+        try await withRig { rig in
+            let channel = try await rig.acceptChannel()
+            for index in 0..<17 {
+                rig.controller.injectL2CAP(handle: LEHostRobustnessTests.handle, channel: channel.local.cid, payload: [0x01, 0x00, UInt8(index)])
+            }
+            #expect(await rig.log.line(containing: "SDU dropped, no reader and 16 waiting", level: .debug) != nil)
+            let sdus = await rig.host.incomingSDUs(on: channel)
+            rig.controller.injectL2CAP(handle: LEHostRobustnessTests.handle, channel: channel.local.cid, payload: [0x01, 0x00, 99])
+            var received: [[UInt8]] = []
+            for await sdu in sdus {
+                received.append(sdu)
+                if received.count == 17 { break }
+            }
+            #expect(received == (0..<16).map { [UInt8($0)] } + [[99]])
+        }
+    }
+}
+
+extension Rig {
+    /// Listens on SPSM 0x0080 (MTU 100, MPS 23, 64 credits), opens the link, and has the peer
+    /// (CID 0x0041, identifier 7) open a channel to it; returns that channel.
+    func acceptChannel() async throws -> L2CAPChannel {
+        let spsm = L2CAPSPSM(0x0080)
+        let servers = await host.listen(spsm: spsm, mtu: 100, mps: 23, credits: 64)
+        _ = try await open()
+        let request = L2CAPLECreditBasedConnectionRequest(spsm: spsm, sourceCID: L2CAPChannelID(0x0041), mtu: 100,
+                                                          mps: 23, initialCredits: 5)
+        controller.injectL2CAP(handle: LEHostRobustnessTests.handle, channel: .leSignaling, payload: L2CAPSignal(
+            identifier: 0x07, command: .leCreditBasedConnectionRequest(request)).encoded)
+        return try #require(await servers.first { _ in true })
+    }
+}
