@@ -13,7 +13,7 @@ extension Transmitter {
         let encryptable = receiver.map { canEncrypt(to: $0) } ?? false
         let request = payload.request(
             options: options, hasReceiver: receiver != nil, receiverInRange: inRange,
-            canEncryptToReceiver: encryptable, mode: mode, link: link.kind)
+            canEncryptToReceiver: encryptable, mode: mode, link: receiver.map(link.kind(to:)) ?? link.kind)
         let accepted: AcceptedSend
         switch SendValidator(limits: configuration.limits).validate(request) {
         case .accepted(let send):
