@@ -34,11 +34,18 @@ extension ReferenceTransmitterProvider {
             ble = network.link(kind: .ble, platform: platform)
             wifi = wifiNetwork.link(kind: .wifi)
         }
-        var faults: DualLink.Faults = []
-        if index == 0, defects.contains(.wifiToAndroidPeer) { faults.insert(.wifiToAnyPeer) }
-        if index == 0, defects.contains(.wifiLimitsToAndroidPeer) { faults.insert(.wifiLimitsToAnyPeer) }
-        let dual = DualLink(ble: ble, wifi: wifi, platform: platform, faults: faults)
+        let dual = DualLink(ble: ble, wifi: wifi, platform: platform, faults: index == 0 ? defects.dualLinkFaults : [])
         dualLinks.withLock { $0[ObjectIdentifier(context), default: [:]][index] = dual }
         return dual
+    }
+}
+
+extension Set<Defect> {
+    /// The share of these defects that lives in a node's choice of link (`DualLink`).
+    public var dualLinkFaults: DualLink.Faults {
+        var faults: DualLink.Faults = []
+        if contains(.wifiToAndroidPeer) { faults.insert(.wifiToAnyPeer) }
+        if contains(.wifiLimitsToAndroidPeer) { faults.insert(.wifiLimitsToAnyPeer) }
+        return faults
     }
 }

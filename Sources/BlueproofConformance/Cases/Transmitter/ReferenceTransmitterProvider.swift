@@ -76,7 +76,8 @@ public final class ReferenceTransmitterProvider: TransmitterProvider {
     /// defects. The DUT provider makes its testers with this, from node 1 on. The nodes in
     /// `wifi` run over Wi-Fi peer-to-peer instead: TCP links on loopback (simulated Wi-Fi links
     /// on the simulated network), so the size table's Wi-Fi limits apply between them.
-    func make(nodes: Range<Int>, wifi: Set<Int> = [], platforms: [Int: DevicePlatform] = [:], for context: CaseContext) async throws -> [any TransmitterControl] {
+    func make(nodes: Range<Int>, wifi: Set<Int> = [], platforms: [Int: DevicePlatform] = [:], wifiGroup: WiFiGroup = WiFiGroup(),
+              for context: CaseContext) async throws -> [any TransmitterControl] {
         // The subject runs with its own built-in limits (as it ships); only the testers, the
         // harness's instruments, take the profile's numbers, so they never refuse what the
         // profile allows. A wrong built-in limit therefore fails the SIZE cases.
@@ -90,7 +91,6 @@ public final class ReferenceTransmitterProvider: TransmitterProvider {
         if case .simulated(let model) = link { range = model }
         // Frames take air time (1 MB/s), so a receiver can leave while a large one crosses (BFT/DLV/BI-01).
         let network = SimulatedNetwork(airRate: Self.simulatedAirRate) { [range] a, b in range?.inRange(a, b, at: .zero) ?? true }
-        let wifiGroup = WiFiGroup()
         let wifiNetwork = SimulatedNetwork { _, _ in true }  // issue 14: the simulated Wi-Fi of nodes with both links, all in range
         var transmitters: [Transmitter] = []
         var controls: [any TransmitterControl] = []
