@@ -76,7 +76,8 @@ struct AndroidBinaryLimitCase: TransmitterCase {
 
 /// BFT/SIZE/BV-14: nothing the subject sends to an Android peer crosses Wi-Fi peer-to-peer,
 /// though the peer is reachable there: direct, mesh and full packets all arrive over BLE. Judged
-/// from the frames the tester's links took from the subject, not from the subject's reports.
+/// from the frames the tester's links took from the subject, not from the subject's reports,
+/// and, over controllers, from the tester's capture: each packet's data frame is in it.
 struct AndroidCarrierCase: TransmitterCase {
     let id: CaseID = "BFT/SIZE/BV-14"
     let nodes = 2
@@ -92,6 +93,7 @@ struct AndroidCarrierCase: TransmitterCase {
             ("a mesh dictionary", ["n": .integer(2)], nil, [.meshTransmission, .noEncrypted]),
             ("a full-transmission dictionary", ["n": .integer(3)], nil, [.fullTransmission, .noEncrypted]),
         ]
+        var delivered: [PacketID] = []
         for (what, dictionary, data, options) in sends {
             let id: PacketID
             do {
@@ -102,6 +104,7 @@ struct AndroidCarrierCase: TransmitterCase {
             guard await stage.logs[1].received(id, within: stage.airTimeout) != nil else {
                 return .fail("\(what) to the Android peer (packet \(id)) was never delivered")
             }
+            delivered.append(id)
         }
         let after = try await stage.context.transmitterProvider?.carriage(atTester: 1, of: subject, for: stage.context) ?? before
         let overWiFi = after.wifiFrames - before.wifiFrames
@@ -112,6 +115,15 @@ struct AndroidCarrierCase: TransmitterCase {
         guard overBLE >= sends.count else {
             return .fail("only \(overBLE) frames from the subject crossed BLE for \(sends.count) packets delivered")
         }
-        return .pass("\(sends.count) packets (direct, mesh, full) reached the Android peer in \(overBLE) frames over BLE, none over Wi-Fi peer-to-peer, which reached it too")
+        var captured = ""
+        if stage.context.captures.count > 1 {
+            let inCapture = Set(try CaptureEvidence(path: stage.context.captures[1]).transmitterDataFrames.map(\.data.packetID))
+            let missing = delivered.filter { !inCapture.contains($0) }
+            guard missing.isEmpty else {
+                return .fail("packets \(missing) reached the Android peer but are not in its BLE capture")
+            }
+            captured = "; each packet's data frame is in the tester's BLE capture"
+        }
+        return .pass("\(sends.count) packets (direct, mesh, full) reached the Android peer in \(overBLE) frames over BLE, none over Wi-Fi peer-to-peer, which reached it too\(captured)")
     }
 }
