@@ -53,6 +53,7 @@ struct DUTCommand: AsyncParsableCommand {
 
     func validate() throws {
         do { _ = try listenSpec() } catch { throw ValidationError("--listen: \(error)") }
+        if platform != nil, noRadio { throw ValidationError("--platform needs a radio: with --no-radio there is no BLE to announce it on") }  // issue 14
     }
 
     private func listenSpec() throws -> TransportSpec { try TransportSpec(listening: listen) }
