@@ -192,6 +192,13 @@ public actor ControlClient: TransmitterControl {
         _ = try await call({ _ in }, .start)
     }
 
+    // issue 14: BFT/SIZE with an Android peer
+    /// `wifiPeerToPeer` (version 4): adds `peers` (`HOST:PORT`) for the implementation's Wi-Fi
+    /// peer-to-peer link to dial; returns where that link listens (nil before it started).
+    public func wifiPeerToPeer(adding peers: [String]) async throws(TransmitterError) -> String? {
+        try await call({ $0.peers = peers }, .wifiPeerToPeer).address
+    }
+
     public func setLicence(_ certificate: String?) async {
         await quietly(()) { () throws(TransmitterError) in _ = try await call({ $0.licence = certificate }, .setLicence) }
     }

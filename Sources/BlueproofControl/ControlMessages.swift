@@ -3,8 +3,8 @@ import Foundation
 
 /// The protocol's version, sent in the server's `hello` event. 2 added the `log` event; 3 the
 /// harness calls: `setLogLevel` by `raw` value, `sendUnencodable`, `setLicence`, background mode
-/// (docs/control-protocol.md, "Versions").
-public let controlProtocolVersion = 3
+/// (docs/control-protocol.md, "Versions"); 4 `wifiPeerToPeer`.
+public let controlProtocolVersion = 4
 
 /// The versions a client speaks: an implementation of version 1 is driven without log lines.
 public let controlProtocolVersions = 1...controlProtocolVersion
@@ -30,6 +30,9 @@ struct ControlRequest: Codable, Sendable, Equatable {
     /// `setBackgroundMode` (3): on or off; `declareBackgroundModes` (3): the `UIBackgroundModes`.
     var enabled: Bool?
     var modes: [String]?
+    // issue 14: BFT/SIZE with an Android peer
+    /// `wifiPeerToPeer` (4): the Wi-Fi peer-to-peer addresses to dial, `HOST:PORT`.
+    var peers: [String]?
 
     init(id: Int, command: ControlCommand) {
         self.id = id
@@ -48,6 +51,9 @@ enum ControlCommand: String, Codable, Sendable, CaseIterable {
     case setLicence
     /// Version 3: "Background mode", and the application around the transmitter.
     case getBackgroundMode, setBackgroundMode, declareBackgroundModes, enterBackground, enterForeground
+    // issue 14: BFT/SIZE with an Android peer
+    /// Version 4: peers to dial over Wi-Fi peer-to-peer; answers where the implementation listens.
+    case wifiPeerToPeer
 }
 
 /// One answer line, server to client: `ok` with the result fields, or the error.
@@ -65,6 +71,8 @@ struct ControlResponse: Codable, Sendable, Equatable {
     var accepted: Bool?
     /// `getBackgroundMode`: whether background mode is on.
     var enabled: Bool?
+    /// `wifiPeerToPeer` (4): where the implementation's Wi-Fi peer-to-peer link listens, `HOST:PORT`.
+    var address: String?
 
     init(id: Int, ok: Bool = true) {
         self.id = id

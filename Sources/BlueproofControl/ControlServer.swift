@@ -11,6 +11,8 @@ import Synchronization
 /// connections are served on.
 public final class ControlServer: Sendable {
     private let transmitter: any TransmitterControl
+    /// The implementation's Wi-Fi peer-to-peer link, if it has one (`wifiPeerToPeer`).
+    private let wifi: (any ControlWiFi)?
     private let listener: StreamListener
     private let clients = Mutex<[ObjectIdentifier: StreamSocket]>([:])
     private let logger = Logger(label: "blueproof.control")
@@ -18,8 +20,9 @@ public final class ControlServer: Sendable {
     /// Where clients connect (the bound address, with the chosen port for `tcp:HOST:0`).
     public var address: TransportSpec { listener.address }
 
-    public init(transmitter: any TransmitterControl, listeningOn spec: TransportSpec) throws(TransportError) {
+    public init(transmitter: any TransmitterControl, listeningOn spec: TransportSpec, wifi: (any ControlWiFi)? = nil) throws(TransportError) {
         self.transmitter = transmitter
+        self.wifi = wifi
         self.listener = try StreamListener(listeningOn: spec)
     }
 
@@ -167,6 +170,13 @@ public final class ControlServer: Sendable {
                 ControlJSON.unwrap(request.dictionary) ?? [:], key: key, to: try receiver(), options: try options()).uuidString
         case .setLicence:
             await transmitter.setLicence(request.licence)
+        case .wifiPeerToPeer:  // issue 14: BFT/SIZE with an Android peer
+            guard let wifi else { throw .controlChannel("this implementation has no Wi-Fi peer-to-peer link") }
+            let peers = request.peers ?? []
+            guard peers.count <= ControlWiFiLimits.maxPeers else {
+                throw .controlChannel("wifiPeerToPeer takes at most \(ControlWiFiLimits.maxPeers) peers, got \(peers.count)")
+            }
+            response.address = try await wifi.peerToPeer(adding: peers)
         case .getBackgroundMode:
             response.enabled = await transmitter.backgroundModeEnabled()
         case .setBackgroundMode:

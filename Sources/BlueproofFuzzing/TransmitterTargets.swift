@@ -22,5 +22,11 @@ extension FuzzTargets {
                 offset = end
             }
         },
+        // issue 14: the platform a BLE announcement carries
+        FuzzTarget("ble-announcement", "a BLE transmitter announcement: the service, the user id and the platform octet after it") { bytes in
+            _ = BLEAnnouncement.advertises(BLELinkProfile.transmitterService, in: bytes)
+            _ = BLEAnnouncement.user(in: bytes)
+            _ = try? BLEAnnouncement.platform(in: bytes)
+        },
     ]
 }

@@ -33,6 +33,41 @@ struct BLEAnnouncementTests {
         #expect(BLEAnnouncement.user(in: [0x05, 0xFF]) == nil)
     }
 
+    @Test("scan response with a platform: one octet after the user id, 21 bytes; untrusted octets refused")
+    func platformBytes() throws {
+        let ios = try BLEAnnouncement(user: Self.user, platform: .ios).scanResponse()
+        #expect(ios == [0x14, 0xFF, 0xFF, 0xFF] + Self.user.bytes + [0x01])
+        #expect(BLEAnnouncement.user(in: ios) == Self.user)
+        #expect(try BLEAnnouncement.platform(in: ios) == .ios)
+        let android = try BLEAnnouncement(user: Self.user, platform: .android).scanResponse()
+        #expect(try BLEAnnouncement.platform(in: android) == .android)
+        // None announced: the user alone.
+        #expect(try BLEAnnouncement.platform(in: try BLEAnnouncement(user: Self.user).scanResponse()) == nil)
+        // An octet naming no platform: the user is still read, the platform is refused.
+        let unknown: [UInt8] = [0x14, 0xFF, 0xFF, 0xFF] + Self.user.bytes + [0x7F]
+        #expect(BLEAnnouncement.user(in: unknown) == Self.user)
+        #expect(throws: BLEAnnouncementError.unknownPlatform(0x7F)) { try BLEAnnouncement.platform(in: unknown) }
+        // 18 bytes of data: neither a user nor a platform.
+        let long: [UInt8] = [0x15, 0xFF, 0xFF, 0xFF] + Self.user.bytes + [0x01, 0x01]
+        #expect(BLEAnnouncement.user(in: long) == nil)
+        #expect(try BLEAnnouncement.platform(in: long) == nil)
+    }
+
+    @Test("sightings keep the platform a peer announced; an unknown octet is none")
+    func platformSightings() throws {
+        var sightings = BLESightings(service: BLELinkProfile.transmitterService)
+        let address = BDAddress(littleEndian: [1, 2, 3, 4, 5, 6])
+        let announcement = BLEAnnouncement(user: Self.user, platform: .android)
+        _ = sightings.add(LEAdvertisement(eventType: .advInd, addressType: .publicDevice, address: address, rssi: nil,
+                                          data: try announcement.advertisingData()))
+        _ = sightings.add(LEAdvertisement(eventType: .scanRsp, addressType: .publicDevice, address: address, rssi: nil,
+                                          data: try announcement.scanResponse()))
+        #expect(sightings.platform(of: Self.user) == .android)
+        _ = sightings.add(LEAdvertisement(eventType: .scanRsp, addressType: .publicDevice, address: address, rssi: nil,
+                                          data: [0x14, 0xFF, 0xFF, 0xFF] + Self.user.bytes + [0x00]))
+        #expect(sightings.platform(of: Self.user) == nil)
+    }
+
     @Test("a peer is sighted once both its service and its user id were seen")
     func sightings() throws {
         var sightings = BLESightings(service: BLELinkProfile.transmitterService)

@@ -139,6 +139,32 @@ extension Integration {
             #expect(cases.allSatisfy { $0.log.contains { $0.contains("dut: launch 1 as transmitter") } })
         }
 
+        // issue 14: BFT/SIZE with an Android peer
+        @Test("the reference with both links as a DUT (dut --platform ios, wifiPeerToPeer): BFT/SIZE/BV-03 and BV-14 pass; each broken variant fails its case; without --platform they are not-applicable",
+              .requires(.cli, .btvirt, .preload), .timeLimit(.minutes(3)))
+        func androidPeer() throws {
+            let cli = try RequiredComponent.require(.cli, .btvirt, .preload)[0]
+            let folder = try WorkFolder("dut-android")
+            defer { folder.cleanUp() }
+            let expected: [(options: String, verdicts: [String: Verdict])] = [
+                ("--platform ios", ["BFT/SIZE/BV-03": .pass, "BFT/SIZE/BV-14": .pass]),
+                ("--platform ios --defect wifiToAndroidPeer", ["BFT/SIZE/BV-14": .fail]),
+                ("--platform ios --defect wifiLimitsToAndroidPeer", ["BFT/SIZE/BV-03": .fail, "BFT/SIZE/BV-14": .pass]),
+                ("", ["BFT/SIZE/BV-03": .notApplicable, "BFT/SIZE/BV-14": .notApplicable]),
+            ]
+            for (index, run) in expected.enumerated() {
+                let dut = try Self.script(folder, "both-links-\(index)", cli: cli, """
+                [ "$BLUEPROOF_ROLE" = transmitter ] || exit 77
+                exec "$B" dut --controller "$BLUEPROOF_HCI" --listen "$BLUEPROOF_CONTROL" \(run.options)
+                """)
+                let result = try Self.runDUT(cli, folder, ["--filter", "BFT/SIZE/BV-03", "--filter", "BFT/SIZE/BV-14", "--dut-exec", dut])
+                let verdicts = Dictionary((result.report?.cases ?? []).map { ($0.id.rawValue, $0.verdict) }, uniquingKeysWith: { a, _ in a })
+                for (id, verdict) in run.verdicts {
+                    #expect(verdicts[id] == verdict, "dut \(run.options): \(id): \(result.stdout)")
+                }
+            }
+        }
+
         @Test("a central on the air (--dut-address any --dut-role central): ROLE/BV-01, BV-02 and CLEAN/BV-01 judged on our peripheral's side, ROLE/BV-03 not-applicable; a missing payload for a peripheral is a usage error",
               .requires(.cli, .btvirt, .preload), .timeLimit(.minutes(3)))
         func airCentral() async throws {

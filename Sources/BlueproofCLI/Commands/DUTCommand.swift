@@ -47,8 +47,13 @@ struct DUTCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Open no controller: the transmitter runs on an empty simulated link and meets no one (another process on a session, for what persists across processes).")
     var noRadio = false
 
+    // issue 14: BFT/SIZE with an Android peer
+    @Option(name: .long, help: ArgumentHelp("Announce this platform (ios or android) and hold Wi-Fi peer-to-peer (TCP on loopback) beside BLE, used only between iOS nodes; its peers come with the wifiPeerToPeer command (docs/transmitter-links.md, \"Both links\").", valueName: "platform"))
+    var platform: DevicePlatform?
+
     func validate() throws {
         do { _ = try listenSpec() } catch { throw ValidationError("--listen: \(error)") }
+        if platform != nil, noRadio { throw ValidationError("--platform needs a radio: with --no-radio there is no BLE to announce it on") }  // issue 14
     }
 
     private func listenSpec() throws -> TransportSpec { try TransportSpec(listening: listen) }
@@ -68,6 +73,7 @@ struct DUTCommand: AsyncParsableCommand {
         }
         let controllers: ControllerSession?
         let link: any TransmitterLink
+        var wifi: TCPControlWiFi?
         if noRadio {
             controllers = nil
             link = SimulatedNetwork().link(kind: .ble)
@@ -76,7 +82,14 @@ struct DUTCommand: AsyncParsableCommand {
             let host = try await opened.startHosts()[0]
             if let hint = opened.joinHint { Console.progress(hint) }
             controllers = opened
-            link = BLELink(host: host)
+            if let platform {  // issue 14: both links
+                let tcp = TCPLink()
+                wifi = TCPControlWiFi(link: tcp)
+                link = DualLink(ble: BLELink(host: host, profile: BLELinkProfile(platform: platform)), wifi: tcp,
+                                platform: platform, faults: Set(defect).dualLinkFaults)
+            } else {
+                link = BLELink(host: host)
+            }
         }
         let directory = session.map { URL(fileURLWithPath: $0) } ?? SessionStore.defaultDirectory()
         let faults = Set(defect)
@@ -86,7 +99,7 @@ struct DUTCommand: AsyncParsableCommand {
         let served: any TransmitterControl = faults.isEmpty ? transmitter : DefectiveTransmitter(wrapping: transmitter, defects: faults)
         let server: ControlServer
         do {
-            server = try ControlServer(transmitter: served, listeningOn: try listenSpec())
+            server = try ControlServer(transmitter: served, listeningOn: try listenSpec(), wifi: wifi)
         } catch {
             Console.error("cannot listen on \(listen): \(error)")
             await controllers?.close()

@@ -87,6 +87,13 @@ public final class CaseContext: Sendable {
         return try await transmitterProvider.transmitters(count, wifi: wifi, for: self)
     }
 
+    // issue 14: BFT/SIZE with an Android peer
+    /// The nodes in `platforms` hold both links and announce their platform.
+    public func transmitters(_ count: Int, platforms: [Int: DevicePlatform]) async throws -> [any TransmitterControl] {
+        guard let transmitterProvider else { throw MissingTransmitterProvider() }
+        return try await transmitterProvider.transmitters(count, platforms: platforms, for: self)
+    }
+
     /// A capture read back as it stands (every packet is flushed as it is written).
     public func readCapture(_ node: Int) throws -> CaptureFile {
         try CaptureReader.read(path: captures[node])

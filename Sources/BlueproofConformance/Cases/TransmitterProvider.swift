@@ -51,6 +51,14 @@ public protocol TransmitterProvider: Sendable {
     /// new identity with keys of its own under `user`, another node's id (BFT/ATK hello cases).
     /// Throws ``TransmitterUnavailable`` when the provider cannot.
     func impersonate(_ user: UserID, onTester index: Int, for context: CaseContext) async throws
+    // issue 14: BFT/SIZE with an Android peer
+    /// As ``transmitters(_:for:)``, with each node in `platforms` holding both links (BLE and
+    /// Wi-Fi peer-to-peer, a `DualLink`) and announcing its platform; every node reaches the
+    /// others over both. Throws ``TransmitterUnavailable`` when the provider cannot.
+    func transmitters(_ count: Int, platforms: [Int: DevicePlatform], for context: CaseContext) async throws -> [any TransmitterControl]
+    /// What tester `index` (made with a platform) saw of `peer`: whether its Wi-Fi link reaches
+    /// the peer, and the frames that crossed each link from it.
+    func carriage(atTester index: Int, of peer: UserID, for context: CaseContext) async throws -> DualLink.Carriage
 }
 
 extension TransmitterProvider {
@@ -83,6 +91,14 @@ extension TransmitterProvider {
     // issue 15: passive observers and the hello
     public func impersonate(_ user: UserID, onTester index: Int, for context: CaseContext) async throws {
         throw TransmitterUnavailable("\(name) cannot give a tester another node's id")
+    }
+
+    // issue 14: BFT/SIZE with an Android peer
+    public func transmitters(_ count: Int, platforms: [Int: DevicePlatform], for context: CaseContext) async throws -> [any TransmitterControl] {
+        throw TransmitterUnavailable("\(name) cannot put the implementation on both BLE and Wi-Fi peer-to-peer: the control protocol has no command giving it a Wi-Fi (TCP) peer")
+    }
+    public func carriage(atTester index: Int, of peer: UserID, for context: CaseContext) async throws -> DualLink.Carriage {
+        throw TransmitterUnavailable("\(name) has no tester with both links")
     }
 }
 

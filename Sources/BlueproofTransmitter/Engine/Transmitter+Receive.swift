@@ -104,7 +104,7 @@ extension Transmitter {
             return
         }
         let limits = configuration.limits
-        let kind = link.kind
+        let kind = link.kind(to: frame.sender)  // the sender's carrier; a per-peer link (DualLink) knows it
         if frame.flags.contains(.mesh), let size = payload.dictionarySize, size > limits.meshDictionary(on: kind) {
             emit(.rejectedBySize(frame.packetID, size: size, limit: limits.meshDictionary(on: kind)))
             return

@@ -13,7 +13,7 @@ extension Transmitter {
         let encryptable = receiver.map { canEncrypt(to: $0) } ?? false
         let request = payload.request(
             options: options, hasReceiver: receiver != nil, receiverInRange: inRange,
-            canEncryptToReceiver: encryptable, mode: mode, link: link.kind)
+            canEncryptToReceiver: encryptable, mode: mode, link: firstLink(to: receiver, options: options))
         let accepted: AcceptedSend
         switch SendValidator(limits: configuration.limits).validate(request) {
         case .accepted(let send):
@@ -30,6 +30,13 @@ extension Transmitter {
         if accepted.encrypted, let receiver, !inRange { refreshActivity(receiver) }
         Task { await self.deliver(packetID, payload: payload, to: receiver, accepted: accepted) }
         return packetID
+    }
+
+    /// The link whose limits a send is held to: the receiver's, for a direct send (a `DualLink`
+    /// answers per peer); the node's own otherwise, as a mesh packet floods every neighbour.
+    func firstLink(to receiver: UserID?, options: SendingOptions) -> LinkKind {
+        guard let receiver, options.contains(.directTransmission) else { return link.kind }
+        return link.kind(to: receiver)
     }
 
     /// Carries an accepted send out and reports how it went.

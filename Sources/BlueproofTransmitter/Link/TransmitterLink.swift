@@ -39,6 +39,13 @@ public protocol TransmitterLink: Sendable {
     func disconnect(from peer: UserID) async
     /// Sends one whole frame to a connected peer.
     func send(_ frame: [UInt8], to peer: UserID) async throws(LinkError)
+    /// Which size limits apply to packets exchanged with `peer` (a link with several carriers
+    /// answers per peer, ``DualLink``); `kind` by default.
+    func kind(to peer: UserID) -> LinkKind
+}
+
+extension TransmitterLink {
+    public func kind(to peer: UserID) -> LinkKind { kind }
 }
 
 /// Why a link operation failed.

@@ -1,7 +1,7 @@
 /// One node's link on a `SimulatedNetwork`. Its events come from the network's per-node queue,
 /// one at a time: the next event is taken only when the transmitter asks for it, which is how the
 /// network knows the previous one has been handled.
-public struct SimulatedLink: TransmitterLink {
+public struct SimulatedLink: PlatformAnnouncingLink {
     let network: SimulatedNetwork
     let token: Int
     public let kind: LinkKind
@@ -19,6 +19,10 @@ public struct SimulatedLink: TransmitterLink {
 
     public func stop() async {
         network.stop(token: token)
+    }
+
+    public func announcedPlatform(of peer: UserID) async -> DevicePlatform? {
+        network.platform(of: peer)
     }
 
     public func connect(to peer: UserID) async throws(LinkError) {

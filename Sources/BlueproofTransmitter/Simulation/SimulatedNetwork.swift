@@ -30,6 +30,8 @@ public final class SimulatedNetwork: Sendable {
         var framesSent = 0
         /// Frames recorded while capturing, nil when not capturing.
         var capture: [SimulatedFrame]?
+        /// The platform each link announces, by token (none when not given).
+        var platforms: [Int: DevicePlatform] = [:]
     }
 
     /// Continuations to resume once the lock is released.
@@ -88,12 +90,18 @@ public final class SimulatedNetwork: Sendable {
     }
 
     /// A new link; it joins the network as the user it is started with.
-    public func link(kind: LinkKind = .ble) -> SimulatedLink {
+    public func link(kind: LinkKind = .ble, platform: DevicePlatform? = nil) -> SimulatedLink {
         let token = state.withLock { state in
             state.nextToken += 1
+            state.platforms[state.nextToken] = platform
             return state.nextToken
         }
         return SimulatedLink(network: self, token: token, kind: kind)
+    }
+
+    /// The platform the running link of `user` announces, as a BLE announcement would carry it.
+    func platform(of user: UserID) -> DevicePlatform? {
+        state.withLock { state in state.running[user].flatMap { state.platforms[$0] } }
     }
 
     /// Puts `a` and `b` in range of each other.

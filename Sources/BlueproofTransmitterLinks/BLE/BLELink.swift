@@ -15,7 +15,7 @@ import Synchronization
 /// connection; the other's `connect` waits for it, so a pair never holds two connections.
 /// Frames travel as ``BLEFrameChunk``s: written without response by the central, notified by
 /// the peripheral, both waiting on the host's flow control.
-public actor BLELink: TransmitterLink {
+public actor BLELink: PlatformAnnouncingLink {
     public nonisolated let kind: LinkKind = .ble
     public let host: LEHost
     public let profile: BLELinkProfile
@@ -131,7 +131,7 @@ public actor BLELink: TransmitterLink {
 
     private func advertise() async throws(LinkError) {
         guard let localUser, !stopped else { return }
-        let announcement = BLEAnnouncement(user: localUser, service: profile.service)
+        let announcement = BLEAnnouncement(user: localUser, service: profile.service, platform: profile.platform)
         do {
             try await host.startAdvertising(LEAdvertisingParameters(
                 data: try announcement.advertisingData(), scanResponse: try announcement.scanResponse()))
@@ -141,6 +141,8 @@ public actor BLELink: TransmitterLink {
     }
 
     // MARK: Presence
+
+    public func announcedPlatform(of peer: UserID) -> DevicePlatform? { sightings.platform(of: peer) }
 
     private func seen(_ report: LEAdvertisement) {
         guard !stopped, let (user, address) = sightings.add(report), user != localUser else { return }

@@ -1,3 +1,4 @@
+import BlueproofTransmitter
 import BlueproofWire
 
 /// The numbers every BLE transmitter node uses: the service and characteristic it serves,
@@ -25,12 +26,15 @@ public struct BLELinkProfile: Hashable, Sendable {
     public var initiatorGrace: Duration
     /// The largest frame sent or accepted.
     public var frameLimit: Int
+    /// The platform announced after the user id (``BLEAnnouncement``); nil announces none.
+    public var platform: DevicePlatform?
 
     public init(service: BluetoothUUID = BLELinkProfile.transmitterService,
                 characteristic: BluetoothUUID = BLELinkProfile.frameCharacteristic,
                 mtu: Int = 517, staleAfter: Duration? = .seconds(5), connectTimeout: Duration = .seconds(10),
                 connectAttempt: Duration = .seconds(1), initiatorGrace: Duration = .seconds(2),
-                frameLimit: Int = BLEFrameChunk.defaultFrameLimit) {
+                frameLimit: Int = BLEFrameChunk.defaultFrameLimit, platform: DevicePlatform? = nil) {
+        self.platform = platform
         self.service = service
         self.characteristic = characteristic
         self.mtu = mtu

@@ -16,6 +16,7 @@ struct BLESightings: Sendable {
         var type: LEAddressType
         var hasService = false
         var user: UserID?
+        var platform: DevicePlatform?
     }
 
     let service: BluetoothUUID
@@ -30,9 +31,18 @@ struct BLESightings: Sendable {
             advertiser.type = report.addressType
             advertiser.hasService = BLEAnnouncement.advertises(service, in: report.data)
         }
-        if let user = BLEAnnouncement.user(in: report.data) { advertiser.user = user }
+        if let user = BLEAnnouncement.user(in: report.data) {
+            advertiser.user = user
+            // An unknown platform octet counts as none announced (the peer is not taken for iOS).
+            advertiser.platform = try? BLEAnnouncement.platform(in: report.data)
+        }
         advertisers[report.address] = advertiser
         guard advertiser.hasService, let user = advertiser.user else { return nil }
         return (user, BLEPeerAddress(address: report.address, type: advertiser.type))
+    }
+
+    /// The platform `user` announced in its latest announcement, if any.
+    func platform(of user: UserID) -> DevicePlatform? {
+        advertisers.values.first { $0.user == user }?.platform
     }
 }

@@ -1,6 +1,7 @@
 import BlueproofAsync
 import BlueproofControl
 import BlueproofTransmitter
+import BlueproofTransmitterLinks
 import BlueproofTransport
 import Foundation
 
@@ -22,6 +23,8 @@ public actor DUTTransmitterProvider: TransmitterProvider {
     private let testers: ReferenceTransmitterProvider
     private var client: ControlClient?
     private var sockets = 0
+    /// Per case: the Wi-Fi peer-to-peer the implementation shares with the testers (issue 14).
+    private var wifiGroups: [ObjectIdentifier: WiFiGroup] = [:]
 
     public init(_ subject: Subject, sessionRoot: URL) {
         self.subject = subject
@@ -42,12 +45,50 @@ public actor DUTTransmitterProvider: TransmitterProvider {
     public nonisolated var isDeviceUnderTest: Bool { true }
 
     public func transmitters(_ count: Int, for context: CaseContext) async throws -> [any TransmitterControl] {
-        let client = try await subjectClient(for: context)
-        // Fresh for every case: stopped, without a session.
-        await client.stop()
-        do { try await client.destroySession() } catch { context.log.note("dut: destroySession before the case: \(error)") }
+        let client = try await freshSubject(for: context)
         let others = try await testers.make(nodes: 1..<count, for: context)
         return [client] + others
+    }
+
+    /// The implementation, fresh for every case: stopped, without a session.
+    private func freshSubject(for context: CaseContext) async throws -> ControlClient {
+        let client = try await subjectClient(for: context)
+        await client.stop()
+        do { try await client.destroySession() } catch { context.log.note("dut: destroySession before the case: \(error)") }
+        return client
+    }
+
+    // issue 14: BFT/SIZE with an Android peer
+    /// The implementation as it ships (it announces its own platform), its Wi-Fi peer-to-peer
+    /// link sharing the testers' (`wifiPeerToPeer`, control protocol 4); the testers with both
+    /// links, announcing the platforms given.
+    public func transmitters(_ count: Int, platforms: [Int: DevicePlatform], for context: CaseContext) async throws -> [any TransmitterControl] {
+        let client = try await freshSubject(for: context)
+        let version = await client.protocolVersion
+        guard version >= 4 else {
+            throw TransmitterUnavailable("the implementation speaks control protocol \(version): giving it Wi-Fi peer-to-peer peers (wifiPeerToPeer) needs 4")
+        }
+        do { _ = try await client.wifiPeerToPeer(adding: []) } catch {
+            throw TransmitterUnavailable("the implementation has no Wi-Fi peer-to-peer link to share with the testers: wifiPeerToPeer refused: \(error)")
+        }
+        let log = context.log
+        let group = WiFiGroup { addresses in
+            do {
+                return try await client.wifiPeerToPeer(adding: addresses.map(\.description)).flatMap { try? TCPAddress($0) }
+            } catch {
+                log.note("dut: wifiPeerToPeer: \(error)")
+                return nil
+            }
+        }
+        wifiGroups[ObjectIdentifier(context)] = group
+        let others = try await testers.make(nodes: 1..<count, platforms: platforms, wifiGroup: group, for: context)
+        return [client] + others
+    }
+
+    /// Asks the implementation where its Wi-Fi link listens until it says, then as the reference.
+    public func carriage(atTester index: Int, of peer: UserID, for context: CaseContext) async throws -> DualLink.Carriage {
+        await wifiGroups[ObjectIdentifier(context)]?.askOutside()
+        return try await testers.carriage(atTester: index, of: peer, for: context)
     }
 
     // issue 15: passive observers and the hello
@@ -64,6 +105,7 @@ public actor DUTTransmitterProvider: TransmitterProvider {
             client = nil
         }
         await testers.release(for: context)
+        wifiGroups[ObjectIdentifier(context)] = nil  // issue 14
     }
 
     public func implementationName() async -> String? { await client?.implementation }

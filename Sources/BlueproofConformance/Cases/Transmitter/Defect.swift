@@ -123,6 +123,11 @@ public enum Defect: String, CaseIterable, Sendable, Codable {
     // issue 15: passive observers and the hello
     /// A peer is whoever the link names: hellos are not checked (engine).
     case unsignedHello
+    // issue 14: BFT/SIZE with an Android peer (BV-03, BV-14), in the node's links (DualLink)
+    /// Sends over Wi-Fi peer-to-peer to every peer it reaches there, Android ones too.
+    case wifiToAndroidPeer
+    /// Sends to an Android peer over BLE but sizes its packets by the Wi-Fi limits.
+    case wifiLimitsToAndroidPeer
 
     /// The engine defect this is, if it lives in the engine.
     public var engine: TransmitterDefects? {

@@ -41,6 +41,9 @@ public final class ReferenceTransmitterProvider: TransmitterProvider {
     // issue 15: passive observers and the hello
     /// Per case: each tester's session, for an impostor's identity (`impersonate`).
     let testerSessions = Mutex<[ObjectIdentifier: [Int: any TransmitterSessionBacking]]>([:])
+    // issue 14: BFT/SIZE with an Android peer
+    /// Per case: the nodes made with both links.
+    let dualLinks = Mutex<[ObjectIdentifier: [Int: DualLink]]>([:])
 
     public init(link: LinkChoice = .ble, defects: Set<Defect> = [], subjectLimits: TransmitterLimits = .documented,
                 sessionRoot: URL, executable: URL? = nil, console: TransmitterConsole? = nil) {
@@ -73,7 +76,8 @@ public final class ReferenceTransmitterProvider: TransmitterProvider {
     /// defects. The DUT provider makes its testers with this, from node 1 on. The nodes in
     /// `wifi` run over Wi-Fi peer-to-peer instead: TCP links on loopback (simulated Wi-Fi links
     /// on the simulated network), so the size table's Wi-Fi limits apply between them.
-    func make(nodes: Range<Int>, wifi: Set<Int> = [], for context: CaseContext) async throws -> [any TransmitterControl] {
+    func make(nodes: Range<Int>, wifi: Set<Int> = [], platforms: [Int: DevicePlatform] = [:], wifiGroup: WiFiGroup = WiFiGroup(),
+              for context: CaseContext) async throws -> [any TransmitterControl] {
         // The subject runs with its own built-in limits (as it ships); only the testers, the
         // harness's instruments, take the profile's numbers, so they never refuse what the
         // profile allows. A wrong built-in limit therefore fails the SIZE cases.
@@ -87,12 +91,14 @@ public final class ReferenceTransmitterProvider: TransmitterProvider {
         if case .simulated(let model) = link { range = model }
         // Frames take air time (1 MB/s), so a receiver can leave while a large one crosses (BFT/DLV/BI-01).
         let network = SimulatedNetwork(airRate: Self.simulatedAirRate) { [range] a, b in range?.inRange(a, b, at: .zero) ?? true }
-        let wifiGroup = WiFiGroup()
+        let wifiNetwork = SimulatedNetwork { _, _ in true }  // issue 14: the simulated Wi-Fi of nodes with both links, all in range
         var transmitters: [Transmitter] = []
         var controls: [any TransmitterControl] = []
         for index in nodes {
             let linkForNode: any TransmitterLink
             switch link {
+            case _ where platforms[index] != nil:  // issue 14: BFT/SIZE with an Android peer
+                linkForNode = try dualLink(index, platforms: platforms, context: context, network: network, wifiNetwork: wifiNetwork, wifiGroup: wifiGroup)
             case .ble where wifi.contains(index):
                 linkForNode = wifiGroup.link()
             case .simulated where wifi.contains(index):
@@ -155,6 +161,7 @@ public final class ReferenceTransmitterProvider: TransmitterProvider {
         clocks.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(context)) }
         // issue 15: passive observers and the hello
         testerSessions.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(context)) }
+        dualLinks.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(context)) }  // issue 14
     }
 
     /// `blueproof dut --no-radio` on node `index`'s session directory, with the node's defects

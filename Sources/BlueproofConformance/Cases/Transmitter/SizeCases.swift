@@ -71,19 +71,7 @@ struct SizeCase: TransmitterCase {
         } catch {
             return offset > 0 ? try stage.judgeRefusal(error, of: what, by: [rule]) : .fail("\(what) refused: \(error)")
         }
-        if offset > 0 {
-            // Accepted at the call: it must still never reach the air ("will be discarded"):
-            // the tester neither receives it nor sees it arrive oversize.
-            let seen = await stage.logs[1].first(within: .seconds(5)) { event in
-                switch event {
-                case .received(let packet): packet.packetID == id
-                case .rejectedBySize(let rejected, _, _): rejected == id
-                default: false
-                }
-            }
-            if let seen { return .fail("\(what) was accepted (packet \(id)) and went on the air: the tester saw \(seen)") }
-            return .pass("\(what) accepted at the call (packet \(id)) but discarded: nothing reached the tester in 5 s")
-        }
+        if offset > 0 { return await Self.judgeDiscarded(id, of: what, stage: stage) }
         guard let packet = await stage.logs[1].received(id, within: stage.airTimeout) else {
             return .fail("\(what) accepted (packet \(id)) but never delivered to the tester")
         }
@@ -91,6 +79,20 @@ struct SizeCase: TransmitterCase {
             return .fail("\(what) delivered altered")
         }
         return .pass("\(what) accepted and delivered intact")
+    }
+
+    /// An oversize send accepted at the call (packet `id`) must still never reach the air ("will
+    /// be discarded"): tester 1 neither receives it nor sees it arrive oversize within 5 s.
+    static func judgeDiscarded(_ id: PacketID, of what: String, stage: TransmitterStage) async -> CaseOutcome {
+        let seen = await stage.logs[1].first(within: .seconds(5)) { event in
+            switch event {
+            case .received(let packet): packet.packetID == id
+            case .rejectedBySize(let rejected, _, _): rejected == id
+            default: false
+            }
+        }
+        if let seen { return .fail("\(what) was accepted (packet \(id)) and went on the air: the tester saw \(seen)") }
+        return .pass("\(what) accepted at the call (packet \(id)) but discarded: nothing reached the tester in 5 s")
     }
 
     /// `{"p":"xxx…"}` whose compact JSON is exactly `size` bytes.

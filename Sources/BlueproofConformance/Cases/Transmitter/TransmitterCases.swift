@@ -9,6 +9,8 @@ public enum TransmitterCases {
         cases.append(MeshBinaryCase())
         cases += SizeRelayCases.all()
         cases += WiFiSizeCases.all()
+        // issue 14: BFT/SIZE with an Android peer
+        cases += AndroidPeerSizeCases.all()
         cases += ThroughputCase.all() as [any TransmitterCase]
         cases += DeliveryCases.all() as [any TransmitterCase]
         cases += MeshDiamondCase.all() as [any TransmitterCase]

@@ -16,8 +16,8 @@ public struct TransmitterStage: Sendable {
     /// an error; the wait ends at the event, so a healthy run loses nothing.
     public var preconditionTimeout: Duration { max(airTimeout, .seconds(30)) }
 
-    static func make(_ context: CaseContext, count: Int, wifi: Set<Int> = []) async throws -> TransmitterStage {
-        let nodes = try await context.transmitters(count, wifi: wifi)
+    static func make(_ context: CaseContext, count: Int, wifi: Set<Int> = [], platforms: [Int: DevicePlatform] = [:]) async throws -> TransmitterStage {
+        let nodes = platforms.isEmpty ? try await context.transmitters(count, wifi: wifi) : try await context.transmitters(count, platforms: platforms)
         var logs: [TransmitterEventLog] = []
         for node in nodes { logs.append(await TransmitterEventLog.attach(to: node)) }
         return TransmitterStage(nodes: nodes, logs: logs, context: context)
@@ -147,6 +147,10 @@ public protocol TransmitterCase: ConformanceCase {
     /// The iOS-like nodes that reach each other over Wi-Fi peer-to-peer (the TCP link); empty
     /// for the BLE-only cases.
     var wifiNodes: Set<Int> { get }
+    // issue 14: BFT/SIZE with an Android peer
+    /// The nodes with both links (BLE and Wi-Fi peer-to-peer) and the platform each announces;
+    /// empty for the others.
+    var platforms: [Int: DevicePlatform] { get }
     /// Whether the case judges the run's captures, so it runs only over controllers: the
     /// in-process variant tests leave it to the btvirt ones (RunTransmitterTests).
     var judgesCaptures: Bool { get }
@@ -156,13 +160,15 @@ public protocol TransmitterCase: ConformanceCase {
 extension TransmitterCase {
     public var judgesRefusals: Bool { false }
     public var wifiNodes: Set<Int> { [] }
+    // issue 14: BFT/SIZE with an Android peer
+    public var platforms: [Int: DevicePlatform] { [:] }
     public var judgesCaptures: Bool { false }
     public var needs: CaseNeeds { CaseNeeds(controllers: nodes, transmitters: nodes) }
 
     public func run(_ context: CaseContext) async throws -> CaseOutcome {
         let stage: TransmitterStage
         do {
-            stage = try await TransmitterStage.make(context, count: nodes, wifi: wifiNodes)
+            stage = try await TransmitterStage.make(context, count: nodes, wifi: wifiNodes, platforms: platforms)
         } catch let unavailable as TransmitterUnavailable {
             return .notApplicable(unavailable.reason)
         }

@@ -4,10 +4,19 @@ import BlueproofTransmitterLinks
 /// The Wi-Fi peer-to-peer of one case's iOS-like nodes (bridgefy-ios-sdk-readme.md,
 /// "Connections with Android devices": Wi-Fi peer-to-peer between two iOS devices): each node's
 /// TCP link on loopback, told the address of every other as each starts, so the nodes find
-/// each other whatever order the case starts them in.
+/// each other whatever order the case starts them in. An implementation under test joins from
+/// outside (`outside`, the control protocol's `wifiPeerToPeer`): told every member's address,
+/// its own learnt once it has started.
 actor WiFiGroup {
+    /// Tells the outside node `addresses` to dial; answers where it listens (nil before it started).
+    typealias Outside = @Sendable ([TCPAddress]) async -> TCPAddress?
+
     private var started: [TCPLink] = []
     private var addresses: [TCPAddress] = []
+    private let outside: Outside?
+    private var outsideAddress: TCPAddress?
+
+    init(outside: Outside? = nil) { self.outside = outside }
 
     /// A link for one node of the group.
     nonisolated func link() -> any TransmitterLink { WiFiGroupLink(group: self, inner: TCPLink()) }
@@ -18,6 +27,20 @@ actor WiFiGroup {
         for other in started { await other.addPeer(address) }
         started.append(link)
         addresses.append(address)
+        if let outsideAddress {
+            await link.addPeer(outsideAddress)
+            _ = await outside?([address])
+        } else {
+            await askOutside()
+        }
+    }
+
+    /// Until the outside node has told where it listens: tells it every member's address and
+    /// asks again (it answers only once started), passing its answer on to every member.
+    func askOutside() async {
+        guard let outside, outsideAddress == nil, let its = await outside(addresses) else { return }
+        outsideAddress = its
+        for link in started { await link.addPeer(its) }
     }
 }
 

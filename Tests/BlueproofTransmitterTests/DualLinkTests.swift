@@ -1,0 +1,74 @@
+import BlueproofTransmitter
+import Foundation
+import Testing
+
+/// `DualLink` (docs/transmitter-links.md, "Both links"): Wi-Fi peer-to-peer only between two
+/// nodes announcing iOS, BLE otherwise; its faults break exactly that choice.
+@Suite("Both links", .timeLimit(.minutes(1)))
+struct DualLinkTests {
+    /// Two nodes on a BLE and a Wi-Fi simulated network, every pair in range, started, each
+    /// reaching the other on both.
+    static func pair(_ a: DevicePlatform, _ b: DevicePlatform, faults: DualLink.Faults = []) async throws -> (DualLink, DualLink, UserID, UserID) {
+        let ble = SimulatedNetwork { _, _ in true }
+        let wifi = SimulatedNetwork { _, _ in true }
+        let first = DualLink(ble: ble.link(platform: a), wifi: wifi.link(kind: .wifi), platform: a, faults: faults)
+        let second = DualLink(ble: ble.link(platform: b), wifi: wifi.link(kind: .wifi), platform: b)
+        let (userA, userB) = (UserID.random(), UserID.random())
+        _ = first.events()
+        _ = second.events()
+        try await first.start(localUser: userA)
+        try await second.start(localUser: userB)
+        try await until("both reach each other on Wi-Fi") { first.carriage(of: userB).onWiFi && second.carriage(of: userA).onWiFi }
+        try await first.connect(to: userB)
+        try await second.connect(to: userA)
+        return (first, second, userA, userB)
+    }
+
+    /// Polls `condition` (link state has no event of its own) for at most 5 s.
+    static func until(_ what: String, _ condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while !condition() {
+            guard ContinuousClock.now < deadline else { throw DualLinkTestTimeout(what: what) }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    @Test("two iOS nodes: frames and limits go by Wi-Fi")
+    func bothIOS() async throws {
+        let (a, b, userA, userB) = try await Self.pair(.ios, .ios)
+        // The platform is learnt from the BLE announcement as the peer shows up.
+        try await Self.until("the peer's platform learnt") { a.kind(to: userB) == .wifi }
+        try await a.send([1, 2, 3], to: userB)
+        try await Self.until("the frame over Wi-Fi") { b.carriage(of: userA).wifiFrames == 1 }
+        #expect(b.carriage(of: userA).bleFrames == 0)
+        #expect(b.kind(to: userA) == .wifi)
+    }
+
+    @Test("iOS and Android: BLE both ways, though Wi-Fi reaches the peer")
+    func android() async throws {
+        let (a, b, userA, userB) = try await Self.pair(.ios, .android)
+        try await a.send([1], to: userB)
+        try await b.send([2], to: userA)
+        try await Self.until("both frames over BLE") { b.carriage(of: userA).bleFrames == 1 && a.carriage(of: userB).bleFrames == 1 }
+        #expect(b.carriage(of: userA).wifiFrames == 0 && a.carriage(of: userB).wifiFrames == 0)
+        #expect(a.kind(to: userB) == .ble && b.kind(to: userA) == .ble)
+    }
+
+    @Test("faults: Wi-Fi to any peer; Wi-Fi limits to any peer over BLE")
+    func faults() async throws {
+        let (a, b, userA, userB) = try await Self.pair(.ios, .android, faults: .wifiToAnyPeer)
+        try await a.send([1], to: userB)
+        try await Self.until("the frame over Wi-Fi") { b.carriage(of: userA).wifiFrames == 1 }
+        #expect(a.kind(to: userB) == .wifi)
+        let (c, d, userC, userD) = try await Self.pair(.ios, .android, faults: .wifiLimitsToAnyPeer)
+        #expect(c.kind(to: userD) == .wifi)
+        try await c.send([1], to: userD)
+        try await Self.until("the frame over BLE") { d.carriage(of: userC).bleFrames == 1 }
+        #expect(d.carriage(of: userC).wifiFrames == 0)
+    }
+}
+
+struct DualLinkTestTimeout: Error, CustomStringConvertible {
+    let what: String
+    var description: String { "not within 5 s: \(what)" }
+}
