@@ -1,0 +1,168 @@
+import BlueproofCapture
+import BlueproofWire
+
+/// One line of `blueproof inspect`, written as UTF-8 into the caller's buffer: the hot path
+/// of `inspect`, so no per-line `String` is made.
+struct InspectedPacket {
+    var number: Int
+    var timestampMicros: Int64
+    /// Since the first packet; nil when out of range.
+    var seconds: Double?
+    /// True host to controller, false controller to host; nil for a record that holds no
+    /// packet (type `note`).
+    var sent: Bool?
+    var controllerIndex: UInt16?
+    var type: String
+    var body: InspectBody
+    /// Microseconds since the first packet; nil when out of range.
+    private var spanMicros: Int64?
+    /// The packet's H4 bytes, with `--hex`.
+    var bytes: [UInt8]?
+
+    /// `body` is the packet's, from ``InspectDescriber``; `start` is the time of the capture's
+    /// first packet with a time in range, nil when none has one yet.
+    init(number: Int, record: CaptureRecord, body: InspectBody, start: Int64?, hex showHex: Bool) {
+        self.number = number
+        timestampMicros = record.timestampMicros
+        spanMicros = Self.span(from: start, to: record.timestampMicros)
+        seconds = spanMicros.map { Double($0) / 1e6 }
+        sent = record.direction == .sent
+        controllerIndex = record.controllerIndex
+        type = record.packet.type.description
+        self.body = body
+        bytes = showHex ? record.packet.h4Bytes : nil
+    }
+
+    /// A record that holds no HCI packet (a btmon note or index record, ...): type `note`.
+    init(number: Int, note: CaptureNote, start: Int64?, forms: InspectBody.Forms) {
+        self.number = number
+        timestampMicros = note.timestampMicros
+        spanMicros = Self.span(from: start, to: note.timestampMicros)
+        seconds = spanMicros.map { Double($0) / 1e6 }
+        controllerIndex = note.controllerIndex
+        type = "note"
+        body = InspectBody(note, forms: forms)
+    }
+
+    /// Microseconds from `start` to `micros`; nil when the record's time is out of range or
+    /// the span does not fit in 64-bit microseconds.
+    static func span(from start: Int64?, to micros: Int64) -> Int64? {
+        guard let start, micros != .max, micros != .min else { return nil }
+        let (span, overflowed) = micros.subtractingReportingOverflow(start)
+        return overflowed ? nil : span
+    }
+
+    /// `span` µs as `%.6f` seconds, right-aligned in `width` columns (`%11.6f` for 11), without
+    /// Foundation's formatter.
+    static func appendSeconds(_ span: Int64, width: Int, to out: inout [UInt8]) {
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        // Digits backwards, at least 7 (one before the point); a UInt64 has at most 20.
+        var count = 0
+        var value = span.magnitude
+        withUnsafeMutableBytes(of: &digits) { raw in
+            repeat {
+                raw[count] = 0x30 + UInt8(value % 10)
+                value /= 10
+                count += 1
+            } while value != 0 || count < 7
+        }
+        let length = count + 1 + (span < 0 ? 1 : 0)
+        if length < width { out.append(contentsOf: repeatElement(0x20, count: width - length)) }
+        if span < 0 { out.append(0x2D) }  // "-"
+        withUnsafeBytes(of: &digits) { raw in
+            for place in stride(from: count - 1, through: 0, by: -1) {
+                if place == 5 { out.append(0x2E) }  // "."
+                out.append(raw[place])
+            }
+        }
+    }
+
+    /// `value` in decimal.
+    static func appendDecimal(_ value: some BinaryInteger, to out: inout [UInt8]) {
+        out += String(value).utf8
+    }
+
+    /// `   0.000140 > [0] event   Command Complete ncmd=1 ...` and a newline.
+    func appendLine(to out: inout [UInt8]) {
+        if let spanMicros { Self.appendSeconds(spanMicros, width: 11, to: &out) } else { out += "out of range".utf8 }
+        out += (sent.map { $0 ? " <" : " >" } ?? " =").utf8
+        if let controllerIndex {
+            out += " [".utf8
+            Self.appendDecimal(controllerIndex, to: &out)
+            out.append(0x5D)  // "]"
+        }
+        out.append(0x20)
+        out.appendUTF8(type)
+        if type.utf8.count < 7 { out.append(contentsOf: repeatElement(0x20, count: 7 - type.utf8.count)) }
+        out += body.text
+        if let bytes {
+            out += "\n            ".utf8
+            out.appendUTF8(hex(bytes))
+        }
+        out.append(0x0A)
+    }
+
+    /// The text line, for `--grep`.
+    var line: String {
+        var out: [UInt8] = []
+        appendLine(to: &out)
+        out.removeLast()
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The packet as one compact JSON object, keys sorted, and a newline; JSONEncoder costs
+    /// more than decoding the packet.
+    func appendJSON(to out: inout [UInt8]) {
+        out.append(0x7B)  // "{"
+        if let bytes {
+            out += #""bytes":""#.utf8
+            out.appendUTF8(hex(bytes))
+            out += #"","#.utf8
+        }
+        if let controllerIndex {
+            out += #""controllerIndex":"#.utf8
+            Self.appendDecimal(controllerIndex, to: &out)
+            out.append(0x2C)
+        }
+        if let sent { out += (sent ? #""direction":"sent","# : #""direction":"received","#).utf8 }
+        out += body.json
+        out += #""number":"#.utf8
+        Self.appendDecimal(number, to: &out)
+        out.append(0x2C)
+        if let spanMicros {
+            out += #""seconds":"#.utf8
+            Self.appendSeconds(spanMicros, width: 0, to: &out)
+            out.append(0x2C)
+        }
+        out += #""timestampMicros":"#.utf8
+        Self.appendDecimal(timestampMicros, to: &out)
+        out += #","type":"#.utf8
+        JSONText.append(type, to: &out)
+        out += "}\n".utf8
+    }
+}
+
+/// JSON text written by hand.
+enum JSONText {
+    /// `text` as a JSON string: quotes, backslashes and control characters escaped (RFC 8259 §7).
+    static func append(_ text: String, to out: inout [UInt8]) {
+        out.append(0x22)
+        for byte in text.utf8 {
+            switch byte {
+            case 0x22: out += #"\""#.utf8
+            case 0x5C: out += #"\\"#.utf8
+            case 0x0A: out += #"\n"#.utf8
+            case 0x09: out += #"\t"#.utf8
+            case 0x0D: out += #"\r"#.utf8
+            case ..<0x20:
+                out += #"\u00"#.utf8
+                out.append(hexDigit(byte >> 4))
+                out.append(hexDigit(byte & 0x0F))
+            default: out.append(byte)
+            }
+        }
+        out.append(0x22)
+    }
+
+    private static func hexDigit(_ nibble: UInt8) -> UInt8 { nibble < 10 ? 0x30 + nibble : 0x57 + nibble }
+}
