@@ -15,6 +15,8 @@ struct InspectBody {
         var json: Bool
     }
 
+    init() {}
+
     init(_ description: HCIPacketDescription, forms: Forms) {
         let malformed = description.malformed?.description
         if forms.text {
@@ -107,6 +109,13 @@ struct InspectDescriber {
             events[packet.payload] = body
         }
         return body
+    }
+
+    /// The fields of `record` straight from the decoder when it is the bulk of a transfer
+    /// (see ``TraceDecoder/plainATT(_:sent:)``); nil, changing nothing, for any other
+    /// packet: take its ``body(of:)`` then.
+    mutating func plain(_ record: CaptureRecord) -> TraceDecoder.PlainATT? {
+        decoder.plainATT(record.packet, sent: record.direction == .sent)
     }
 
     /// Feeds `record` to the decoder without rendering it (a packet not printed).

@@ -110,7 +110,8 @@ struct InspectCommand: AsyncParsableCommand {
         // The options as plain values: a property wrapper's getter costs in a loop of 100,000.
         let (summary, limit, hex) = (self.summary, self.limit ?? .max, self.hex)
         while let entry = stream.nextEntry() {
-            let packet: InspectedPacket
+            // The packet to print; nil when its line is written already.
+            let packet: InspectedPacket?
             var context: PacketContext?
             switch entry {
             case let .packet(record):
@@ -121,16 +122,29 @@ struct InspectCommand: AsyncParsableCommand {
                     describer.skip(record)
                     continue
                 }
-                let body = describer.body(of: record)
                 if view.needsContext { context = classifier.classify(record) }
-                packet = InspectedPacket(number: stream.frameNumber, record: record, body: body, start: start, hex: hex)
+                var shown = InspectedPacket(number: stream.frameNumber, record: record, start: start, hex: hex)
+                guard view.admits(context, seconds: shown.seconds) else {
+                    describer.skip(record)
+                    continue
+                }
+                if view.grep == nil, let plain = describer.plain(record) {
+                    // Most packets of a long transfer: written from the decoder's fields.
+                    if writer != nil { writer?.add(shown, plain, to: &out) } else { shown.appendLine(plain, to: &out) }
+                    packet = nil
+                } else {
+                    shown.body = describer.body(of: record)
+                    packet = shown
+                }
             case let .note(note):
                 guard !summary, stream.frameNumber <= limit else { continue }
                 packet = InspectedPacket(number: stream.frameNumber, note: note, start: start, forms: forms)
+                guard view.admits(nil, seconds: packet?.seconds) else { continue }
             }
-            guard view.admits(context, seconds: packet.seconds) else { continue }
-            if view.grep != nil, !view.admits(line: packet.line) { continue }
-            if writer != nil { writer?.add(packet, to: &out) } else { packet.appendLine(to: &out) }
+            if let packet {
+                if view.grep != nil, !view.admits(line: packet.line) { continue }
+                if writer != nil { writer?.add(packet, to: &out) } else { packet.appendLine(to: &out) }
+            }
             if out.count >= Console.bufferBytes {
                 Console.lines(utf8: out)
                 out.removeAll(keepingCapacity: true)
@@ -197,6 +211,13 @@ struct InspectJSONWriter {
     mutating func add(_ packet: InspectedPacket, to out: inout [UInt8]) {
         if !first { out.append(0x2C) }  // ","
         packet.appendJSON(to: &out)
+        first = false
+    }
+
+    /// The line of a packet of the plain path, into `out`.
+    mutating func add(_ packet: InspectedPacket, _ plain: TraceDecoder.PlainATT, to out: inout [UInt8]) {
+        if !first { out.append(0x2C) }  // ","
+        packet.appendJSON(plain, to: &out)
         first = false
     }
 

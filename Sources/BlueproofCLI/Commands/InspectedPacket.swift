@@ -13,15 +13,16 @@ struct InspectedPacket {
     var sent: Bool?
     var controllerIndex: UInt16?
     var type: String
-    var body: InspectBody
+    /// Empty until the caller decodes the packet (the plain path writes no body).
+    var body = InspectBody()
     /// Microseconds since the first packet; nil when out of range.
     private var spanMicros: Int64?
     /// The packet's H4 bytes, with `--hex`.
     var bytes: [UInt8]?
 
-    /// `body` is the packet's, from ``InspectDescriber``; `start` is the time of the capture's
-    /// first packet with a time in range, nil when none has one yet.
-    init(number: Int, record: CaptureRecord, body: InspectBody, start: Int64?, hex showHex: Bool) {
+    /// `start` is the time of the capture's first packet with a time in range, nil when none
+    /// has one yet. The ``body`` is the caller's to set, from ``InspectDescriber``.
+    init(number: Int, record: CaptureRecord, start: Int64?, hex showHex: Bool) {
         self.number = number
         timestampMicros = record.timestampMicros
         spanMicros = Self.span(from: start, to: record.timestampMicros)
@@ -29,7 +30,6 @@ struct InspectedPacket {
         sent = record.direction == .sent
         controllerIndex = record.controllerIndex
         type = record.packet.type.description
-        self.body = body
         bytes = showHex ? record.packet.h4Bytes : nil
     }
 
@@ -77,24 +77,37 @@ struct InspectedPacket {
         }
     }
 
-    /// `value` in decimal.
-    static func appendDecimal(_ value: some BinaryInteger, to out: inout [UInt8]) {
-        out += String(value).utf8
-    }
 
     /// `   0.000140 > [0] event   Command Complete ncmd=1 ...` and a newline.
     func appendLine(to out: inout [UInt8]) {
+        appendLineStart(to: &out)
+        out += body.text
+        appendLineEnd(to: &out)
+    }
+
+    /// The line of a packet whose fields came from ``TraceDecoder/plainATT(_:sent:)``.
+    func appendLine(_ plain: TraceDecoder.PlainATT, to out: inout [UInt8]) {
+        appendLineStart(to: &out)
+        plain.appendText(to: &out)
+        appendLineEnd(to: &out)
+    }
+
+    /// The line up to its body: time, direction, controller, type.
+    func appendLineStart(to out: inout [UInt8]) {
         if let spanMicros { Self.appendSeconds(spanMicros, width: 11, to: &out) } else { out += "out of range".utf8 }
         out += (sent.map { $0 ? " <" : " >" } ?? " =").utf8
         if let controllerIndex {
             out += " [".utf8
-            Self.appendDecimal(controllerIndex, to: &out)
+            appendDecimal(Int(controllerIndex), to: &out)
             out.append(0x5D)  // "]"
         }
         out.append(0x20)
         out.appendUTF8(type)
         if type.utf8.count < 7 { out.append(contentsOf: repeatElement(0x20, count: 7 - type.utf8.count)) }
-        out += body.text
+    }
+
+    /// The line after its body: the bytes with `--hex`, the newline.
+    func appendLineEnd(to out: inout [UInt8]) {
         if let bytes {
             out += "\n            ".utf8
             out.appendUTF8(hex(bytes))
@@ -113,6 +126,40 @@ struct InspectedPacket {
     /// The packet as one compact JSON object, keys sorted, and a newline; JSONEncoder costs
     /// more than decoding the packet.
     func appendJSON(to out: inout [UInt8]) {
+        appendJSONStart(to: &out)
+        out += body.json
+        appendJSONEnd(to: &out)
+    }
+
+    /// The JSON object of a packet whose fields came from ``TraceDecoder/plainATT(_:sent:)``:
+    /// keys sorted as ``InspectBody`` sorts them.
+    func appendJSON(_ plain: TraceDecoder.PlainATT, to out: inout [UInt8]) {
+        appendJSONStart(to: &out)
+        out += #""fields":{"attribute":"0x"#.utf8
+        plain.appendAttribute(to: &out)
+        out += #"","bc":"#.utf8
+        JSONText.append(plain.broadcast, to: &out)
+        out += #","cid":"0x0004","dlen":""#.utf8
+        appendDecimal(plain.dataLength, to: &out)
+        out += #"","handle":""#.utf8
+        appendDecimal(plain.handle, to: &out)
+        out += #"","l2cap_len":""#.utf8
+        appendDecimal(plain.l2capLength, to: &out)
+        out += #"","layer":"att","pb":"#.utf8
+        JSONText.append(plain.boundary, to: &out)
+        out += #","pdu":"#.utf8
+        JSONText.append(plain.pduName, to: &out)
+        if plain.hasValue {
+            out += #","value":""#.utf8
+            plain.appendValue(to: &out)
+            out.append(0x22)
+        }
+        out += #"},"name":"ACL Data","#.utf8
+        appendJSONEnd(to: &out)
+    }
+
+    /// The object up to its body: `{`, the bytes, the controller, the direction.
+    private func appendJSONStart(to out: inout [UInt8]) {
         out.append(0x7B)  // "{"
         if let bytes {
             out += #""bytes":""#.utf8
@@ -121,13 +168,16 @@ struct InspectedPacket {
         }
         if let controllerIndex {
             out += #""controllerIndex":"#.utf8
-            Self.appendDecimal(controllerIndex, to: &out)
+            appendDecimal(Int(controllerIndex), to: &out)
             out.append(0x2C)
         }
         if let sent { out += (sent ? #""direction":"sent","# : #""direction":"received","#).utf8 }
-        out += body.json
+    }
+
+    /// The object after its body: number, seconds, time, type, `}` and a newline.
+    private func appendJSONEnd(to out: inout [UInt8]) {
         out += #""number":"#.utf8
-        Self.appendDecimal(number, to: &out)
+        appendDecimal(number, to: &out)
         out.append(0x2C)
         if let spanMicros {
             out += #""seconds":"#.utf8
@@ -135,7 +185,7 @@ struct InspectedPacket {
             out.append(0x2C)
         }
         out += #""timestampMicros":"#.utf8
-        Self.appendDecimal(timestampMicros, to: &out)
+        appendDecimal(Int(timestampMicros), to: &out)
         out += #","type":"#.utf8
         JSONText.append(type, to: &out)
         out += "}\n".utf8
@@ -146,8 +196,13 @@ struct InspectedPacket {
 enum JSONText {
     /// `text` as a JSON string: quotes, backslashes and control characters escaped (RFC 8259 §7).
     static func append(_ text: String, to out: inout [UInt8]) {
+        append(text.utf8, to: &out)
+    }
+
+    /// UTF-8 `text` as a JSON string.
+    static func append(_ text: some Sequence<UInt8>, to out: inout [UInt8]) {
         out.append(0x22)
-        for byte in text.utf8 {
+        for byte in text {
             switch byte {
             case 0x22: out += #"\""#.utf8
             case 0x5C: out += #"\\"#.utf8
