@@ -48,7 +48,7 @@ struct InspectBody {
     private static func json(fields: [HCIPacketDescription.Field], malformed: String?, name: String) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(160)
-        out += #""fields":{"#.utf8
+        out.append(static: #""fields":{"#)
         var previous: String?
         for field in fields.sorted(by: { $0.name < $1.name }) where field.name != previous {
             if previous != nil { out.append(0x2C) }
@@ -57,13 +57,13 @@ struct InspectBody {
             JSONText.append(field.value, to: &out)
             previous = field.name
         }
-        out += "},".utf8
+        out.append(static: "},")
         if let malformed {
-            out += #""malformed":"#.utf8
+            out.append(static: #""malformed":"#)
             JSONText.append(malformed, to: &out)
             out.append(0x2C)
         }
-        out += #""name":"#.utf8
+        out.append(static: #""name":"#)
         JSONText.append(name, to: &out)
         out.append(0x2C)
         return out
@@ -125,14 +125,5 @@ struct InspectDescriber {
         } else if record.packet.type != .command {
             _ = decoder.describe(record.packet, sent: record.direction == .sent)
         }
-    }
-}
-
-extension [UInt8] {
-    /// Appends `text` as UTF-8, copied in one go (appending a String's UTF-8 view goes octet
-    /// by octet).
-    mutating func appendUTF8(_ text: String) {
-        var text = text
-        text.withUTF8 { append(contentsOf: $0) }
     }
 }

@@ -94,11 +94,15 @@ struct InspectedPacket {
 
     /// The line up to its body: time, direction, controller, type.
     func appendLineStart(to out: inout [UInt8]) {
-        if let spanMicros { Self.appendSeconds(spanMicros, width: 11, to: &out) } else { out += "out of range".utf8 }
-        out += (sent.map { $0 ? " <" : " >" } ?? " =").utf8
+        if let spanMicros { Self.appendSeconds(spanMicros, width: 11, to: &out) } else { out.append(static: "out of range") }
+        switch sent {
+        case true?: out.append(static: " <")
+        case false?: out.append(static: " >")
+        case nil: out.append(static: " =")
+        }
         if let controllerIndex {
-            out += " [".utf8
-            appendDecimal(Int(controllerIndex), to: &out)
+            out.append(static: " [")
+            out.appendDecimal(Int(controllerIndex))
             out.append(0x5D)  // "]"
         }
         out.append(0x20)
@@ -109,8 +113,8 @@ struct InspectedPacket {
     /// The line after its body: the bytes with `--hex`, the newline.
     func appendLineEnd(to out: inout [UInt8]) {
         if let bytes {
-            out += "\n            ".utf8
-            out.appendUTF8(hex(bytes))
+            out.append(static: "\n            ")
+            out.appendHex(bytes[...])
         }
         out.append(0x0A)
     }
@@ -135,26 +139,26 @@ struct InspectedPacket {
     /// keys sorted as ``InspectBody`` sorts them.
     func appendJSON(_ plain: TraceDecoder.PlainATT, to out: inout [UInt8]) {
         appendJSONStart(to: &out)
-        out += #""fields":{"attribute":"0x"#.utf8
+        out.append(static: #""fields":{"attribute":"0x"#)
         plain.appendAttribute(to: &out)
-        out += #"","bc":"#.utf8
+        out.append(static: #"","bc":"#)
         JSONText.append(plain.broadcast, to: &out)
-        out += #","cid":"0x0004","dlen":""#.utf8
-        appendDecimal(plain.dataLength, to: &out)
-        out += #"","handle":""#.utf8
-        appendDecimal(plain.handle, to: &out)
-        out += #"","l2cap_len":""#.utf8
-        appendDecimal(plain.l2capLength, to: &out)
-        out += #"","layer":"att","pb":"#.utf8
+        out.append(static: #","cid":"0x0004","dlen":""#)
+        out.appendDecimal(plain.dataLength)
+        out.append(static: #"","handle":""#)
+        out.appendDecimal(plain.handle)
+        out.append(static: #"","l2cap_len":""#)
+        out.appendDecimal(plain.l2capLength)
+        out.append(static: #"","layer":"att","pb":"#)
         JSONText.append(plain.boundary, to: &out)
-        out += #","pdu":"#.utf8
+        out.append(static: #","pdu":"#)
         JSONText.append(plain.pduName, to: &out)
         if plain.hasValue {
-            out += #","value":""#.utf8
+            out.append(static: #","value":""#)
             plain.appendValue(to: &out)
             out.append(0x22)
         }
-        out += #"},"name":"ACL Data","#.utf8
+        out.append(static: #"},"name":"ACL Data","#)
         appendJSONEnd(to: &out)
     }
 
@@ -162,33 +166,37 @@ struct InspectedPacket {
     private func appendJSONStart(to out: inout [UInt8]) {
         out.append(0x7B)  // "{"
         if let bytes {
-            out += #""bytes":""#.utf8
-            out.appendUTF8(hex(bytes))
-            out += #"","#.utf8
+            out.append(static: #""bytes":""#)
+            out.appendHex(bytes[...])
+            out.append(static: #"","#)
         }
         if let controllerIndex {
-            out += #""controllerIndex":"#.utf8
-            appendDecimal(Int(controllerIndex), to: &out)
+            out.append(static: #""controllerIndex":"#)
+            out.appendDecimal(Int(controllerIndex))
             out.append(0x2C)
         }
-        if let sent { out += (sent ? #""direction":"sent","# : #""direction":"received","#).utf8 }
+        switch sent {
+        case true?: out.append(static: #""direction":"sent","#)
+        case false?: out.append(static: #""direction":"received","#)
+        case nil: break
+        }
     }
 
     /// The object after its body: number, seconds, time, type, `}` and a newline.
     private func appendJSONEnd(to out: inout [UInt8]) {
-        out += #""number":"#.utf8
-        appendDecimal(number, to: &out)
+        out.append(static: #""number":"#)
+        out.appendDecimal(number)
         out.append(0x2C)
         if let spanMicros {
-            out += #""seconds":"#.utf8
+            out.append(static: #""seconds":"#)
             Self.appendSeconds(spanMicros, width: 0, to: &out)
             out.append(0x2C)
         }
-        out += #""timestampMicros":"#.utf8
-        appendDecimal(Int(timestampMicros), to: &out)
-        out += #","type":"#.utf8
+        out.append(static: #""timestampMicros":"#)
+        out.appendDecimal(Int(timestampMicros))
+        out.append(static: #","type":"#)
         JSONText.append(type, to: &out)
-        out += "}\n".utf8
+        out.append(static: "}\n")
     }
 }
 
@@ -204,13 +212,13 @@ enum JSONText {
         out.append(0x22)
         for byte in text {
             switch byte {
-            case 0x22: out += #"\""#.utf8
-            case 0x5C: out += #"\\"#.utf8
-            case 0x0A: out += #"\n"#.utf8
-            case 0x09: out += #"\t"#.utf8
-            case 0x0D: out += #"\r"#.utf8
+            case 0x22: out.append(static: #"\""#)
+            case 0x5C: out.append(static: #"\\"#)
+            case 0x0A: out.append(static: #"\n"#)
+            case 0x09: out.append(static: #"\t"#)
+            case 0x0D: out.append(static: #"\r"#)
             case ..<0x20:
-                out += #"\u00"#.utf8
+                out.append(static: #"\u00"#)
                 out.append(hexDigit(byte >> 4))
                 out.append(hexDigit(byte & 0x0F))
             default: out.append(byte)

@@ -54,52 +54,34 @@ extension TraceDecoder {
 
         /// The attribute handle as its 4 hexadecimal digits.
         public func appendAttribute(to out: inout [UInt8]) {
-            for byte in [payload[10], payload[9]] {
-                out.append(hexDigit(Int(byte >> 4)))
-                out.append(hexDigit(Int(byte & 0x0F)))
-            }
+            out.appendHex([payload[10], payload[9]])
         }
 
         /// The value in hexadecimal.
         public func appendValue(to out: inout [UInt8]) {
-            for byte in payload[11...] {
-                out.append(hexDigit(Int(byte >> 4)))
-                out.append(hexDigit(Int(byte & 0x0F)))
-            }
+            out.appendHex(payload[11...])
         }
 
         /// ` ACL Data handle=… value=…`: the description's name and fields as `name=value` words.
         public func appendText(to out: inout [UInt8]) {
-            out += " ACL Data handle=".utf8
-            appendDecimal(handle, to: &out)
-            out += " pb=".utf8
+            out.append(static: " ACL Data handle=")
+            out.appendDecimal(handle)
+            out.append(static: " pb=")
             out += boundary
-            out += " bc=".utf8
+            out.append(static: " bc=")
             out += broadcast
-            out += " dlen=".utf8
-            appendDecimal(dataLength, to: &out)
-            out += " l2cap_len=".utf8
-            appendDecimal(l2capLength, to: &out)
-            out += " cid=0x0004 layer=att pdu=".utf8
+            out.append(static: " dlen=")
+            out.appendDecimal(dataLength)
+            out.append(static: " l2cap_len=")
+            out.appendDecimal(l2capLength)
+            out.append(static: " cid=0x0004 layer=att pdu=")
             out += pduName
-            out += " attribute=0x".utf8
+            out.append(static: " attribute=0x")
             appendAttribute(to: &out)
             if hasValue {
-                out += " value=".utf8
+                out.append(static: " value=")
                 appendValue(to: &out)
             }
         }
-    }
-}
-
-/// `value` in decimal, as UTF-8, without making a `String`.
-public func appendDecimal(_ value: Int, to out: inout [UInt8]) {
-    if value < 0 { out.append(0x2D) }  // "-"
-    let magnitude = value.magnitude
-    var divisor: UInt = 1
-    while divisor <= magnitude / 10 { divisor *= 10 }
-    while divisor > 0 {
-        out.append(0x30 + UInt8(truncatingIfNeeded: (magnitude / divisor) % 10))
-        divisor /= 10
     }
 }
