@@ -7,18 +7,6 @@ import Testing
 /// can writes, packet for packet, what one that describes every packet says.
 @Suite("TraceDecoder: the plain ATT path writes what describe says")
 struct TraceDecoderPlainATTTests {
-    /// A fixed-seed generator, so a failure repeats (SplitMix64).
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static func text(_ description: HCIPacketDescription) -> String {
         " " + ([description.name] + description.fields.map { "\($0.name)=\($0.value)" }).joined(separator: " ")
             + (description.malformed.map { "  [malformed: \($0)]" } ?? "")
@@ -35,17 +23,17 @@ struct TraceDecoderPlainATTTests {
     }
 
     @Test func sameLinesAsDescribe() {
-        var random = Seeded(state: 16)
+        var random = SplitMix64(seed: 16)  // fixed, so a failure repeats
         var described = TraceDecoder()
         var mixed = TraceDecoder()
         var plain = 0
         for _ in 0..<20_000 {
-            let handle = [UInt16(0x40), 0x41, 0x42].randomElement(using: &random) ?? 0x40
+            let handle: UInt16 = [0x40, 0x41, 0x42].randomElement(using: &random) ?? 0x40
             let sent = Bool.random(using: &random)
-            let value = (0..<Int.random(in: 0...24, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
-            let attribute = [UInt16(0x0008), 0x0010, UInt16.random(in: 0...0xFFFF, using: &random)].randomElement(using: &random) ?? 8
-            let pdu = [[0x1B, 0x1D, 0x52, 0x12, 0x0A, 0x1C].randomElement(using: &random) ?? 0x1B,
-                       UInt8(attribute & 0xFF), UInt8(attribute >> 8)] + value
+            let value: [UInt8] = (0..<Int.random(in: 0...24, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
+            let attribute: UInt16 = [0x0008, 0x0010, UInt16.random(in: 0...0xFFFF, using: &random)].randomElement(using: &random) ?? 8
+            let opcode: UInt8 = [0x1B, 0x1D, 0x52, 0x12, 0x0A, 0x1C].randomElement(using: &random) ?? 0x1B
+            let pdu: [UInt8] = [opcode, UInt8(attribute & 0xFF), UInt8(attribute >> 8)] + value
             var boundary: UInt16 = [0, 2].randomElement(using: &random) ?? 0
             let broadcast = UInt16.random(in: 0...3, using: &random)
             var data: [UInt8]

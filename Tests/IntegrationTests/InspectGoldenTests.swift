@@ -21,8 +21,9 @@ struct InspectGoldenTests {
             let expected = try String(contentsOf: Self.fixtures.appendingPathComponent("inspect/\(name).\(golden)"), encoding: .utf8)
             // The golden files name the capture as given from the package root.
             let output = result.stdout.replacingOccurrences(of: path, with: "Tests/Fixtures/captures/\(name).pcap")
-            #expect(output == expected, "inspect \(arguments) \(name): first difference at line "
-                + "\(zip(output.split(separator: "\n"), expected.split(separator: "\n")).enumerated().first { $0.1.0 != $0.1.1 }.map { $0.0 + 1 } ?? -1)")
+            let lines = zip(output.split(separator: "\n"), expected.split(separator: "\n"))
+            let differing: Int? = lines.enumerated().first { $0.element.0 != $0.element.1 }?.offset
+            #expect(output == expected, "inspect \(arguments) \(name): first differing line \(differing.map { $0 + 1 } ?? -1)")
         }
     }
 }

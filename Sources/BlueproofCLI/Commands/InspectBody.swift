@@ -73,13 +73,14 @@ struct InspectBody {
 /// Every packet of a capture through the capture's ``TraceDecoder``, the rendered decoding of
 /// HCI commands and events kept by their bytes: a command's or event's description depends on
 /// its bytes alone, and a long capture repeats the same few (Number Of Completed Packets, a
-/// polled command and its Command Complete) thousands of times. ACL data is always decoded,
-/// since its description depends on the connection's state.
+/// polled command and its Command Complete) thousands of times. ACL data is decoded every
+/// time, since its description depends on the connection's state: the bulk of a transfer
+/// through ``TraceDecoder/plainATT(_:sent:)``, without a `String`.
 ///
 /// Bounded: at most ``maximumEntries`` bodies of packets of at most ``maximumKeyLength``
 /// octets; when full, the cache starts afresh.
 struct InspectDescriber {
-    static let maximumEntries = 4096
+    static let maximumEntries = 1024
     static let maximumKeyLength = 64
 
     private var decoder = TraceDecoder.withTransmitterFrames()

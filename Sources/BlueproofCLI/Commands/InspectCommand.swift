@@ -207,15 +207,9 @@ struct InspectJSONWriter {
         Console.line(header.dropLast() + ",\"packets\":[")
     }
 
-    /// The packet's line, into `out`.
-    mutating func add(_ packet: InspectedPacket, to out: inout [UInt8]) {
-        if !first { out.append(0x2C) }  // ","
-        packet.appendJSON(to: &out)
-        first = false
-    }
-
-    /// The line of a packet of the plain path, into `out`.
-    mutating func add(_ packet: InspectedPacket, _ plain: TraceDecoder.PlainATT, to out: inout [UInt8]) {
+    /// The packet's line, into `out`; its body from `plain` when its fields came from
+    /// ``TraceDecoder/plainATT(_:sent:)``.
+    mutating func add(_ packet: InspectedPacket, _ plain: TraceDecoder.PlainATT? = nil, to out: inout [UInt8]) {
         if !first { out.append(0x2C) }  // ","
         packet.appendJSON(plain, to: &out)
         first = false

@@ -77,23 +77,16 @@ struct InspectedPacket {
         }
     }
 
-
-    /// `   0.000140 > [0] event   Command Complete ncmd=1 ...` and a newline.
-    func appendLine(to out: inout [UInt8]) {
+    /// `   0.000140 > [0] event   Command Complete ncmd=1 ...` and a newline; the body from
+    /// `plain` when the packet's fields came from ``TraceDecoder/plainATT(_:sent:)``.
+    func appendLine(_ plain: TraceDecoder.PlainATT? = nil, to out: inout [UInt8]) {
         appendLineStart(to: &out)
-        out += body.text
-        appendLineEnd(to: &out)
-    }
-
-    /// The line of a packet whose fields came from ``TraceDecoder/plainATT(_:sent:)``.
-    func appendLine(_ plain: TraceDecoder.PlainATT, to out: inout [UInt8]) {
-        appendLineStart(to: &out)
-        plain.appendText(to: &out)
+        if let plain { plain.appendText(to: &out) } else { out += body.text }
         appendLineEnd(to: &out)
     }
 
     /// The line up to its body: time, direction, controller, type.
-    func appendLineStart(to out: inout [UInt8]) {
+    private func appendLineStart(to out: inout [UInt8]) {
         if let spanMicros { Self.appendSeconds(spanMicros, width: 11, to: &out) } else { out.append(static: "out of range") }
         switch sent {
         case true?: out.append(static: " <")
@@ -111,7 +104,7 @@ struct InspectedPacket {
     }
 
     /// The line after its body: the bytes with `--hex`, the newline.
-    func appendLineEnd(to out: inout [UInt8]) {
+    private func appendLineEnd(to out: inout [UInt8]) {
         if let bytes {
             out.append(static: "\n            ")
             out.appendHex(bytes[...])
@@ -129,16 +122,15 @@ struct InspectedPacket {
 
     /// The packet as one compact JSON object, keys sorted, and a newline; JSONEncoder costs
     /// more than decoding the packet.
-    func appendJSON(to out: inout [UInt8]) {
+    /// The body from `plain` when the packet's fields came from ``TraceDecoder/plainATT(_:sent:)``.
+    func appendJSON(_ plain: TraceDecoder.PlainATT? = nil, to out: inout [UInt8]) {
         appendJSONStart(to: &out)
-        out += body.json
+        if let plain { Self.appendJSONBody(plain, to: &out) } else { out += body.json }
         appendJSONEnd(to: &out)
     }
 
-    /// The JSON object of a packet whose fields came from ``TraceDecoder/plainATT(_:sent:)``:
-    /// keys sorted as ``InspectBody`` sorts them.
-    func appendJSON(_ plain: TraceDecoder.PlainATT, to out: inout [UInt8]) {
-        appendJSONStart(to: &out)
+    /// The fields and name of a plain packet, keys sorted as ``InspectBody`` sorts them.
+    private static func appendJSONBody(_ plain: TraceDecoder.PlainATT, to out: inout [UInt8]) {
         out.append(static: #""fields":{"attribute":"0x"#)
         plain.appendAttribute(to: &out)
         out.append(static: #"","bc":"#)
@@ -159,7 +151,6 @@ struct InspectedPacket {
             out.append(0x22)
         }
         out.append(static: #"},"name":"ACL Data","#)
-        appendJSONEnd(to: &out)
     }
 
     /// The object up to its body: `{`, the bytes, the controller, the direction.

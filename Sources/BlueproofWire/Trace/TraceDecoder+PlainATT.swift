@@ -1,5 +1,5 @@
 extension TraceDecoder {
-    /// The ATT PDUs ``appendPlainATT(_:sent:to:)`` writes: Handle Value Notification and
+    /// The ATT PDUs ``plainATT(_:sent:)`` takes: Handle Value Notification and
     /// Indication, Write Command (Core Vol 3, Part F §3.4.7.1, §3.4.7.2, §3.4.5.3). None is a
     /// request, so none changes what the connection's ATT state holds.
     static let plainATTOpcodes: Set<UInt8> = [0x1B, 0x1D, 0x52]
@@ -31,7 +31,7 @@ extension TraceDecoder {
         guard let state = connections[handle], state.labels[attribute] == nil,
               state.application == nil || attribute != state.applicationHandle else { return nil }
         // A starting fragment ends any frame being rebuilt on its way.
-        partial[Way(handle: handle, sent: sent)] = nil
+        if !partial.isEmpty { partial[Way(handle: handle, sent: sent)] = nil }
         return PlainATT(payload: bytes, pduName: name, boundary: Self.boundaryTexts[Int(boundary)],
                         broadcast: Self.broadcastTexts[Int(bytes[1] >> 6)])
     }
