@@ -1,14 +1,37 @@
 /// Lower-case hexadecimal of an integer, zero-padded to its byte width.
 @inlinable
 public func hex<T: FixedWidthInteger>(_ value: T) -> String {
-    let digits = String(value, radix: 16)
     let width = T.bitWidth / 4
+    if value >= 0 {
+        return String(unsafeUninitializedCapacity: width) { buffer in
+            for place in 0..<width {
+                buffer[place] = hexDigit(Int(truncatingIfNeeded: value >> ((width - 1 - place) * 4)) & 0x0F)
+            }
+            return width
+        }
+    }
+    // A negative value keeps its sign, as String(_:radix:) writes it.
+    let digits = String(value, radix: 16)
     return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
 }
 
 /// Bytes as space-free lower-case hexadecimal, e.g. `"01030c00"`.
 public func hex(_ bytes: some Sequence<UInt8>) -> String {
-    bytes.map { hex($0) }.joined()
+    // Written into one buffer: a String per byte made `inspect` spend most of its time here.
+    let octets = Array(bytes)
+    return String(unsafeUninitializedCapacity: octets.count * 2) { buffer in
+        for (index, byte) in octets.enumerated() {
+            buffer[2 * index] = hexDigit(Int(byte >> 4))
+            buffer[2 * index + 1] = hexDigit(Int(byte & 0x0F))
+        }
+        return octets.count * 2
+    }
+}
+
+/// The lower-case hexadecimal digit of `nibble` (0 to 15) as UTF-8.
+@usableFromInline @inline(__always)
+func hexDigit(_ nibble: Int) -> UInt8 {
+    UInt8(truncatingIfNeeded: nibble < 10 ? 0x30 + nibble : 0x57 + nibble)
 }
 
 /// Parses hexadecimal text (whitespace and `:` ignored) into bytes; nil when malformed.

@@ -88,7 +88,6 @@ struct InspectCommand: AsyncParsableCommand {
             throw ExitCode(2)
         }
         // Each packet is printed as it is decoded (64 KiB at a time); the counts come after the packets.
-        defer { Console.flush() }
         var writer = json && !summary ? InspectJSONWriter() : nil
         let linkTypes = stream.linkTypes.map(String.init).joined(separator: ", ")
         if let writer {
@@ -101,31 +100,57 @@ struct InspectCommand: AsyncParsableCommand {
         var start: Int64?
         var classifier = PacketClassifier()
         var connections = summary ? CaptureSummary() : nil
+        let forms = InspectBody.Forms(text: !json || view.grep != nil, json: json)
         // Every packet goes through the decoder, printed or not, so each connection's ATT_MTU,
         // discovered attributes and partial frames are known when a later packet needs them.
-        var decoder = TraceDecoder.withTransmitterFrames()
+        var describer = InspectDescriber(forms: forms)
+        // The lines gather here as UTF-8 and are written 64 KiB at a time.
+        var out: [UInt8] = []
+        out.reserveCapacity(Console.bufferBytes + 4096)
+        // The options as plain values: a property wrapper's getter costs in a loop of 100,000.
+        let (summary, limit, hex) = (self.summary, self.limit ?? .max, self.hex)
         while let entry = stream.nextEntry() {
-            let packet: InspectedPacket
+            // The packet to print; nil when its line is written already.
+            let packet: InspectedPacket?
             var context: PacketContext?
             switch entry {
             case let .packet(record):
                 if start == nil, record.isTimestampInRange { start = record.timestampMicros }
                 connections?.consume(record, frame: stream.frameNumber)
                 guard !summary else { continue }
-                let description = decoder.describe(record.packet, sent: record.direction == .sent)
-                guard stream.frameNumber <= limit ?? .max else { continue }  // counted, not printed
+                guard stream.frameNumber <= limit else {  // counted, not printed
+                    describer.skip(record)
+                    continue
+                }
                 if view.needsContext { context = classifier.classify(record) }
-                packet = InspectedPacket(number: stream.frameNumber, record: record, description: description, start: start, hex: hex)
+                var shown = InspectedPacket(number: stream.frameNumber, record: record, start: start, hex: hex)
+                guard view.admits(context, seconds: shown.seconds) else {
+                    describer.skip(record)
+                    continue
+                }
+                if view.grep == nil, let plain = describer.plain(record) {
+                    // Most packets of a long transfer: written from the decoder's fields.
+                    if writer != nil { writer?.add(shown, plain, to: &out) } else { shown.appendLine(plain, to: &out) }
+                    packet = nil
+                } else {
+                    shown.body = describer.body(of: record)
+                    packet = shown
+                }
             case let .note(note):
-                guard !summary, stream.frameNumber <= limit ?? .max else { continue }
-                packet = InspectedPacket(number: stream.frameNumber, note: note, start: start)
+                guard !summary, stream.frameNumber <= limit else { continue }
+                packet = InspectedPacket(number: stream.frameNumber, note: note, start: start, forms: forms)
+                guard view.admits(nil, seconds: packet?.seconds) else { continue }
             }
-            guard view.admits(context, seconds: packet.seconds) else { continue }
-            // JSON without --grep never needs the text line.
-            let line = writer == nil || view.grep != nil ? packet.line : ""
-            guard view.admits(line: line) else { continue }
-            if writer != nil { writer?.add(packet) } else { Console.bufferedLine(line) }
+            if let packet {
+                if view.grep != nil, !view.admits(line: packet.line) { continue }
+                if writer != nil { writer?.add(packet, to: &out) } else { packet.appendLine(to: &out) }
+            }
+            if out.count >= Console.bufferBytes {
+                Console.lines(utf8: out)
+                out.removeAll(keepingCapacity: true)
+            }
         }
+        Console.lines(utf8: out)
         if let connections {
             if json {
                 try Console.json(InspectSummaryJSON(file: file, summary: connections))
@@ -147,154 +172,6 @@ struct InspectCommand: AsyncParsableCommand {
     /// Said under the header of a capture with an interface of link type 187.
     static let guessedDirectionNote = "note: link type 187 is H4 without direction header: direction guessed "
         + "(commands sent; events, ACL, SCO and ISO data received)"
-}
-
-/// One packet of `blueproof inspect`.
-struct InspectedPacket {
-    var number: Int
-    var timestampMicros: Int64
-    /// Since the first packet; nil when out of range.
-    var seconds: Double?
-    /// `sent` or `received`; nil for a record that holds no packet (type `note`).
-    var direction: String?
-    var controllerIndex: UInt16?
-    var type: String
-    var name: String
-    /// The fields in wire order: a JSON object (`fields`, the first of a repeated name) and
-    /// `name=value` words in the text line.
-    private var orderedFields: [HCIPacketDescription.Field]
-    /// Microseconds since the first packet, for the text line; nil when out of range.
-    private var spanMicros: Int64?
-    var malformed: String?
-    var bytes: String?
-    /// A note's text, for the text line.
-    private var detail = ""
-
-    /// `description` is the packet's, from the capture's ``TraceDecoder``; `start` is the time of
-    /// the capture's first packet with a time in range, nil when none has one yet.
-    init(number: Int, record: CaptureRecord, description: HCIPacketDescription, start: Int64?, hex showHex: Bool) {
-        self.number = number
-        timestampMicros = record.timestampMicros
-        seconds = Self.seconds(from: start, to: record.timestampMicros)
-        direction = record.direction.rawValue
-        controllerIndex = record.controllerIndex
-        type = record.packet.type.description
-        name = description.name
-        orderedFields = description.fields
-        spanMicros = Self.span(from: start, to: record.timestampMicros)
-        malformed = description.malformed?.description
-        bytes = showHex ? BlueproofWire.hex(record.packet.h4Bytes) : nil
-    }
-
-    /// A record that holds no HCI packet (a btmon note or index record, ...): type `note`.
-    init(number: Int, note: CaptureNote, start: Int64?) {
-        self.number = number
-        timestampMicros = note.timestampMicros
-        seconds = Self.seconds(from: start, to: note.timestampMicros)
-        direction = nil
-        controllerIndex = note.controllerIndex
-        type = "note"
-        name = note.name
-        orderedFields = note.detail.isEmpty ? [] : [HCIPacketDescription.Field("detail", note.detail)]
-        spanMicros = Self.span(from: start, to: note.timestampMicros)
-        detail = note.detail
-    }
-
-    /// Seconds from `start` to the record, nil when the record's time is out of range or the
-    /// span does not fit in 64-bit microseconds.
-    static func seconds(from start: Int64?, to micros: Int64) -> Double? {
-        span(from: start, to: micros).map { Double($0) / 1e6 }
-    }
-
-    /// Microseconds from `start` to `micros`, nil as for ``seconds(from:to:)``.
-    static func span(from start: Int64?, to micros: Int64) -> Int64? {
-        guard let start, micros != .max, micros != .min else { return nil }
-        let (span, overflowed) = micros.subtractingReportingOverflow(start)
-        return overflowed ? nil : span
-    }
-
-    /// `span` µs as `%11.6f` seconds prints them, without Foundation's formatter (the text
-    /// line is the hot path of `inspect`).
-    static func timeColumn(_ span: Int64) -> String {
-        // Digits written backwards into bytes: String(format:) and String.count cost more
-        // than the rest of the line.
-        var bytes = [UInt8](repeating: 0x20, count: 24)
-        var at = bytes.count
-        var value = span.magnitude
-        for place in 0..<20 {
-            if place == 6 { at -= 1; bytes[at] = 0x2E }  // "."
-            at -= 1
-            bytes[at] = 0x30 + UInt8(value % 10)
-            value /= 10
-            if value == 0 && place >= 6 { break }
-        }
-        if span < 0 { at -= 1; bytes[at] = 0x2D }  // "-"
-        return String(decoding: bytes[min(at, bytes.count - 11)...], as: UTF8.self)
-    }
-
-    /// `   0.000140 > [0] event  Command Complete ncmd=1 ...`
-    var line: String {
-        var line = spanMicros.map(Self.timeColumn) ?? "out of range"
-        line.reserveCapacity(160)
-        line += direction.map { $0 == "sent" ? " <" : " >" } ?? " ="
-        if let controllerIndex { line += " [\(controllerIndex)]" }
-        line += " " + type
-        if type.utf8.count < 7 { line += String(repeating: " ", count: 7 - type.utf8.count) }
-        line += " " + name
-        if detail.isEmpty {
-            for field in orderedFields { line += " " + field.name + "=" + field.value }
-        } else {
-            line += " " + detail
-        }
-        if let malformed { line += "  [malformed: \(malformed)]" }
-        if let bytes { line += "\n            \(bytes)" }
-        return line
-    }
-
-    /// The packet as one compact JSON object, keys sorted, written by hand: JSONEncoder costs
-    /// more than decoding the packet (the hot path of `inspect --json`).
-    var json: String {
-        var out = "{"
-        if let bytes { out += "\"bytes\":" + JSONText.quoted(bytes) + "," }
-        if let controllerIndex { out += "\"controllerIndex\":\(controllerIndex)," }
-        if let direction { out += "\"direction\":" + JSONText.quoted(direction) + "," }
-        out += "\"fields\":{"
-        var previous: String?
-        // Sorting is stable: of a repeated name, the first in wire order is kept.
-        for field in orderedFields.sorted(by: { $0.name < $1.name }) where field.name != previous {
-            out += (previous == nil ? "" : ",") + JSONText.quoted(field.name) + ":" + JSONText.quoted(field.value)
-            previous = field.name
-        }
-        out += "},"
-        if let malformed { out += "\"malformed\":" + JSONText.quoted(malformed) + "," }
-        out += "\"name\":" + JSONText.quoted(name) + ",\"number\":\(number),"
-        if let spanMicros { out += "\"seconds\":" + Self.timeColumn(spanMicros).drop { $0 == " " } + "," }
-        out += "\"timestampMicros\":\(timestampMicros),\"type\":" + JSONText.quoted(type) + "}"
-        return out
-    }
-}
-
-/// JSON text written by hand.
-enum JSONText {
-    /// `text` as a JSON string: quotes, backslashes and control characters escaped (RFC 8259 §7).
-    static func quoted(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) else { return "\"" + text + "\"" }
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
 }
 
 /// `blueproof inspect --json`, written as the packets are decoded: one object whose `packets`
@@ -330,8 +207,11 @@ struct InspectJSONWriter {
         Console.line(header.dropLast() + ",\"packets\":[")
     }
 
-    mutating func add(_ packet: InspectedPacket) {
-        Console.bufferedLine((first ? "" : ",") + packet.json)
+    /// The packet's line, into `out`; its body from `plain` when its fields came from
+    /// ``TraceDecoder/plainATT(_:sent:)``.
+    mutating func add(_ packet: InspectedPacket, _ plain: TraceDecoder.PlainATT? = nil, to out: inout [UInt8]) {
+        if !first { out.append(0x2C) }  // ","
+        packet.appendJSON(plain, to: &out)
         first = false
     }
 

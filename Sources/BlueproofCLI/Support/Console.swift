@@ -19,9 +19,7 @@ enum Console {
 
     private static let closedOutput = Mutex(ClosedOutput.exit)
     private static let outputGone = Atomic(false)
-    /// Lines of ``bufferedLine(_:)`` not yet written.
-    private static let pending = Mutex<[UInt8]>([])
-    /// How much ``bufferedLine(_:)`` holds before it writes: 64 KiB.
+    /// How much a caller of ``lines(utf8:)`` gathers before it writes: 64 KiB.
     static let bufferBytes = 64 * 1024
 
     /// What a closed standard output does from now on.
@@ -40,35 +38,13 @@ enum Console {
     /// Text on standard error as it is; a closed standard error is ignored.
     static func diagnostic(_ text: String) { _ = write(Array(text.utf8), to: STDERR_FILENO) }
 
-    /// A line on standard output, written at once (after any buffered lines) so a pipe sees
-    /// it live.
-    static func line(_ text: String) {
-        let bytes = pending.withLock { pending in
-            defer { pending = [] }
-            return pending + Array((text + "\n").utf8)
-        }
-        output(bytes)
-    }
+    /// A line on standard output, written at once so a pipe sees it live.
+    static func line(_ text: String) { output(Array((text + "\n").utf8)) }
 
-    /// A line on standard output, written with others once ``bufferBytes`` have gathered or
-    /// at the next ``flush()`` or ``line(_:)``: for long listings (`inspect`), one write per
-    /// 64 KiB instead of one per line.
-    static func bufferedLine(_ text: String) {
-        let full: [UInt8]? = pending.withLock { pending in
-            pending.append(contentsOf: (text + "\n").utf8)
-            guard pending.count >= bufferBytes else { return nil }
-            defer { pending = [] }
-            return pending
-        }
-        if let full { output(full) }
-    }
-
-    /// Writes what ``bufferedLine(_:)`` holds.
-    static func flush() {
-        let bytes = pending.withLock { pending in
-            defer { pending = [] }
-            return pending
-        }
+    /// Lines already made into UTF-8, each ending in a newline, written at once: for a caller
+    /// that gathers ``bufferBytes`` of them (`inspect`), one write per 64 KiB instead of one
+    /// per line.
+    static func lines(utf8 bytes: [UInt8]) {
         if !bytes.isEmpty { output(bytes) }
     }
 

@@ -226,16 +226,16 @@ extension H4Packet {
             return HCIPacketDescription(name: "ACL Data", fields: fields, malformed: error)
         }
         var fields: [Field] = [
-            .init("handle", "\(acl.handle)"),
+            .init("handle", String(acl.handle)),
             .describing("pb", acl.packetBoundary),
             .describing("bc", acl.broadcast),
-            .init("dlen", "\(acl.data.count)"),
+            .init("dlen", String(acl.data.count)),
         ]
         if acl.packetBoundary.startsPDU && acl.data.count >= 4 {
             let length = UInt16(acl.data[0]) | UInt16(acl.data[1]) << 8
             let cid = UInt16(acl.data[2]) | UInt16(acl.data[3]) << 8
-            fields.append(.init("l2cap_len", "\(length)"))
-            fields.append(.init("cid", "0x\(hex(cid))"))
+            fields.append(.init("l2cap_len", String(length)))
+            fields.append(.init("cid", "0x" + hex(cid)))
             // A whole basic frame in this packet: its signalling, SMP or ATT PDU too.
             if Int(length) == acl.data.count - 4,
                let upper = L2CAPFrameDescription.describe(cid: cid, payload: Array(acl.data.dropFirst(4))) {

@@ -43,9 +43,7 @@ public struct TraceDecoder: Sendable {
         var description = packet.describe()
         switch packet.type {
         case .event:
-            if case let .disconnectionComplete(event)? = try? HCIEvent(payload: packet.payload), event.status == .success {
-                forget(event.connectionHandle & 0x0FFF)
-            }
+            observe(event: packet)
         case .acl:
             guard let acl = try? HCIACLPacket(payload: packet.payload) else { break }
             let way = Way(handle: acl.handle & 0x0FFF, sent: sent)
@@ -56,6 +54,15 @@ public struct TraceDecoder: Sendable {
             break
         }
         return description
+    }
+
+    /// Learns what an event whose description is known already (a caller's cache: an HCI
+    /// command or event is described by its bytes alone) tells the decoder: a successful
+    /// Disconnection Complete ends its connection's state (Core Vol 4, Part E §7.7.5).
+    public mutating func observe(event packet: H4Packet) {
+        guard packet.type == .event, packet.payload.first == HCIDisconnectionCompleteEvent.code,
+              case let .disconnectionComplete(event)? = try? HCIEvent(payload: packet.payload), event.status == .success else { return }
+        forget(event.connectionHandle & 0x0FFF)
     }
 
     /// The whole frame this fragment completes, or nil. A frame rebuilt from several fragments

@@ -58,8 +58,9 @@ extension HCIStatusReturn: HCIFieldListing {
 
 /// A one-octet value from a set the specification may extend, printed as its name and value.
 func openSetText(_ name: String?, _ rawValue: UInt8) -> String {
-    guard let name else { return "0x\(hex(rawValue))" }
-    return "\(name) (0x\(hex(rawValue)))"
+    // Concatenated, not interpolated: `inspect` makes one for every ACL packet.
+    guard let name else { return "0x" + hex(rawValue) }
+    return name + " (0x" + hex(rawValue) + ")"
 }
 
 /// A bit mask as its value and the names of its bits, e.g. `0x0013 (connectable,scannable,legacy)`;
