@@ -62,6 +62,8 @@ let package = Package(
         .target(name: "BlueproofChat", dependencies: ["BlueproofTransmitter"]),
         // issue 18: Bluenet
         .target(name: "BlueproofBluenet", dependencies: ["BlueproofWire"]),
+        // The core stays sans-I/O (and fuzzable without a host); its LE host adapter and the simulated Crownstone.
+        .target(name: "BlueproofBluenetHost", dependencies: ["BlueproofBluenet", "BlueproofHost", "BlueproofWire"]),
         .target(name: "BlueproofControl", dependencies: [
             "BlueproofTransmitter", "BlueproofTransport", "BlueproofAsync",
             .product(name: "Logging", package: "swift-log"),
@@ -86,6 +88,7 @@ let package = Package(
             "BlueproofWire", "BlueproofCapture", "BlueproofTransport", "BlueproofBackend", "BlueproofHost",
             "BlueproofTransfer", "BlueproofAsync", "BlueproofRadio", "BlueproofCheck", "BlueproofTransmitter", "BlueproofConformance",
             "BlueproofControl", "BlueproofChat", "BlueproofTransmitterLinks",
+            "BlueproofBluenet", "BlueproofBluenetHost", // issue 18: Bluenet
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -125,6 +128,7 @@ let package = Package(
             "BlueproofBackend", "BlueproofHost", "BlueproofCapture", "BlueproofTransport", "BlueproofWire",
             "BlueproofTestSupport", "BlueproofRadio", "BlueproofTransfer", "BlueproofConformance", "BlueproofTransmitter",
             "BlueproofTransmitterLinks", "BlueproofAsync", .product(name: "Crypto", package: "swift-crypto"),
+            "BlueproofBluenet", "BlueproofBluenetHost", // issue 18: Bluenet
         ], exclude: ["Bumble"]),
     ],
     swiftLanguageModes: [.v6]
