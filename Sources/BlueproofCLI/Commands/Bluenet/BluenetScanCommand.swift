@@ -18,7 +18,9 @@ struct BluenetScanCommand: AsyncParsableCommand {
         object per advertisement instead, one a line.
 
         --crownstones keeps only Crownstones (scan response service data under C001, C002 or \
-        C003); --service keeps devices naming that service UUID (in a list or as service data).
+        C003); --service keeps devices naming that service UUID (in a list or as service data). \
+        btvirt reports a device only when its advertising or this scan starts, not at each \
+        interval, so there a scan prints each device once or twice (docs/bluenet.md).
 
         Two terminals on one btvirt:
           blueproof bluenet crownstone --id 7      (prints --controller unix:... for others)
