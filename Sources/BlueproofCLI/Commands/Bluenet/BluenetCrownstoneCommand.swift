@@ -57,9 +57,7 @@ struct BluenetCrownstoneCommand: AsyncParsableCommand {
         options.logLevel.bootstrap()
         let teardown = Teardown()
         defer { withExtendedLifetime(teardown) {} }
-        let session = try await ControllerSession.open(options, count: 1)
-        let host = try await session.startHosts()[0]
-        if let hint = session.joinHint { Console.progress(hint) }
+        let (session, host) = try await ControllerSession.openOneHost(options)
         let crownstone = SimulatedCrownstone(host: host, crownstoneId: id, switchState: switchState, name: name)
         do {
             try await crownstone.start()

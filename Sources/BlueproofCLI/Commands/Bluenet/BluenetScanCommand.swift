@@ -65,9 +65,7 @@ struct BluenetScanCommand: AsyncParsableCommand {
         options.logLevel.bootstrap()
         let teardown = Teardown()
         defer { withExtendedLifetime(teardown) {} }
-        let session = try await ControllerSession.open(options, count: 1)
-        let host = try await session.startHosts()[0]
-        if let hint = session.joinHint { Console.progress(hint) }
+        let (session, host) = try await ControllerSession.openOneHost(options)
         let bluenet = BluenetHost(host: host)
         await bluenet.hostStarted()
         Console.progress("scanning as \(await host.address)" + (timeout > 0 ? " for \(timeout) s" : " until interrupted"))
@@ -79,30 +77,15 @@ struct BluenetScanCommand: AsyncParsableCommand {
             throw ExitCode(3)
         }
         let (json, timeout) = (self.json, self.timeout)
-        let seen = await withTaskGroup(of: Int?.self) { group in
-            group.addTask {
-                var last: [String: BluenetAdvertisement] = [:]
-                for await advertisement in bluenet.advertisements {
-                    guard last[advertisement.handle] != advertisement else { continue }
-                    if last.count >= Self.rememberedDevices { last = [:] }
-                    last[advertisement.handle] = advertisement
-                    Console.line(json ? advertisement.stringify() : Self.text(advertisement))
-                }
-                return last.count
+        let seen = await runFor(seconds: timeout) {
+            var last: [String: BluenetAdvertisement] = [:]
+            for await advertisement in bluenet.advertisements {
+                guard last[advertisement.handle] != advertisement else { continue }
+                if last.count >= Self.rememberedDevices { last = [:] }
+                last[advertisement.handle] = advertisement
+                Console.line(json ? advertisement.stringify() : Self.text(advertisement))
             }
-            // With no timeout the printer runs until the process is interrupted.
-            if timeout > 0 {
-                group.addTask {
-                    try? await Task.sleep(for: .seconds(timeout))
-                    return nil
-                }
-            }
-            var count = 0
-            for await result in group {
-                if let result { count = result }
-                group.cancelAll()
-            }
-            return count
+            return last.count
         }
         Console.progress("\(seen) device(s) seen")
         await session.close()
