@@ -17,6 +17,8 @@ public actor BluenetHost<C: Clock> where C.Duration == Duration {
     private var devices = LEDeviceList()
     private var scanTask: Task<Void, Never>?
     private var tickTask: Task<Void, Never>?
+    /// The latest LE connection attempt.
+    private var connectTask: Task<Void, Never>?
     private var links: [String: LEConnection] = [:]
     private var controlHandles: [String: UInt16] = [:]
     private var waiters: [Int: CheckedContinuation<BluenetOutcome, Never>] = [:]
@@ -144,7 +146,10 @@ public actor BluenetHost<C: Clock> where C.Duration == Duration {
         }
         let type = devices.devices[address]?.addressType ?? .publicDevice
         let timeout = connection.configuration.connectTimeout
-        Task { [host, weak self] in
+        // The host makes one attempt at a time: one the core gave up on may still be cancelling.
+        let previous = connectTask
+        connectTask = Task { [host, weak self] in
+            await previous?.value
             do throws(LEHostError) {
                 let link = try await host.connect(to: address, type: type, timeout: timeout)
                 await self?.linkUp(handle, link)

@@ -1,4 +1,5 @@
 import BlueproofAsync
+import BlueproofBackend
 import BlueproofBluenet
 import BlueproofBluenetHost
 import BlueproofHost
@@ -7,7 +8,7 @@ import BlueproofWire
 import Testing
 
 extension Integration {
-    /// Bluenet on our LE host against a simulated Crownstone on btvirt (issue 18): scanning for
+    /// Bluenet on our LE host against a simulated Crownstone on btvirt and Rootcanal (issue 18): scanning for
     /// Crownstones by their scan response, and switching one over GATT.
     @Suite("Bluenet on the LE host")
     struct BluenetHostTests {
@@ -18,9 +19,39 @@ extension Integration {
               .requires(.btvirt, .preload), .timeLimit(.minutes(1)))
         func crownstonesOnlyScan() async throws {
             try RequiredComponent.require(.btvirt, .preload)
-            let folder = try WorkFolder("bluenet-scan")
+            try await checkScan(.btvirt)
+        }
+
+        @Test("Rootcanal: the same", .requires(.rootcanal, .preload), .timeLimit(.minutes(1)))
+        func crownstonesOnlyScanRootcanal() async throws {
+            try RequiredComponent.require(.rootcanal, .preload)
+            try await checkScan(.rootcanal)
+        }
+
+        @Test("btvirt: connect and setSwitchState(1) switch the simulated Crownstone on; setSwitchState(0.5) is refused and writes nothing; connecting to nobody fails at once",
+              .requires(.btvirt, .preload), .timeLimit(.minutes(1)))
+        func switchState() async throws {
+            try RequiredComponent.require(.btvirt, .preload)
+            try await checkSwitch(.btvirt) { outcome, _ in
+                // btvirt fails a connection to nobody at once (docs/design.md).
+                guard case .rejected(.connection(.failed)) = outcome else { return false }
+                return true
+            }
+        }
+
+        @Test("Rootcanal: the same; connecting to nobody times out after 3 s", .requires(.rootcanal, .preload), .timeLimit(.minutes(1)))
+        func switchStateRootcanal() async throws {
+            try RequiredComponent.require(.rootcanal, .preload)
+            try await checkSwitch(.rootcanal) { outcome, elapsed in
+                // No connection within 3 s from the start of the attempt.
+                outcome == .rejected(.connection(.connectTimeout(seconds: 3))) && elapsed >= .seconds(3) && elapsed < .seconds(4)
+            }
+        }
+
+        func checkScan(_ spec: BackendSpec) async throws {
+            let folder = try WorkFolder("bluenet-scan-\(spec)")
             defer { folder.cleanUp() }
-            try await withHosts(.btvirt, count: 3, in: folder) { nodes in
+            try await withHosts(spec, count: 3, in: folder) { nodes in
                 let crownstone = SimulatedCrownstone(host: nodes.hosts[0], crownstoneId: 513, switchState: 100, name: "plug")
                 let other = nodes.hosts[1]
                 let (crownstoneHandle, otherHandle) = ("\(await nodes.hosts[0].address)", "\(await other.address)")
@@ -64,13 +95,11 @@ extension Integration {
             }
         }
 
-        @Test("btvirt: connect and setSwitchState(1) switch the simulated Crownstone on; setSwitchState(0.5) is refused and writes nothing",
-              .requires(.btvirt, .preload), .timeLimit(.minutes(1)))
-        func switchState() async throws {
-            try RequiredComponent.require(.btvirt, .preload)
-            let folder = try WorkFolder("bluenet-switch")
+        /// `absent`: whether connecting to an address nobody advertises ended as it does on this backend, and when.
+        func checkSwitch(_ spec: BackendSpec, absent: @escaping @Sendable (BluenetOutcome, Duration) -> Bool) async throws {
+            let folder = try WorkFolder("bluenet-switch-\(spec)")
             defer { folder.cleanUp() }
-            try await withHosts(.btvirt, count: 2, in: folder) { nodes in
+            try await withHosts(spec, count: 2, in: folder) { nodes in
                 let crownstone = SimulatedCrownstone(host: nodes.hosts[0], crownstoneId: 7)
                 try await crownstone.start()
                 let handle = "\(await nodes.hosts[0].address)"
@@ -78,6 +107,10 @@ extension Integration {
                 // Nothing connected: setSwitchState is refused, disconnect fulfils at once.
                 #expect(await bluenet.setSwitchState(1) == .rejected(.connection(.notConnected)))
                 #expect(await bluenet.disconnect() == .fulfilled)
+                let started = ContinuousClock.now
+                let nobody = await bluenet.connect("5A:5A:5A:5A:5A:C0")
+                let elapsed = ContinuousClock.now - started
+                #expect(absent(nobody, elapsed), "\(nobody) after \(elapsed)")
 
                 #expect(await bluenet.connect(handle) == .fulfilled)
                 #expect(await bluenet.setSwitchState(1) == .fulfilled)
