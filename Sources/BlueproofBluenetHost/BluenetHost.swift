@@ -28,7 +28,7 @@ public actor BluenetHost<C: Clock> where C.Duration == Duration {
 
     /// Advertisements kept for a reader that lags (the newest are kept).
     public static var advertisementBuffer: Int { 1024 }
-    /// Devices remembered from scanning (for their address type); past this the list starts over.
+    /// Devices (and malformed reports) remembered from scanning; past this the list starts over.
     public static var deviceMaximum: Int { 4096 }
 
     public init(host: LEHost, clock: C, configuration: BluenetConnection.Configuration = .init()) {
@@ -86,7 +86,11 @@ public actor BluenetHost<C: Clock> where C.Duration == Duration {
     }
 
     private func receive(_ report: LEAdvertisement) {
-        if devices.devices.count >= Self.deviceMaximum, devices.devices[report.address] == nil { devices = LEDeviceList() }
+        // Bounded against a crowd of advertisers or a stream of malformed reports: start over.
+        if devices.devices.count >= Self.deviceMaximum && devices.devices[report.address] == nil
+            || devices.malformed.count >= Self.deviceMaximum {
+            devices = LEDeviceList()
+        }
         _ = devices.add(report)
         guard let device = devices.devices[report.address] else { return }
         // RSSI 127 is the HCI's "not available" (Vol 4, Part E §7.7.65.2), as btvirt reports.
