@@ -104,6 +104,7 @@ let package = Package(
             "BlueproofHost", "BlueproofWire", "BlueproofTransport", "BlueproofTestSupport",
             // The transfer roles' tests run on the scripted controller, which lives here.
             "BlueproofTransfer",
+            "BlueproofBluenet", "BlueproofBluenetHost", // issue 18: Bluenet's host adapter on the scripted controller
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "BlueproofRadioTests", dependencies: ["BlueproofRadio", "BlueproofTransport", "BlueproofWire", "BlueproofTestSupport"]),
