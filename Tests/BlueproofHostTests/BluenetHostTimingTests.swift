@@ -25,4 +25,28 @@ struct BluenetHostTimingTests {
             #expect(await rig.controller.command(HCILECreateConnectionCancel.opcode) != nil)
         }
     }
+
+    @Test("disconnect that the controller never confirms: rejected with the 2 s timeout at 2 s of the injected clock; with nothing connected it fulfils at once")
+    func disconnectTimeout() async throws {
+        let clock = ManualClock()
+        try await withRig(clock: clock) { rig in
+            let bluenet = BluenetHost(host: rig.host, clock: clock)
+            #expect(await bluenet.disconnect() == .fulfilled)
+            let attempt = Task { await bluenet.connect("00:AA:01:00:00:23") }
+            #expect(await rig.controller.command(HCILECreateConnection.opcode) != nil)
+            rig.controller.injectConnection(handle: 0x0040, role: .central)
+            #expect(await attempt.value == .fulfilled)
+
+            // Command Status, then no Disconnection Complete.
+            rig.controller.setAnswer(.status(.success), for: HCIDisconnect.opcode)
+            let leaving = Task { await bluenet.disconnect() }
+            #expect(await rig.controller.command(HCIDisconnect.opcode) != nil)
+            // The host's own wait and the core's deadline.
+            await clock.waitForSleepers(2)
+            clock.advance(by: .milliseconds(1999))
+            #expect(clock.sleeperCount == 2, "a timer fired before 2 s")
+            clock.advance(by: .milliseconds(1))
+            #expect(await leaving.value == .rejected(.connection(.disconnectTimeout(seconds: 2))))
+        }
+    }
 }
