@@ -68,6 +68,8 @@ let package = Package(
             "BlueproofTransmitter", "BlueproofFiles", "BlueproofHost", "BlueproofWire", "BlueproofAsync",
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
+        // The core stays sans-I/O (and fuzzable without a host); its LE host adapter and the simulated Crownstone.
+        .target(name: "BlueproofBluenetHost", dependencies: ["BlueproofBluenet", "BlueproofHost", "BlueproofWire"]),
         .target(name: "BlueproofControl", dependencies: [
             "BlueproofTransmitter", "BlueproofTransport", "BlueproofAsync",
             .product(name: "Logging", package: "swift-log"),
@@ -92,6 +94,7 @@ let package = Package(
             "BlueproofWire", "BlueproofCapture", "BlueproofTransport", "BlueproofBackend", "BlueproofHost",
             "BlueproofTransfer", "BlueproofAsync", "BlueproofRadio", "BlueproofCheck", "BlueproofTransmitter", "BlueproofConformance",
             "BlueproofControl", "BlueproofChat", "BlueproofTransmitterLinks",
+            "BlueproofBluenet", "BlueproofBluenetHost", // issue 18: Bluenet
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -107,6 +110,7 @@ let package = Package(
             "BlueproofHost", "BlueproofWire", "BlueproofTransport", "BlueproofTestSupport",
             // The transfer roles' tests run on the scripted controller, which lives here.
             "BlueproofTransfer",
+            "BlueproofBluenet", "BlueproofBluenetHost", // issue 18: Bluenet's host adapter on the scripted controller
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "BlueproofRadioTests", dependencies: ["BlueproofRadio", "BlueproofTransport", "BlueproofWire", "BlueproofTestSupport"]),
@@ -137,6 +141,7 @@ let package = Package(
             "BlueproofTransmitterLinks", "BlueproofAsync", .product(name: "Crypto", package: "swift-crypto"),
             // issue 17: Spark over credit-based channels
             "BlueproofSpark",
+            "BlueproofBluenet", "BlueproofBluenetHost", // issue 18: Bluenet
         ], exclude: ["Bumble"]),
     ],
     swiftLanguageModes: [.v6]

@@ -23,6 +23,8 @@ public enum BluenetError: Error, Hashable, Sendable, CustomStringConvertible {
     case unknownTopic(String)
     /// A connection or command refused or ended ("Methods": connect, disconnect, setSwitchState).
     case connection(BluenetConnectionFailure)
+    /// A value written to a Crownstone's control characteristic that is not a switch command.
+    case controlPacket(String)
 
     public var description: String {
         switch self {
@@ -38,6 +40,7 @@ public enum BluenetError: Error, Hashable, Sendable, CustomStringConvertible {
         case let .identifier(reason): "identifier: \(reason)"
         case let .unknownTopic(topic): "unknown topic \"\(topic)\""
         case let .connection(failure): failure.description
+        case let .controlPacket(reason): "control packet: \(reason)"
         }
     }
 }

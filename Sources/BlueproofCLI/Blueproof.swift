@@ -18,7 +18,8 @@ struct Blueproof: AsyncParsableCommand {
         """,
         subcommands: [ProbeCommand.self, ScanCommand.self, AdvertiseCommand.self, GATTCommand.self,
                       TransferCommand.self, BenchCommand.self, InspectCommand.self, CheckCommand.self,
-                      RunCommand.self, ReportCommand.self, DUTCommand.self, ChatCommand.self]
+                      RunCommand.self, ReportCommand.self, DUTCommand.self, ChatCommand.self,
+                      BluenetCommand.self] // issue 18: Bluenet
     )
 
     /// As ArgumentParser's, but a usage error exits with 2, the code blueproof documents

@@ -67,32 +67,18 @@ struct ScanCommand: AsyncParsableCommand {
         let json = self.json
         let filter = Set(service)
         let passive = self.passive
-        let seen = await withTaskGroup(of: Int?.self) { group in
-            group.addTask {
-                // The advertising data and the scan response of one device are one row.
-                var list = LEDeviceList(services: filter)
-                var rows = ScanRows(passive: passive)
-                for await report in reports {
-                    _ = list.add(report)
-                    guard let device = list.devices[report.address], list.matches(device),
-                          let row = rows.take(device, after: report.eventType) else { continue }
-                    Self.print(row, json: json)
-                }
-                for device in rows.flush() { Self.print(device, json: json) }
-                return rows.count
+        let seen = await runFor(seconds: duration) {
+            // The advertising data and the scan response of one device are one row.
+            var list = LEDeviceList(services: filter)
+            var rows = ScanRows(passive: passive)
+            for await report in reports {
+                _ = list.add(report)
+                guard let device = list.devices[report.address], list.matches(device),
+                      let row = rows.take(device, after: report.eventType) else { continue }
+                Self.print(row, json: json)
             }
-            if duration > 0 {
-                group.addTask {
-                    try? await Task.sleep(for: .seconds(duration))
-                    return nil
-                }
-            }
-            var count = 0
-            for await result in group {
-                if let result { count = result }
-                group.cancelAll()
-            }
-            return count
+            for device in rows.flush() { Self.print(device, json: json) }
+            return rows.count
         }
         Console.progress("\(seen) device(s) seen")
         if seen == 0, let started = session.backend as? ProcessBackend {
