@@ -15,10 +15,12 @@ public struct ReportWriter: Sendable {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     }
 
-    public func write(_ report: RunReport) throws {
+    /// Writes every file, or all but `report.html` (the largest by far: rebuilt after every case
+    /// of a long run it made the run's own cost grow with the square of its cases).
+    public func write(_ report: RunReport, html: Bool = true) throws {
         try put("report.json", Self.json(report))
         try put("junit.xml", Data(JUnitReport.xml(report).utf8))
-        try put("report.html", Data(HTMLReport.html(report, reportFolder: folder).utf8))
+        if html { try put("report.html", Data(HTMLReport.html(report, reportFolder: folder).utf8)) }
         try put("summary.md", Data(MarkdownSummary.markdown(report).utf8))
     }
 

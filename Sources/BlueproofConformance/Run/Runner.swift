@@ -45,6 +45,9 @@ public struct Runner: Sendable {
         var schedule = CaseSchedule(alone: plan.map { CaseSchedule.runsAlone($0.1, in: config) != nil }, jobs: config.jobs)
         var ended: [Int: (CaseResult, String?)] = [:]
         var reported = 0
+        // report.html at most every `htmlInterval`; the others after every case.
+        let htmlInterval = Duration.seconds(5)
+        var htmlWritten = ContinuousClock.now
         await withTaskGroup(of: (Int, CaseResult, String?).self) { group in
             while true {
                 for index in schedule.startable() {
@@ -60,7 +63,9 @@ public struct Runner: Sendable {
                 while let (result, implementation) = ended.removeValue(forKey: reported) {
                     report.cases.append(result)
                     if report.implementation == nil { report.implementation = implementation }
-                    try? writer.write(report)
+                    let html = htmlWritten.duration(to: .now) >= htmlInterval
+                    try? writer.write(report, html: html)
+                    if html { htmlWritten = .now }
                     onResult(result)
                     reported += 1
                 }
