@@ -54,6 +54,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "BlueproofTransmitter", dependencies: [
+            "BlueproofAsync",
             "BlueproofFiles",
             "BlueproofWire",
             .product(name: "Crypto", package: "swift-crypto"),

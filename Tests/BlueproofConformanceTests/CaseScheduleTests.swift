@@ -10,7 +10,7 @@ import Testing
 struct CaseScheduleTests {
     @Test("up to N at once, in order; a case that must run alone waits for the others and holds the rest back")
     func schedule() {
-        var schedule = CaseSchedule(alone: [false, false, true, false, false], jobs: 2)
+        var schedule = CaseSchedule([.works, .works, .alone, .works, .works], jobs: 2)
         #expect(schedule.startable() == [0, 1])
         #expect(schedule.startable() == [], "two running")
         schedule.finished(1)
@@ -20,10 +20,43 @@ struct CaseScheduleTests {
         #expect(schedule.startable() == [], "nothing beside it")
         schedule.finished(2)
         #expect(schedule.startable() == [3, 4])
-        var serial = CaseSchedule(alone: [false, false], jobs: 1)
+        var serial = CaseSchedule([.works, .works], jobs: 1)
         #expect(serial.startable() == [0])
         serial.finished(0)
         #expect(serial.startable() == [1])
+    }
+
+    @Test("cases with a quiet window wait beside the N working ones and start first; never more than N of them; with --jobs 1 everything keeps its turn")
+    func quietWindows() {
+        var schedule = CaseSchedule([.works, .works, .works, .waits, .waits, .waits, .works, .alone, .waits], jobs: 2)
+        #expect(schedule.startable() == [3, 4, 0, 1], "two waiting, two working")
+        schedule.finished(3)
+        #expect(schedule.startable() == [5], "a waiting slot is free")
+        schedule.finished(0)
+        #expect(schedule.startable() == [2])
+        schedule.finished(1)
+        #expect(schedule.startable() == [6])
+        schedule.finished(2)
+        #expect(schedule.startable() == [], "nothing before the alone case is left to start")
+        schedule.finished(4)
+        schedule.finished(5)
+        schedule.finished(6)
+        #expect(schedule.startable() == [7], "the alone case after everything before it ended")
+        #expect(schedule.startable() == [])
+        schedule.finished(7)
+        #expect(schedule.startable() == [8])
+
+        var onlyWaiting = CaseSchedule([.waits, .waits, .waits, .waits, .waits], jobs: 2)
+        #expect(onlyWaiting.startable() == [0, 1, 2, 3], "with nothing working to start, waiting cases take the working slots")
+        #expect(onlyWaiting.startable() == [])
+
+        var serial = CaseSchedule([.works, .waits, .works], jobs: 1)
+        #expect(serial.startable() == [0])
+        #expect(serial.startable() == [])
+        serial.finished(0)
+        #expect(serial.startable() == [1], "catalogue order, one at a time")
+        serial.finished(1)
+        #expect(serial.startable() == [2])
     }
 
     @Test("cases that declare process-wide state (every BFT/LOG case), runs with an implementation under test and a shared --controller run cases alone")

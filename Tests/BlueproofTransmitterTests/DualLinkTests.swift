@@ -18,29 +18,29 @@ struct DualLinkTests {
         _ = second.events()
         try await first.start(localUser: userA)
         try await second.start(localUser: userB)
-        try await until("both reach each other on Wi-Fi") { first.carriage(of: userB).onWiFi && second.carriage(of: userA).onWiFi }
+        try await seen(first, userB, "the second on Wi-Fi") { $0.onWiFi }
+        try await seen(second, userA, "the first on Wi-Fi") { $0.onWiFi }
         try await first.connect(to: userB)
         try await second.connect(to: userA)
         return (first, second, userA, userB)
     }
 
-    /// Polls `condition` (link state has no event of its own) for at most 30 s: it ends as soon
-    /// as the condition holds, and a loaded test run can stall the pool for many seconds.
-    static func until(_ what: String, _ condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while !condition() {
-            guard ContinuousClock.now < deadline else { throw DualLinkTestTimeout(what: what) }
-            try await Task.sleep(for: .milliseconds(5))
-        }
+    /// Waits until what `link` saw of `peer` satisfies `condition` (it is checked at every
+    /// change), for at most 30 s: a bound only, since a loaded test run can stall the pool.
+    static func seen(_ link: DualLink, _ peer: UserID, _ what: String,
+                     _ condition: @escaping @Sendable (DualLink.Carriage) -> Bool) async throws {
+        guard await link.carriage(of: peer, within: .seconds(30), where: condition) != nil else { throw DualLinkTestTimeout(what: what) }
     }
 
     @Test("two iOS nodes: frames and limits go by Wi-Fi")
     func bothIOS() async throws {
         let (a, b, userA, userB) = try await Self.pair(.ios, .ios)
         // The platform is learnt from the BLE announcement as the peer shows up.
-        try await Self.until("the peer's platform learnt") { a.kind(to: userB) == .wifi }
+        guard await a.kind(to: userB, within: .seconds(30), where: { $0 == .wifi }) else {
+            throw DualLinkTestTimeout(what: "the peer's platform learnt")
+        }
         try await a.send([1, 2, 3], to: userB)
-        try await Self.until("the frame over Wi-Fi") { b.carriage(of: userA).wifiFrames == 1 }
+        try await Self.seen(b, userA, "the frame over Wi-Fi") { $0.wifiFrames == 1 }
         #expect(b.carriage(of: userA).bleFrames == 0)
         #expect(b.kind(to: userA) == .wifi)
     }
@@ -50,7 +50,8 @@ struct DualLinkTests {
         let (a, b, userA, userB) = try await Self.pair(.ios, .android)
         try await a.send([1], to: userB)
         try await b.send([2], to: userA)
-        try await Self.until("both frames over BLE") { b.carriage(of: userA).bleFrames == 1 && a.carriage(of: userB).bleFrames == 1 }
+        try await Self.seen(b, userA, "the frame to b over BLE") { $0.bleFrames == 1 }
+        try await Self.seen(a, userB, "the frame to a over BLE") { $0.bleFrames == 1 }
         #expect(b.carriage(of: userA).wifiFrames == 0 && a.carriage(of: userB).wifiFrames == 0)
         #expect(a.kind(to: userB) == .ble && b.kind(to: userA) == .ble)
     }
@@ -59,12 +60,12 @@ struct DualLinkTests {
     func faults() async throws {
         let (a, b, userA, userB) = try await Self.pair(.ios, .android, faults: .wifiToAnyPeer)
         try await a.send([1], to: userB)
-        try await Self.until("the frame over Wi-Fi") { b.carriage(of: userA).wifiFrames == 1 }
+        try await Self.seen(b, userA, "the frame over Wi-Fi") { $0.wifiFrames == 1 }
         #expect(a.kind(to: userB) == .wifi)
         let (c, d, userC, userD) = try await Self.pair(.ios, .android, faults: .wifiLimitsToAnyPeer)
         #expect(c.kind(to: userD) == .wifi)
         try await c.send([1], to: userD)
-        try await Self.until("the frame over BLE") { d.carriage(of: userC).bleFrames == 1 }
+        try await Self.seen(d, userC, "the frame over BLE") { $0.bleFrames == 1 }
         #expect(d.carriage(of: userC).wifiFrames == 0)
     }
 }

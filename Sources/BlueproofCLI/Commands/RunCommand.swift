@@ -61,7 +61,7 @@ struct RunCommand: AsyncParsableCommand {
     var `repeat`: Int = 1
 
     @Option(name: .long, help: ArgumentHelp(
-        "Run up to N cases at once, each on its own controllers (default: the number of cores). Reports keep the catalogue's order. A case that sets process-wide state (the BFT/LOG cases: the log level, the console), a run with an implementation under test, and a --controller the runner does not start per case run one case at a time.",
+        "Run up to N cases at once, each on its own controllers (default: the number of cores); up to N more whose time is mostly a quiet window (nothing must happen for some seconds) wait beside them. Reports keep the catalogue's order. A case that sets process-wide state (the BFT/LOG cases: the log level, the console), a run with an implementation under test, and a --controller the runner does not start per case run one case at a time.",
         valueName: "N"))
     var jobs: Int?
 

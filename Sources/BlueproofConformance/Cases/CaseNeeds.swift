@@ -26,11 +26,18 @@ public struct CaseNeeds: Hashable, Sendable {
     /// State the whole process shares that the case changes or judges, said as the reason it
     /// runs with no other case beside it (`run --jobs N`); nil when it can share the process.
     public var processWideState: String? = nil
+    /// A real-time window of this length in which the case watches for something that must not
+    /// happen (a second delivery, an unasked handshake, a connection past the gate). It holds no
+    /// processor while it waits, so `run --jobs N` lets such cases wait beside the N working ones
+    /// (``CaseSchedule``); nil when the case has no such window.
+    public var quietWindow: Duration? = nil
 
     public init(controllers: Int = 0, features: Set<ControllerFeature> = [], radioScenario: String? = nil,
                 unproxiedNodes: Set<Int> = [], transmitters: Int = 0, linksPerNode: Int = 1, dutNode: Int? = nil,
-                judgesAirDevice: Bool = false, timeout: Duration? = nil, processWideState: String? = nil) {
+                judgesAirDevice: Bool = false, timeout: Duration? = nil, processWideState: String? = nil,
+                quietWindow: Duration? = nil) {
         self.timeout = timeout
+        self.quietWindow = quietWindow
         self.processWideState = processWideState
         self.linksPerNode = linksPerNode
         self.judgesAirDevice = judgesAirDevice

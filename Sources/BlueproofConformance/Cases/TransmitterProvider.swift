@@ -56,9 +56,11 @@ public protocol TransmitterProvider: Sendable {
     /// Wi-Fi peer-to-peer, a `DualLink`) and announcing its platform; every node reaches the
     /// others over both. Throws ``TransmitterUnavailable`` when the provider cannot.
     func transmitters(_ count: Int, platforms: [Int: DevicePlatform], for context: CaseContext) async throws -> [any TransmitterControl]
-    /// What tester `index` (made with a platform) saw of `peer`: whether its Wi-Fi link reaches
-    /// the peer, and the frames that crossed each link from it.
-    func carriage(atTester index: Int, of peer: UserID, for context: CaseContext) async throws -> DualLink.Carriage
+    /// What tester `index` (made with a platform) saw of `peer` (whether its Wi-Fi link reaches
+    /// the peer, and the frames that crossed each link from it) once `condition` holds of it,
+    /// checked now and at every change; nil when it does not within `timeout`.
+    func carriage(atTester index: Int, of peer: UserID, within timeout: Duration,
+                  where condition: @escaping @Sendable (DualLink.Carriage) -> Bool, for context: CaseContext) async throws -> DualLink.Carriage?
 }
 
 extension TransmitterProvider {
@@ -97,7 +99,8 @@ extension TransmitterProvider {
     public func transmitters(_ count: Int, platforms: [Int: DevicePlatform], for context: CaseContext) async throws -> [any TransmitterControl] {
         throw TransmitterUnavailable("\(name) cannot put the implementation on both BLE and Wi-Fi peer-to-peer: the control protocol has no command giving it a Wi-Fi (TCP) peer")
     }
-    public func carriage(atTester index: Int, of peer: UserID, for context: CaseContext) async throws -> DualLink.Carriage {
+    public func carriage(atTester index: Int, of peer: UserID, within timeout: Duration,
+                         where condition: @escaping @Sendable (DualLink.Carriage) -> Bool, for context: CaseContext) async throws -> DualLink.Carriage? {
         throw TransmitterUnavailable("\(name) has no tester with both links")
     }
 }

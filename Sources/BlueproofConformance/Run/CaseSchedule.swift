@@ -1,41 +1,77 @@
 import BlueproofBackend
 
-/// Which cases `run --jobs N` starts when, sans I/O (issue 14, "Concurrent cases"): up to N at
-/// once, in catalogue order, each on its own controllers; a case that touches state the whole
-/// process shares runs with no other beside it (the cases before it finish first, the ones
-/// after it wait). The runner reports results in catalogue order whatever order they end in.
+/// Which cases `run --jobs N` starts when, sans I/O (issue 14, "Concurrent cases"): up to N
+/// working cases at once, each on its own controllers. A case that spends seconds in a quiet
+/// window (``CaseNeeds/quietWindow``) holds no processor while it waits, so with N of 2 or more
+/// up to N such cases also wait beside the N working ones, and they start first (they are the
+/// longest). A case that touches state the whole process shares runs with nothing beside it:
+/// the cases before it finish first, the ones after it wait. With `--jobs 1` cases run one at
+/// a time in catalogue order. The runner reports results in catalogue order whatever order
+/// they end in.
 struct CaseSchedule: Sendable {
-    /// Per planned run, in order: whether it must run alone.
-    let alone: [Bool]
-    let jobs: Int
-    private var next = 0
-    private var running: Set<Int> = []
-    private var aloneRunning = false
-
-    init(alone: [Bool], jobs: Int) {
-        self.alone = alone
-        self.jobs = max(1, jobs)
+    enum Kind: Sendable, Equatable {
+        /// Shares the process with other cases and works most of its time.
+        case works
+        /// Shares the process and spends most of its time in a quiet window.
+        case waits
+        /// Runs with no other case beside it.
+        case alone
     }
 
-    /// The runs to start now, in order.
+    /// Per planned run, in order, how it is scheduled.
+    let kinds: [Kind]
+    let jobs: Int
+    /// Planned runs not started yet, in order.
+    private var pending: [Int]
+    private var working: Set<Int> = []
+    private var waiting: Set<Int> = []
+    private var aloneRunning = false
+
+    init(_ kinds: [Kind], jobs: Int) {
+        self.jobs = max(1, jobs)
+        // One at a time means one at a time: a quiet window waits its turn like any case.
+        self.kinds = self.jobs == 1 ? kinds.map { $0 == .waits ? .works : $0 } : kinds
+        pending = Array(kinds.indices)
+    }
+
+    /// The runs to start now.
     mutating func startable() -> [Int] {
         var started: [Int] = []
-        while next < alone.count, running.count < jobs, !aloneRunning {
-            if alone[next] {
-                guard running.isEmpty else { break }
+        while !aloneRunning, let first = pending.first {
+            if kinds[first] == .alone {
+                guard working.isEmpty, waiting.isEmpty else { break }
                 aloneRunning = true
+                started.append(pending.removeFirst())
+                break
             }
-            running.insert(next)
-            started.append(next)
-            next += 1
+            // Only the runs before the next alone one may start.
+            let segment = pending.prefix { kinds[$0] != .alone }
+            if waiting.count < jobs, let next = segment.first(where: { kinds[$0] == .waits }) {
+                waiting.insert(next)
+                started.append(next)
+            } else if working.count < jobs, let next = segment.first(where: { kinds[$0] == .works }) ?? segment.first {
+                // With nothing working left to start, a waiting case takes a working slot too.
+                working.insert(next)
+                started.append(next)
+            } else {
+                break
+            }
+            pending.removeAll { $0 == started.last }
         }
         return started
     }
 
     /// Run `index` ended.
     mutating func finished(_ index: Int) {
-        running.remove(index)
-        if alone[index] { aloneRunning = false }
+        working.remove(index)
+        waiting.remove(index)
+        if kinds[index] == .alone { aloneRunning = false }
+    }
+
+    /// How `item` is scheduled in a run with `config`.
+    static func kind(of item: any ConformanceCase, in config: RunConfiguration) -> Kind {
+        if runsAlone(item, in: config) != nil { return .alone }
+        return item.needs.quietWindow == nil ? .works : .waits
     }
 
     /// Why `item` cannot share the process with another case in this run, or nil when it can.

@@ -39,10 +39,10 @@ public struct Runner: Sendable {
         let preflight = needsController
             ? try await Preflight.run(config.controller, workDirectory: "\(config.workDirectory)/preflight") : nil
         try writer.write(report)
-        // Every case `repeatCount` times, up to `jobs` at once (CaseSchedule); results are
+        // Every case `repeatCount` times, as CaseSchedule starts them; results are
         // reported in this order whatever order they end in.
         let plan = (1...max(1, config.repeatCount)).flatMap { repetition in cases.map { (repetition, $0) } }
-        var schedule = CaseSchedule(alone: plan.map { CaseSchedule.runsAlone($0.1, in: config) != nil }, jobs: config.jobs)
+        var schedule = CaseSchedule(plan.map { CaseSchedule.kind(of: $0.1, in: config) }, jobs: config.jobs)
         var ended: [Int: (CaseResult, String?)] = [:]
         var reported = 0
         // report.html at most every `htmlInterval`; the others after every case.

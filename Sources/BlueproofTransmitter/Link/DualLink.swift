@@ -1,4 +1,4 @@
-import Synchronization
+import BlueproofAsync
 
 /// A node with both of the iOS framework's links (bridgefy-ios-sdk-readme.md, "Connections with
 /// Android devices"): BLE, which every peer shares, and Wi-Fi peer-to-peer, used only when this
@@ -39,13 +39,25 @@ public final class DualLink: TransmitterLink {
         var onWiFi: Set<UserID> = []
         var wifiConnected: Set<UserID> = []
         var arrivals: [UserID: Carriage] = [:]
+
+        func carriage(of peer: UserID) -> Carriage {
+            var carriage = arrivals[peer] ?? Carriage()
+            carriage.onWiFi = onWiFi.contains(peer)
+            return carriage
+        }
+
+        func carrier(to peer: UserID, from platform: DevicePlatform, ignoringPlatforms: Bool) -> LinkKind {
+            guard onWiFi.contains(peer) else { return .ble }
+            let bothIOS = platform == .ios && peerPlatforms[peer] == .ios
+            return bothIOS || ignoringPlatforms ? .wifi : .ble
+        }
     }
 
     public let platform: DevicePlatform
     public let faults: Faults
     private let ble: any PlatformAnnouncingLink
     private let wifi: any TransmitterLink
-    private let state = Mutex(State())
+    private let state = Watched(State())
 
     public init(ble: any PlatformAnnouncingLink, wifi: any TransmitterLink, platform: DevicePlatform, faults: Faults = []) {
         self.ble = ble
@@ -57,26 +69,31 @@ public final class DualLink: TransmitterLink {
     public var kind: LinkKind { .ble }
 
     /// Wi-Fi for a peer this node sends to over Wi-Fi (or, broken, sizes as if it did).
-    public func kind(to peer: UserID) -> LinkKind {
+    public func kind(to peer: UserID) -> LinkKind { state.read { kind(in: $0, to: peer) } }
+
+    private func kind(in state: State, to peer: UserID) -> LinkKind {
         if faults.contains(.wifiLimitsToAnyPeer) { return .wifi }
-        return carrier(to: peer, ignoringPlatforms: faults.contains(.wifiToAnyPeer))
+        return state.carrier(to: peer, from: platform, ignoringPlatforms: faults.contains(.wifiToAnyPeer))
     }
 
     /// What this node saw of `peer` so far.
-    public func carriage(of peer: UserID) -> Carriage {
-        state.withLock { state in
-            var carriage = state.arrivals[peer] ?? Carriage()
-            carriage.onWiFi = state.onWiFi.contains(peer)
-            return carriage
-        }
+    public func carriage(of peer: UserID) -> Carriage { state.read { $0.carriage(of: peer) } }
+
+    /// What this node saw of `peer` once `condition` holds of it, checked now and at every
+    /// change (link state has no event of its own); nil when it does not within `timeout`.
+    public func carriage(of peer: UserID, within timeout: Duration,
+                         where condition: @escaping @Sendable (Carriage) -> Bool) async -> Carriage? {
+        await state.wait(within: timeout) { condition($0.carriage(of: peer)) }?.carriage(of: peer)
+    }
+
+    /// Waits until `condition` holds of the carrier this node picks for `peer`; whether it did
+    /// within `timeout`.
+    public func kind(to peer: UserID, within timeout: Duration, where condition: @escaping @Sendable (LinkKind) -> Bool) async -> Bool {
+        await state.wait(within: timeout) { condition(self.kind(in: $0, to: peer)) } != nil
     }
 
     private func carrier(to peer: UserID, ignoringPlatforms: Bool) -> LinkKind {
-        state.withLock { state in
-            guard state.onWiFi.contains(peer) else { return .ble }
-            let bothIOS = platform == .ios && state.peerPlatforms[peer] == .ios
-            return bothIOS || ignoringPlatforms ? .wifi : .ble
-        }
+        state.read { $0.carrier(to: peer, from: platform, ignoringPlatforms: ignoringPlatforms) }
     }
 
     public func events() -> AsyncStream<LinkEvent> {
@@ -105,9 +122,9 @@ public final class DualLink: TransmitterLink {
         switch event {
         case .peerNearby(let peer), .connected(let peer):
             let announced = await ble.announcedPlatform(of: peer)
-            state.withLock { $0.peerPlatforms[peer] = announced }
+            state.update { $0.peerPlatforms[peer] = announced }
         case .frame(let peer, _):
-            state.withLock { $0.arrivals[peer, default: Carriage()].bleFrames += 1 }
+            state.update { $0.arrivals[peer, default: Carriage()].bleFrames += 1 }
         case .peerGone, .disconnected:
             break
         }
@@ -115,7 +132,7 @@ public final class DualLink: TransmitterLink {
 
     /// Tracks the Wi-Fi link's peers; true for the events that go on to the transmitter (frames).
     private func wifiEvent(_ event: LinkEvent) -> Bool {
-        state.withLock { state in
+        state.update { state in
             switch event {
             case .peerNearby(let peer): state.onWiFi.insert(peer)
             case .peerGone(let peer):
@@ -151,7 +168,7 @@ public final class DualLink: TransmitterLink {
     }
 
     public func disconnect(from peer: UserID) async {
-        if state.withLock({ $0.wifiConnected.contains(peer) }) { await wifi.disconnect(from: peer) }
+        if state.read({ $0.wifiConnected.contains(peer) }) { await wifi.disconnect(from: peer) }
         await ble.disconnect(from: peer)
     }
 
@@ -160,9 +177,9 @@ public final class DualLink: TransmitterLink {
             try await ble.send(frame, to: peer)
             return
         }
-        if !state.withLock({ $0.wifiConnected.contains(peer) }) {
+        if !state.read({ $0.wifiConnected.contains(peer) }) {
             try await wifi.connect(to: peer)
-            state.withLock { _ = $0.wifiConnected.insert(peer) }
+            state.update { _ = $0.wifiConnected.insert(peer) }
         }
         try await wifi.send(frame, to: peer)
     }

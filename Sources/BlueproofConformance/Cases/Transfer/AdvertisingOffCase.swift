@@ -13,7 +13,7 @@ import BlueproofWire
 /// no switch the runner can turn (the DUT contract has none), so the case has no place for one.
 struct AdvertisingOffCase: ConformanceCase {
     let id: CaseID = "CBT/GATT/BV-05"
-    let needs = CaseNeeds(controllers: 2, radioScenario: TransferScenarios.closeRange)
+    let needs = CaseNeeds(controllers: 2, radioScenario: TransferScenarios.closeRange, quietWindow: Self.advertising + Self.quiet)
     /// How long the peripheral advertises before it gives up.
     static let advertising: Duration = .seconds(2)
     /// Reports already on their way when advertising stopped.

@@ -130,10 +130,14 @@ struct GateRefusalCase: ConformanceCase {
 
     var needs: CaseNeeds {
         switch heard {
-        case .belowGate, .aboveMaximum: CaseNeeds(controllers: 2, radioScenario: TransferScenarios.fixed(rssi: reported ?? gate), dutNode: 1)
-        case .notAvailable: CaseNeeds(controllers: 2, radioScenario: TransferScenarios.unmeasured, dutNode: 1)
+        case .belowGate, .aboveMaximum: CaseNeeds(controllers: 2, radioScenario: TransferScenarios.fixed(rssi: reported ?? gate), dutNode: 1,
+                                                  quietWindow: Self.scanWindow)
+        case .notAvailable: CaseNeeds(controllers: 2, radioScenario: TransferScenarios.unmeasured, dutNode: 1, quietWindow: Self.scanWindow)
         }
     }
+
+    /// How long our central scans a peer it must refuse.
+    static let scanWindow: Duration = .seconds(3)
 
     /// How long our peripheral advertises to a central under test that must not connect.
     static let deviceWindow: Duration = .seconds(6)
@@ -153,7 +157,7 @@ struct GateRefusalCase: ConformanceCase {
         if heard == .notAvailable, try context.profile.bool("transfer.rssi_allow_unavailable") {
             return .notApplicable("the profile lets \"not available\" pass (transfer.rssi_allow_unavailable)")
         }
-        var profile = TransferExchange.transferProfile(context, scanTimeout: .seconds(3))
+        var profile = TransferExchange.transferProfile(context, scanTimeout: Self.scanWindow)
         // A central under test is given this long, once it scans, to connect when it must not.
         if context.isDevice(1) { profile.acceptTimeout = Self.deviceWindow }
         let exchange = await TransferExchange.run(context, .send(TransferExchange.payload(500)), .receive(reply: .none),

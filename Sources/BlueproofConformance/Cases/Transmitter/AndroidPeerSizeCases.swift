@@ -20,15 +20,11 @@ extension TransmitterStage {
     /// the subject has both links to choose from (a precondition).
     func carriageWithWiFi(atTester index: Int, of peer: UserID) async throws -> DualLink.Carriage {
         guard let provider = context.transmitterProvider else { throw MissingTransmitterProvider() }
-        let deadline = ContinuousClock.now + preconditionTimeout
-        while true {
-            let carriage = try await provider.carriage(atTester: index, of: peer, for: context)
-            if carriage.onWiFi { return carriage }
-            guard ContinuousClock.now < deadline else {
-                throw StageFailure(.connection, "node \(index): the subject not reached over Wi-Fi peer-to-peer within \(preconditionTimeout)")
-            }
-            try await Task.sleep(for: .milliseconds(20))  // polls the tester's link state, which has no event for it
+        guard let carriage = try await provider.carriage(atTester: index, of: peer, within: preconditionTimeout,
+                                                         where: { $0.onWiFi }, for: context) else {
+            throw StageFailure(.connection, "node \(index): the subject not reached over Wi-Fi peer-to-peer within \(preconditionTimeout)")
         }
+        return carriage
     }
 }
 
@@ -106,7 +102,9 @@ struct AndroidCarrierCase: TransmitterCase {
             }
             delivered.append(id)
         }
-        let after = try await stage.context.transmitterProvider?.carriage(atTester: 1, of: subject, for: stage.context) ?? before
+        // Counted before each delivery was reported, so what the tester saw now is complete.
+        let after = try await stage.context.transmitterProvider?.carriage(atTester: 1, of: subject, within: .zero, where: { _ in true },
+                                                                           for: stage.context) ?? before
         let overWiFi = after.wifiFrames - before.wifiFrames
         let overBLE = after.bleFrames - before.bleFrames
         guard overWiFi == 0 else {

@@ -86,9 +86,10 @@ public actor DUTTransmitterProvider: TransmitterProvider {
     }
 
     /// Asks the implementation where its Wi-Fi link listens until it says, then as the reference.
-    public func carriage(atTester index: Int, of peer: UserID, for context: CaseContext) async throws -> DualLink.Carriage {
+    public func carriage(atTester index: Int, of peer: UserID, within timeout: Duration,
+                         where condition: @escaping @Sendable (DualLink.Carriage) -> Bool, for context: CaseContext) async throws -> DualLink.Carriage? {
         await wifiGroups[ObjectIdentifier(context)]?.askOutside()
-        return try await testers.carriage(atTester: index, of: peer, for: context)
+        return try await testers.carriage(atTester: index, of: peer, within: timeout, where: condition, for: context)
     }
 
     // issue 15: passive observers and the hello

@@ -90,7 +90,8 @@ enum ExpiryRenewalCases {
                 guard read == documented else { return .fail("before any set the expiration limit reads \(read), the profile's default is \(documented)") }
                 return .pass("before any set the expiration limit reads the profile's default, \(documented)")
             },
-            ScriptCase("BFT/SEC/BV-14", nodes: 2, brokenBy: [.handshakeOnEveryConnection]) { stage in
+            ScriptCase("BFT/SEC/BV-14", nodes: 2, brokenBy: [.handshakeOnEveryConnection],
+                       quietWindow: SecureAnswerCases.unaskedHandshakeWindow) { stage in
                 let unit = try ExpiryUnit(stage.context.profile)
                 let limit = unit.limit(near: .seconds(3600))
                 let tester = try await stage.onDemandPair()

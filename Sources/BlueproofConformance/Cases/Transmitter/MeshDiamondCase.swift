@@ -13,7 +13,7 @@ struct MeshDiamondCase: TransmitterCase {
     let nodes = 4
 
     var needs: CaseNeeds {
-        CaseNeeds(controllers: 4, radioScenario: Self.scenario, transmitters: 4, linksPerNode: 2)
+        CaseNeeds(controllers: 4, radioScenario: Self.scenario, transmitters: 4, linksPerNode: 2, quietWindow: Self.secondCopyWindow)
     }
 
     /// Node 0 the subject, 1 the sender, 2 and 3 the relays (out of range of each other).

@@ -10,11 +10,12 @@ extension ReferenceTransmitterProvider {
         try await make(nodes: 0..<count, platforms: platforms, for: context)
     }
 
-    public func carriage(atTester index: Int, of peer: UserID, for context: CaseContext) async throws -> DualLink.Carriage {
+    public func carriage(atTester index: Int, of peer: UserID, within timeout: Duration,
+                         where condition: @escaping @Sendable (DualLink.Carriage) -> Bool, for context: CaseContext) async throws -> DualLink.Carriage? {
         guard index != 0, let link = dualLinks.withLock({ $0[ObjectIdentifier(context)]?[index] }) else {
             throw TransmitterUnavailable("node \(index) is no tester with both links in this case")
         }
-        return link.carriage(of: peer)
+        return await link.carriage(of: peer, within: timeout, where: condition)
     }
 
     /// Node `index`'s two links, announcing its platform in `platforms`.

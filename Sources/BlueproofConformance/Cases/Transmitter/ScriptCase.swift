@@ -9,10 +9,13 @@ struct ScriptCase: TransmitterCase {
     let script: @Sendable (TransmitterStage) async throws -> CaseOutcome
     /// Why the case runs alone (``CaseNeeds/processWideState``), nil when it need not.
     var processWideState: String?
+    /// The real-time window the script watches for what must not happen (``CaseNeeds/quietWindow``).
+    let quietWindow: Duration?
 
     init(_ id: CaseID, nodes: Int, brokenBy: Set<Defect>, judgesRefusals: Bool = false, radioScenario: String? = nil,
-         _ script: @escaping @Sendable (TransmitterStage) async throws -> CaseOutcome) {
+         quietWindow: Duration? = nil, _ script: @escaping @Sendable (TransmitterStage) async throws -> CaseOutcome) {
         self.id = id
+        self.quietWindow = quietWindow
         self.nodes = nodes
         self.brokenBy = brokenBy
         self.judgesRefusals = judgesRefusals
@@ -21,7 +24,8 @@ struct ScriptCase: TransmitterCase {
     }
 
     var needs: CaseNeeds {
-        CaseNeeds(controllers: nodes, radioScenario: radioScenario, transmitters: nodes, processWideState: processWideState)
+        CaseNeeds(controllers: nodes, radioScenario: radioScenario, transmitters: nodes, processWideState: processWideState,
+                  quietWindow: quietWindow)
     }
 
     /// Node 0 in range of nodes 1 and 2, which are out of range of each other: the subject

@@ -20,7 +20,8 @@ enum SecureAnswerCases {
                 }
                 return .pass("answering yes to shouldConnectSecurelyWithUser led to a secure connection with \(tester.shortName) on connecting")
             },
-            ScriptCase("BFT/SEC/BI-01", nodes: 2, brokenBy: [.handshakeOnEveryConnection], judgesRefusals: true) { stage in
+            ScriptCase("BFT/SEC/BI-01", nodes: 2, brokenBy: [.handshakeOnEveryConnection], judgesRefusals: true,
+                       quietWindow: unaskedHandshakeWindow) { stage in
                 guard await stage.subject.answerSecureConnections(false) else { return noAnswerCommand }
                 let (_, tester) = try await stage.connectedPair()
                 if let secure = await unaskedSecureConnection(stage, with: tester, from: 0) {
@@ -28,7 +29,8 @@ enum SecureAnswerCases {
                 }
                 return try await encryptedRefused(stage, to: tester, after: "answering no to shouldConnectSecurelyWithUser")
             },
-            ScriptCase("BFT/SEC/BV-15", nodes: 2, brokenBy: [.connectionReportedSecure], judgesRefusals: true) { stage in
+            ScriptCase("BFT/SEC/BV-15", nodes: 2, brokenBy: [.connectionReportedSecure], judgesRefusals: true,
+                       quietWindow: unaskedHandshakeWindow) { stage in
                 // Answer no where the implementation takes an answer; otherwise its own delegate
                 // decides, and a handshake it starts is not a connection reported secure without one.
                 _ = await stage.subject.answerSecureConnections(false)
