@@ -1,3 +1,4 @@
+import BlueproofAsync
 import BlueproofHost
 import BlueproofWire
 
@@ -143,10 +144,6 @@ extension AsyncStream<TransferEvent> {
         }
         return .failure(.gatt("the transfer ended without an outcome"))
     }
-}
-
-extension Duration {
-    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }
 
 /// Progress reports at most every `interval`, sans I/O: a 16 MB transfer in 20-byte chunks

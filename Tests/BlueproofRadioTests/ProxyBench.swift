@@ -12,8 +12,9 @@ struct ProxyBench {
     let controllers: [FakeController]
     var hosts: [HostEnd]
 
-    init(_ scenario: RadioScenario, nodes: Int = 2) {
-        world = RadioWorld(scenario: scenario, clock: clock)
+    /// `reemitBacklog`: as the world's; by default none, so a jump of the clock gets every repetition.
+    init(_ scenario: RadioScenario, nodes: Int = 2, reemitBacklog: Duration? = nil) {
+        world = RadioWorld(scenario: scenario, clock: clock, reemitBacklog: reemitBacklog)
         controllers = (0..<nodes).map { _ in FakeController() }
         hosts = controllers.enumerated().map { [world] index, controller in
             HostEnd(world.attach(node: index, to: controller, address: Self.addresses[index]))

@@ -61,6 +61,21 @@ struct RadioProxyVisibilityTests {
         #expect(try await bench.events(0, marker: 7).isEmpty)
     }
 
+    @Test("a repetition more than the backlog late fires once, at the clock's time: missed advertising events are not made up")
+    func reemissionBacklog() async throws {
+        var bench = Bench(.fixed(rssi: -40), reemitBacklog: .seconds(1))
+        try bench.hosts[1].send(HCILESetAdvertisingEnable(advertisingEnable: true))
+        try bench.hosts[0].send(HCILESetScanEnable(scanEnable: true))
+        bench.controllers[0].inject(Bench.report(from: Self.a1, rssi: 127))
+        #expect(try await bench.events(0, marker: 1).count == 1)
+        bench.clock.advance(by: .milliseconds(900))
+        #expect(try await bench.events(0, marker: 2).count == 9, "within the backlog: every repetition")
+        bench.clock.advance(by: .seconds(5))
+        #expect(try await bench.events(0, marker: 3).count == 1, "5 s late: one report, not fifty")
+        bench.clock.advance(by: .milliseconds(100))
+        #expect(try await bench.events(0, marker: 4).count == 1, "then on at the interval from the clock's time")
+    }
+
     @Test("connecting to an out-of-range peer: Command Status, then nothing until the host cancels, then Unknown Connection Identifier")
     func heldConnection() async throws {
         var bench = Bench(.fixed(rssi: -100))

@@ -231,7 +231,8 @@ struct RunCommand: AsyncParsableCommand {
                                 shard: configuration.shard).planned
         if !planned.isEmpty { Console.progress(Self.notRun(planned)) }
         if selected.isEmpty { Console.progress("no implemented case matches the filter and shard") }
-        Console.progress("run \(configuration.runID): \(selected.count) case(s) x \(`repeat`), profile \(loadedProfile.name), controller \(controller), \(configuration.jobs) at once")
+        Console.progress("run \(configuration.runID): \(selected.count) case(s) x \(`repeat`), profile \(loadedProfile.name), controller \(controller), \(configuration.jobs) at once"
+                         + (configuration.jobs > 1 ? " (and up to \(configuration.jobs) more in quiet windows)" : ""))
         let style = VerdictStyle.forStandardOutput()
         let report: RunReport
         do {

@@ -1,3 +1,4 @@
+import BlueproofAsync
 import Foundation
 import Synchronization
 
@@ -12,7 +13,7 @@ public final class CaseLog: Sendable {
 
     public func note(_ text: String) {
         let elapsed = ContinuousClock.now - start
-        let stamp = String(format: "%7.3f", Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        let stamp = String(format: "%7.3f", elapsed.seconds)
         lines.withLock { $0.append("[\(stamp)] \(text)") }
     }
 

@@ -1,3 +1,4 @@
+import BlueproofAsync
 import Foundation
 
 /// `report.json`: one run, versioned (docs/report-schema.md). Written after every case, so a
@@ -125,7 +126,7 @@ public struct CaseResult: Hashable, Sendable, Codable {
         kind = entry.kind
         verdict = outcome.verdict
         reason = outcome.reason
-        durationSeconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        durationSeconds = duration.seconds
         self.repetition = repetition
         self.captures = captures
         findings = outcome.findings

@@ -45,8 +45,12 @@ public final class RadioWorld: Sendable {
         let host: AsyncThrowingStream<H4Packet, any Error>.Continuation
     }
 
-    public init(scenario: RadioScenario, clock: any Clock<Duration> = ContinuousClock(), logger: Logger? = nil) {
+    /// `reemitBacklog`: how late a repeated advertising report may fire before its missed
+    /// repetitions are dropped (nil: never; a manual clock that jumps wants every repetition).
+    public init(scenario: RadioScenario, clock: any Clock<Duration> = ContinuousClock(), logger: Logger? = nil,
+                reemitBacklog: Duration? = RadioWorld.defaultReemitBacklog) {
         self.scenario = scenario
+        self.reemitBacklog = reemitBacklog
         timeline = Timeline(clock)
         self.logger = logger ?? Logger(label: "blueproof.radio")
         let board = RadioSwitchboard(scenario: scenario)
@@ -157,13 +161,22 @@ public final class RadioWorld: Sendable {
         }
     }
 
+    /// How far behind the clock a repeated advertising report may fall, by default, before its
+    /// missed repetitions are dropped.
+    public static let defaultReemitBacklog: Duration = .seconds(1)
+    private let reemitBacklog: Duration?
+
     /// Fires every timer due by the clock's time, earliest first, each at its own time;
-    /// returns the clock's time.
+    /// returns the clock's time. A re-emission more than `reemitBacklog` late fires once, at
+    /// the clock's time, instead of once per missed interval: a radio does not make up missed
+    /// advertising events, and a proxy starved of the processor that tried would never catch up
+    /// (each catch-up costing more time than it covers, while holding the lock).
     private func catchUp(_ state: inout State) -> Duration {
         let now = timeline.elapsed()
         while let (timer, at) = state.earliest, at <= now {
             state.agenda[timer] = nil
-            perform(state.board.fired(timer, now: at), &state)
+            let late = if case .reemit = timer, let reemitBacklog, now - at > reemitBacklog { true } else { false }
+            perform(state.board.fired(timer, now: late ? now : at), &state)
         }
         return now
     }

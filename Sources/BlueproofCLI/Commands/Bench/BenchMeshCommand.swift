@@ -1,4 +1,5 @@
 import ArgumentParser
+import BlueproofAsync
 import BlueproofTransmitter
 import Foundation
 import Synchronization
@@ -109,7 +110,7 @@ struct BenchMeshCommand: AsyncParsableCommand {
     }
 
     static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        duration.seconds
     }
 
     /// VmHWM from /proc/self/status, in KiB (nil where /proc is absent).

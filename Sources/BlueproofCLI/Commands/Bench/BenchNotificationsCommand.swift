@@ -1,4 +1,5 @@
 import ArgumentParser
+import BlueproofAsync
 import BlueproofHost
 import BlueproofWire
 import Foundation
@@ -121,7 +122,7 @@ struct BenchNotificationsCommand: AsyncParsableCommand {
         let (received, end) = await receiving.value
         timeout.cancel()
         try? await client.disconnect(connection)
-        let seconds = Double((end - start).components.attoseconds) / 1e18 + Double((end - start).components.seconds)
+        let seconds = (end - start).seconds
         return NotificationBenchResult(backend: "", bytes: size, received: received, mtu: negotiated, chunk: chunk,
                                        seconds: seconds, bytesPerSecond: Double(received) / seconds,
                                        aclBuffers: "\(await server.aclBuffers.size) x \(await server.aclBuffers.count)")

@@ -1,3 +1,4 @@
+import BlueproofAsync
 import BlueproofTransmitter
 import Foundation
 
@@ -46,7 +47,7 @@ struct ThroughputCase: TransmitterCase {
             return .pass("")
         }
         guard outcome.verdict == .pass else { return outcome }
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = elapsed.seconds
         let kbps = seconds > 0 ? Double(size * 8) / seconds / 1000 : .infinity
         let ratio = kbps / Double(stated)
         return .pass(String(format: "%d bytes arrived intact in %.2f s: %.1f kbps, %.1fx the stated best case of %d kbps",

@@ -44,7 +44,7 @@ public struct TransmitterStage: Sendable {
     /// real time passes otherwise (an implementation under test, judged on its own clock).
     public func elapse(_ span: Duration) async throws {
         if let provider = context.transmitterProvider {
-            let seconds = Double(span.components.seconds) + Double(span.components.attoseconds) / 1e18
+            let seconds = span.seconds
             do {
                 try await provider.advanceClock(of: 0, by: seconds, for: context)
                 context.log.note("the subject's clock moved on \(span)")
