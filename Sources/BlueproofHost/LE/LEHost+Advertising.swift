@@ -44,7 +44,7 @@ extension LEHost {
         }
         try await run(HCILESetAdvertisingParameters(
             advertisingIntervalMin: parameters.intervalMin, advertisingIntervalMax: parameters.intervalMax,
-            advertisingType: parameters.advertisingType))
+            advertisingType: parameters.advertisingType, ownAddressType: ownAddressType))
         try await run(data)
         try await run(scanResponse)
         try await run(HCILESetAdvertisingEnable(advertisingEnable: true))
@@ -67,7 +67,10 @@ extension LEHost {
         try await run(HCILESetExtendedAdvertisingParameters(
             advertisingHandle: set, advertisingEventProperties: properties,
             primaryAdvertisingIntervalMin: LEExtendedAdvertisingInterval(rawValue: UInt32(parameters.intervalMin.rawValue)),
-            primaryAdvertisingIntervalMax: LEExtendedAdvertisingInterval(rawValue: UInt32(parameters.intervalMax.rawValue))))
+            primaryAdvertisingIntervalMax: LEExtendedAdvertisingInterval(rawValue: UInt32(parameters.intervalMax.rawValue)),
+            ownAddressType: ownAddressType))
+        // An advertising set takes its random address on its own (§7.8.52), after its parameters.
+        if let randomAddress { try await run(HCILESetAdvertisingSetRandomAddress(advertisingHandle: set, randomAddress: randomAddress)) }
         try await run(data)
         if properties.contains(.scannable) { try await run(scanResponse) }
         try await run(HCILESetExtendedAdvertisingEnable(enable: true, sets: [.init(advertisingHandle: set)]))

@@ -57,10 +57,10 @@ extension LEHost {
         switch commandSet {
         case .legacy:
             try await run(HCILECreateConnection(
-                scanInterval: scan, scanWindow: scan, peerAddressType: type, peerAddress: peer,
+                scanInterval: scan, scanWindow: scan, peerAddressType: type, peerAddress: peer, ownAddressType: ownAddressType,
                 connectionIntervalMin: interval, connectionIntervalMax: interval, supervisionTimeout: supervisionTimeout))
         case .extended:
-            try await run(HCILEExtendedCreateConnection(peerAddressType: type, peerAddress: peer, le1M: .init(
+            try await run(HCILEExtendedCreateConnection(ownAddressType: ownAddressType, peerAddressType: type, peerAddress: peer, le1M: .init(
                 scanInterval: scan, scanWindow: scan, connectionIntervalMin: interval, connectionIntervalMax: interval,
                 supervisionTimeout: supervisionTimeout)))
         }

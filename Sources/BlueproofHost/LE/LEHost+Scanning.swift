@@ -24,30 +24,37 @@ extension LEHost {
         return stream
     }
 
-    private func enableScanning(_ parameters: LEScanParameters) async throws(LEHostError) {
+    func enableScanning(_ parameters: LEScanParameters) async throws(LEHostError) {
         let scanType: LEScanType = parameters.active ? .active : .passive
         switch commandSet {
         case .legacy:
             try await run(HCILESetScanParameters(scanType: scanType, scanInterval: parameters.interval,
-                                                 scanWindow: parameters.window))
+                                                 scanWindow: parameters.window, ownAddressType: ownAddressType))
             try await run(HCILESetScanEnable(scanEnable: true, filterDuplicates: parameters.filterDuplicates))
         case .extended:
-            try await run(HCILESetExtendedScanParameters(le1M: .init(
+            try await run(HCILESetExtendedScanParameters(ownAddressType: ownAddressType, le1M: .init(
                 scanType: scanType, scanInterval: parameters.interval, scanWindow: parameters.window)))
             try await run(HCILESetExtendedScanEnable(
                 enable: true, filterDuplicates: parameters.filterDuplicates ? .enabled : .disabled))
         }
+        scanParameters = parameters
     }
 
     private func stopScanning(_ id: UInt64) async {
         guard scanners.removeValue(forKey: id) != nil, scanners.isEmpty else { return }
+        scanParameters = nil
         do {
-            switch commandSet {
-            case .legacy: try await run(HCILESetScanEnable(scanEnable: false))
-            case .extended: try await run(HCILESetExtendedScanEnable(enable: false))
-            }
+            try await disableScanning()
         } catch {
             logger.debug("could not stop scanning: \(error)")
+        }
+    }
+
+    /// LE Set Scan Enable off (§7.8.11, or §7.8.65).
+    func disableScanning() async throws(LEHostError) {
+        switch commandSet {
+        case .legacy: try await run(HCILESetScanEnable(scanEnable: false))
+        case .extended: try await run(HCILESetExtendedScanEnable(enable: false))
         }
     }
 

@@ -42,6 +42,14 @@ public actor LEHost {
     /// What ``startAdvertising(_:)`` last enabled, while it should run: restored after this
     /// host connects as central (``connect(to:type:timeout:interval:supervisionTimeout:)``).
     var advertisingParameters: LEAdvertisingParameters?
+    // issue 15: user tracking by a passive scanner
+    /// The random device address this host advertises, scans and initiates from (nil: its
+    /// public address): ``useRandomAddress(_:)``.
+    public internal(set) var randomAddress: BDAddress?
+    /// The own address type every advertising, scanning and initiating command names.
+    var ownAddressType: LEOwnAddressType { randomAddress == nil ? .publicDevice : .randomDevice }
+    /// What the running scan was enabled with, to enable it again after a new random address.
+    var scanParameters: LEScanParameters?
     private var reader: Task<Void, Never>?
 
     /// The command set to use when the controller supports it; nil picks the best it has.

@@ -1,0 +1,24 @@
+import BlueproofWire
+
+// issue 15: user tracking by a passive scanner
+extension LEHost {
+    /// Takes `address` as this host's random device address (LE Set Random Address, Vol 4,
+    /// Part E §7.8.4) and advertises, scans and initiates from it from now on (own address
+    /// type random; on extended controllers advertising set 0 takes it too, §7.8.52). A
+    /// controller may refuse §7.8.4 while advertising or scanning run, so both are stopped
+    /// around it and enabled again as they were; initiating cannot be: a connection attempt
+    /// under way throws ``LEHostError/connectionInProgress``. Connections already made keep
+    /// the address they were made with. The caller picks the address (Vol 6, Part B §1.3.2:
+    /// static, top bits 11, or non-resolvable private, top bits 00).
+    public func useRandomAddress(_ address: BDAddress) async throws(LEHostError) {
+        guard pendingConnection == nil else { throw .connectionInProgress }
+        let advertised = advertising ? advertisingParameters : nil
+        let scanned = scanParameters
+        if advertised != nil { try await stopAdvertising() }
+        if scanned != nil { try await disableScanning() }
+        try await run(HCILESetRandomAddress(randomAddress: address))
+        randomAddress = address
+        if let scanned { try await enableScanning(scanned) }
+        if let advertised { try await startAdvertising(advertised) }
+    }
+}
