@@ -42,7 +42,8 @@ public final class EventLog<Event: Sendable>: Sendable {
     public func contains(where matches: (Event) -> Bool) -> Bool { events.contains(where: matches) }
 
     /// The first event, already recorded or still to come, that `matches`; nil when none comes
-    /// within `timeout` or the stream ends first. With `start`, events recorded before the
+    /// within `timeout`, the stream ends first or the waiting task is cancelled (so a case that
+    /// timed out ends at once, not at its own deadline). With `start`, events recorded before the
     /// `start`th are passed over (a second copy after a first, say).
     public func first(within timeout: Duration, from start: Int = 0,
                       where matches: @escaping @Sendable (Event) -> Bool) async -> Event? {
@@ -55,14 +56,18 @@ public final class EventLog<Event: Sendable>: Sendable {
             self.expire(key)
         }
         defer { timer.cancel() }
-        return await withCheckedContinuation { continuation in
-            let immediate: Event?? = state.withLock { state in
-                if let found = state.events.dropFirst(start).first(where: matches) { return .some(found) }
-                if state.ended || state.expired.remove(key) != nil { return .some(nil) }
-                state.waiters[key] = Waiter(matches: matches, continuation: continuation)
-                return nil
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let immediate: Event?? = state.withLock { state in
+                    if let found = state.events.dropFirst(start).first(where: matches) { return .some(found) }
+                    if state.ended || state.expired.remove(key) != nil { return .some(nil) }
+                    state.waiters[key] = Waiter(matches: matches, continuation: continuation)
+                    return nil
+                }
+                if let immediate { continuation.resume(returning: immediate) }
             }
-            if let immediate { continuation.resume(returning: immediate) }
+        } onCancel: {
+            expire(key)
         }
     }
 

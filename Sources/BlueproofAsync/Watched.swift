@@ -38,7 +38,7 @@ public final class Watched<Value: Sendable>: Sendable {
     }
 
     /// The value once `holds` is true of it (now or after a change); nil when it is not within
-    /// `timeout`.
+    /// `timeout`, or when the waiting task is cancelled.
     public func wait(within timeout: Duration, until holds: @escaping @Sendable (Value) -> Bool) async -> Value? {
         let key = state.withLock { state -> Int in
             state.nextWaiter += 1
@@ -49,14 +49,18 @@ public final class Watched<Value: Sendable>: Sendable {
             self.expire(key)
         }
         defer { timer.cancel() }
-        return await withCheckedContinuation { continuation in
-            let immediate: Value?? = state.withLock { state in
-                if holds(state.value) { return .some(state.value) }
-                if state.expired.remove(key) != nil { return .some(nil) }
-                state.waiters[key] = Waiter(holds: holds, continuation: continuation)
-                return nil
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let immediate: Value?? = state.withLock { state in
+                    if holds(state.value) { return .some(state.value) }
+                    if state.expired.remove(key) != nil { return .some(nil) }
+                    state.waiters[key] = Waiter(holds: holds, continuation: continuation)
+                    return nil
+                }
+                if let immediate { continuation.resume(returning: immediate) }
             }
-            if let immediate { continuation.resume(returning: immediate) }
+        } onCancel: {
+            expire(key)
         }
     }
 

@@ -25,6 +25,16 @@ struct EventLogTests {
         #expect(log.events.count == 2)
     }
 
+    @Test("a cancelled waiter gets nil at once, not at its deadline (a case that timed out ends)", .timeLimit(.minutes(1)))
+    func cancelled() async {
+        let log = EventLog<Int>()
+        let waiter = Task { await log.first(within: .seconds(600)) { $0 == 1 } }
+        waiter.cancel()
+        #expect(await waiter.value == nil)
+        log.record(1)
+        #expect(await log.first(within: .seconds(5)) { $0 == 1 } == 1, "the log still serves other waiters")
+    }
+
     @Test("a deadline or the end of the stream gives nil; wait(for:) and waitForEnd say which")
     func deadlineAndEnd() async {
         let log = EventLog<Int>()
