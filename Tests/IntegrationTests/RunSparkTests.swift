@@ -52,6 +52,20 @@ extension Integration {
             return broken.isEmpty ? nil : (entry.name, broken)
         }
 
+        /// What each variant's failing reason says: the rule it broke, not some other slip.
+        static let because: [String: String] = [
+            "declineTakenAsAccept": "reported accepted for its offer", "secondOfferKept": "made a second offer available",
+            "keyUnchecked": "was made available, not declined with the key error", "metadataUnbounded": "instead of refusing",
+            "closeKeepsPending": "completed after closeDataChannel", "deliversBeforeCallbacks": "before the callbacks were set",
+            "progressSkipped": "no progress before done", "progressBackwards": "did not rise steadily",
+            "completeOnLinkLoss": "cut by the lost link was reported complete", "digestUnchecked": "disagree with its SHA-256 was reported",
+            "setupNeverCompletes": "no incomingDataConnectionAvailable", "acceptUnreported": "never dataConnectionAccepted",
+            "severalRefused": "ended a second user's offer", "metadataLimitLow": "was refused: metadataTooLarge",
+            "channelUnannounced": "never told of", "streamProgressReported": "progress has no meaning for streams",
+            "streamTypedAsData": "not stream", "vanishedFileEndsAsDone": "reported the send done although its file vanished",
+            "receivedDataDropped": "transferComplete held 0 bytes", "fileNameFromFirstComponent": "not \"bv-03.bin\"",
+        ]
+
         @Test("btvirt: every SPK case fails on the Spark defect that breaks its rule", .requires(.btvirt, .preload),
               .timeLimit(.minutes(5)), arguments: Self.variants.map(\.name))
         func variantFails(defect name: String) async throws {
@@ -64,6 +78,7 @@ extension Integration {
             #expect(report.cases.map(\.id.rawValue).sorted() == variant.cases)
             for item in report.cases {
                 #expect(item.verdict == .fail, "\(item.id) with \(name): \(item.verdict) \(item.reason)\n\(item.log.joined(separator: "\n"))")
+                #expect(item.reason.contains(Self.because[name] ?? "\u{0}"), "\(item.id) with \(name) failed for another reason: \(item.reason)")
             }
         }
 
