@@ -58,8 +58,11 @@ public enum SparkCases {
     /// an implementation under test).
     public static func all(provider: (any SparkProvider)? = nil) -> [any ConformanceCase] {
         let cases = SparkConnectionCases.all + SparkStreamCases.all + SparkFileCases.all
-        return provider.map { provider in cases.map { $0.with(provider) } } ?? cases
+        return (provider.map { provider in cases.map { $0.with(provider) } } ?? cases) + unjudgeable
     }
+
+    /// The SPK cases not-applicable on every implementation, with their reason.
+    static let unjudgeable: [any ConformanceCase] = [NotApplicableCase.sparkPush, NotApplicableCase.sparkSilent]
 
     /// The defect that breaks each case, by id.
     public static var brokenBy: [CaseID: SparkDefects] {
