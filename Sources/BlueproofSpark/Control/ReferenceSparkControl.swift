@@ -24,10 +24,9 @@ public final class ReferenceSparkControl: SparkControl {
         self.host = host
         self.folder = folder
         self.registrationID = registrationID
-        keyID = (0..<32).map { _ in UInt8.random(in: 0...255) }
-        cacheFolder = folder + "/cache"
-        filesFolder = folder + "/files"
-        for path in [cacheFolder, filesFolder] { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
+        keyID = SparkNodeFolders.randomKeyID()
+        let folders = try SparkNodeFolders(root: folder)
+        (cacheFolder, filesFolder) = (folders.cache, folders.files)
         let configuration = SparkConfiguration(
             registrationID: registrationID, keyID: keyID, setup: .automatic, acceptance: .application,
             concurrency: application == .sample ? .single : .several(limit: SparkLimits.maxConnections), defects: defects)

@@ -16,6 +16,11 @@ public struct SparkRecord: Sendable {
 public struct SparkWaitTimeout: Error, Hashable, Sendable, CustomStringConvertible {
     public var what: String
     public var limit: Duration
+    public init(what: String, limit: Duration) {
+        self.what = what
+        self.limit = limit
+    }
+
     public var description: String { "no \(what) within \(limit)" }
 }
 

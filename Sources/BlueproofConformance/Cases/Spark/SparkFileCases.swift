@@ -31,9 +31,7 @@ enum SparkFileCases {
     /// A file removed from its path mid-send fails the transfer on both sides: the sender's
     /// progress ends with the error, the receiver gets the error and no file.
     static let vanishedSource = SparkCase("SPK/FILE/BI-01", brokenBy: .vanishedFileEndsAsDone) { stage in
-        try await stage.link(0)
-        let (out, incoming) = try await stage.subjectCalls(0)
-        try await stage.testers[0].perform { try $0.setReceiveCallbacks(incoming, data: true, file: true) }
+        let (out, incoming) = try await stage.subjectSending()
         let path = try await stage.subject.placeFile(sparkPattern(1 << 20), at: "bi-01/vanishing.bin")
         let send = try await stage.subject.sendFile(path, on: out)
         try await stage.subject.removeFile(at: path)
@@ -55,9 +53,7 @@ enum SparkFileCases {
     /// An incoming file cut by a lost link is reported failed with no file, and none is left
     /// under its name in the cache folder.
     static let linkLost = SparkCase("SPK/FILE/BI-02", brokenBy: .completeOnLinkLoss) { stage in
-        try await stage.link(0)
-        let (theirs, out) = try await stage.testerCalls(0)
-        try await stage.subject.setReceiveCallbacks(theirs, data: true, file: true)
+        let (theirs, out) = try await stage.subjectReceiving()
         let tester = stage.testers[0]
         let content = sparkPattern(2 << 20, seed: 9)
         let path = try tester.placeFile(content, named: "bi-02.bin")
@@ -125,9 +121,7 @@ enum SparkFileCases {
 
     /// A data block send reports rising progress, then completion; the peer gets it whole.
     static let sendProgress = SparkCase("SPK/FILE/BV-01", brokenBy: [.progressSkipped, .progressBackwards]) { stage in
-        try await stage.link(0)
-        let (out, incoming) = try await stage.subjectCalls(0)
-        try await stage.testers[0].perform { try $0.setReceiveCallbacks(incoming, data: true, file: true) }
+        let (out, incoming) = try await stage.subjectSending()
         let block = sparkPattern(300_000, seed: 6)
         let send = try await stage.subject.send(block, description: "bv-01", on: out)
         let progress = try await stage.subjectSend(send, on: out)
@@ -141,9 +135,7 @@ enum SparkFileCases {
 
     /// A received data block reports rising progress, then `transferComplete` holding the data.
     static let receiveData = SparkCase("SPK/FILE/BV-02", brokenBy: .receivedDataDropped) { stage in
-        try await stage.link(0)
-        let (theirs, out) = try await stage.testerCalls(0)
-        try await stage.subject.setReceiveCallbacks(theirs, data: true, file: true)
+        let (theirs, out) = try await stage.subjectReceiving()
         let block = sparkPattern(300_000, seed: 7)
         _ = try await stage.testers[0].perform { try $0.send(block, description: "bv-02", on: out) }
         _ = try await stage.expectSubject("the data block's end", within: SparkStage.transferTimeout) { event -> Bool? in
@@ -167,9 +159,7 @@ enum SparkFileCases {
 
     /// A file send names the file by its path's last component, reports progress and completes.
     static let fileName = SparkCase("SPK/FILE/BV-03", brokenBy: .fileNameFromFirstComponent) { stage in
-        try await stage.link(0)
-        let (out, incoming) = try await stage.subjectCalls(0)
-        try await stage.testers[0].perform { try $0.setReceiveCallbacks(incoming, data: true, file: true) }
+        let (out, incoming) = try await stage.subjectSending()
         let content = sparkPattern(200_000, seed: 8)
         let path = try await stage.subject.placeFile(content, at: "bv-03/nested/bv-03.bin")
         let send = try await stage.subject.sendFile(path, on: out)
@@ -187,9 +177,7 @@ enum SparkFileCases {
     /// A received file is complete only verified, then in the cache folder under its name; one
     /// whose bytes disagree with its SHA-256 fails with no file.
     static let receivedFile = SparkCase("SPK/FILE/BV-04", brokenBy: .digestUnchecked) { stage in
-        try await stage.link(0)
-        let (theirs, out) = try await stage.testerCalls(0)
-        try await stage.subject.setReceiveCallbacks(theirs, data: true, file: true)
+        let (theirs, out) = try await stage.subjectReceiving()
         let tester = stage.testers[0]
         let content = sparkPattern(200_000, seed: 10)
         let path = try tester.placeFile(content, named: "bv-04.bin")

@@ -118,6 +118,23 @@ final class SparkStage: Sendable {
         return (incoming, out)
     }
 
+    /// The subject linked to tester 0 and connected to it, the tester's receive callbacks set:
+    /// the subject sends.
+    func subjectSending() async throws -> (subject: SparkConnectionID, tester: SparkConnectionID) {
+        try await link(0)
+        let ids = try await subjectCalls(0)
+        try await testers[0].perform { try $0.setReceiveCallbacks(ids.tester, data: true, file: true) }
+        return ids
+    }
+
+    /// Tester 0 connected to the subject, the subject's receive callbacks set: the subject receives.
+    func subjectReceiving() async throws -> (subject: SparkConnectionID, tester: SparkConnectionID) {
+        try await link(0)
+        let ids = try await testerCalls(0)
+        try await subject.setReceiveCallbacks(ids.subject, data: true, file: true)
+        return ids
+    }
+
     /// The progress events of the subject's send `send`, up to and including its last (done or
     /// failed); a send that never ends within `limit` is the subject's failure.
     func subjectSend(_ send: UInt64, on id: SparkConnectionID, within limit: Duration = transferTimeout) async throws -> [SparkProgress] {

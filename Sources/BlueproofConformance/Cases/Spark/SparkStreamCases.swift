@@ -14,10 +14,8 @@ enum SparkStreamCases {
     /// Closing a channel cancels its sends still queued: none completes after the close, each
     /// is reported cancelled, and the peer receives nothing more on the channel.
     static let closeCancels = SparkCase("SPK/STRM/BI-01", brokenBy: .closeKeepsPending) { stage in
-        try await stage.link(0)
-        let (out, incoming) = try await stage.subjectCalls(0)
+        let (out, incoming) = try await stage.subjectSending()
         let tester = stage.testers[0]
-        try await tester.perform { try $0.setReceiveCallbacks(incoming, data: true, file: true) }
         let channel = try await stage.subject.createDataChannel(out, description: "closed with sends pending")
         var sends: [UInt64] = []
         for index in 0..<4 { sends.append(try await stage.subject.send(sparkPattern(256 << 10, seed: UInt8(index)), toChannel: channel, on: out)) }
@@ -53,9 +51,7 @@ enum SparkStreamCases {
 
     /// `createDataChannel` gives an id the peer knows and sends can use.
     static let channelUsable = SparkCase("SPK/STRM/BV-01", brokenBy: .channelUnannounced) { stage in
-        try await stage.link(0)
-        let (out, incoming) = try await stage.subjectCalls(0)
-        try await stage.testers[0].perform { try $0.setReceiveCallbacks(incoming, data: true, file: true) }
+        let (out, incoming) = try await stage.subjectSending()
         let channel = try await stage.subject.createDataChannel(out, description: "bv-01 channel")
         let block = sparkPattern(1000)
         _ = try await stage.subject.send(block, toChannel: channel, on: out)
@@ -74,9 +70,7 @@ enum SparkStreamCases {
 
     /// A stream send ends with `done` and no progress fraction, however many frames it took.
     static let noProgress = SparkCase("SPK/STRM/BV-02", brokenBy: .streamProgressReported) { stage in
-        try await stage.link(0)
-        let (out, incoming) = try await stage.subjectCalls(0)
-        try await stage.testers[0].perform { try $0.setReceiveCallbacks(incoming, data: true, file: true) }
+        let (out, incoming) = try await stage.subjectSending()
         let channel = try await stage.subject.createDataChannel(out, description: "bv-02")
         let blocks = [sparkPattern(100), sparkPattern(150_000, seed: 1), sparkPattern(7, seed: 2)]
         for block in blocks {
@@ -98,9 +92,7 @@ enum SparkStreamCases {
 
     /// Stream blocks reach `dataAvailableCallback` typed as stream, on their channel, in order.
     static let typedStream = SparkCase("SPK/STRM/BV-03", brokenBy: .streamTypedAsData) { stage in
-        try await stage.link(0)
-        let (theirs, out) = try await stage.testerCalls(0)
-        try await stage.subject.setReceiveCallbacks(theirs, data: true, file: true)
+        let (theirs, out) = try await stage.subjectReceiving()
         let tester = stage.testers[0]
         let channel = try await tester.perform { try $0.createDataChannel(out, description: "bv-03") }
         let blocks = [sparkPattern(300), sparkPattern(70_000, seed: 3), sparkPattern(5, seed: 4)]

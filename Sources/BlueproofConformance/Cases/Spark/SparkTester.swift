@@ -22,10 +22,9 @@ final class SparkTester: Sendable {
     init(host: LEHost, registrationID: UInt64, folder: String) async throws {
         self.host = host
         self.registrationID = registrationID
-        keyID = (0..<32).map { _ in UInt8.random(in: 0...255) }
-        cacheFolder = folder + "/cache"
-        filesFolder = folder + "/files"
-        for path in [cacheFolder, filesFolder] { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
+        keyID = SparkNodeFolders.randomKeyID()
+        let folders = try SparkNodeFolders(root: folder)
+        (cacheFolder, filesFolder) = (folders.cache, folders.files)
         let configuration = SparkConfiguration(registrationID: registrationID, keyID: keyID, setup: .automatic, acceptance: .application)
         node = SparkChannelNode(host: host, core: SparkCore(configuration: configuration, clock: SystemTimeSource(),
                                                             source: AlteredOnResend(), sink: CacheFolderSink(directory: cacheFolder)))
