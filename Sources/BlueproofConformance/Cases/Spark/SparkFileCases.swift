@@ -66,7 +66,8 @@ enum SparkFileCases {
         try await tester.dropLink()
         let file = try await stage.expectSubject("the end of the file cut by the lost link", fileEnd(theirs, "bi-02.bin"))
         if file.transferComplete {
-            let bytes = try await file.path.asyncMap { try await stage.subject.readFile(at: $0) } ?? nil
+            var bytes: [UInt8]?
+            if let path = file.path { bytes = try await stage.subject.readFile(at: path) }
             if bytes == content { return .inconclusive("the whole file arrived before the link dropped") }
             return .fail("a file cut by the lost link was reported complete (\(bytes?.count ?? 0) of \(content.count) bytes at \(file.path ?? "no path"))")
         }
@@ -170,7 +171,7 @@ enum SparkFileCases {
         }
         guard file.name == "bv-03.bin" else { return .fail("the file from \(path) arrived named \"\(file.name)\", not \"bv-03.bin\"") }
         guard file.transferComplete, let received = file.path,
-              FileManagerBytes.read(received) == content else { return .fail("the file arrived as \(file)") }
+              FileManager.default.contents(atPath: received).map(Array.init) == content else { return .fail("the file arrived as \(file)") }
         return .pass("the file arrived named bv-03.bin, whole, after rising progress and done")
     }
 
@@ -200,17 +201,4 @@ enum SparkFileCases {
         }
         return .pass("the verified file was in the cache folder once complete; one failing its SHA-256 was refused with no file")
     }
-}
-
-extension Optional {
-    /// `transform` on the wrapped value, awaited.
-    func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
-        guard let value = self else { return nil }
-        return try await transform(value)
-    }
-}
-
-/// Reads a file of our own (a tester's) whole; nil when it is not there.
-enum FileManagerBytes {
-    static func read(_ path: String) -> [UInt8]? { FileManager.default.contents(atPath: path).map(Array.init) }
 }
