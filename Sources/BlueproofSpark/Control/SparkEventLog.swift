@@ -12,18 +12,6 @@ public struct SparkRecord: Sendable {
     }
 }
 
-/// Thrown when an awaited event did not come: what was awaited and for how long.
-public struct SparkWaitTimeout: Error, Hashable, Sendable, CustomStringConvertible {
-    public var what: String
-    public var limit: Duration
-    public init(what: String, limit: Duration) {
-        self.what = what
-        self.limit = limit
-    }
-
-    public var description: String { "no \(what) within \(limit)" }
-}
-
 /// The events of one Spark node (the sample's delegate callbacks), timestamped as they come,
 /// for a case to read and wait on. Holds at most `limit` records (a subject flooding events
 /// cannot grow it without bound); the count dropped past it is kept.
@@ -72,16 +60,12 @@ public final class SparkEventLog: Sendable {
     }
 
     /// The first event, recorded or to come, that `match` maps to a value; throws
-    /// ``SparkWaitTimeout`` naming `what` when none comes within `limit`.
+    /// `TimeoutError` naming `what` when none comes within `limit`.
     public func first<T: Sendable>(_ what: String, within limit: Duration, _ match: @escaping @Sendable (SparkEvent) -> T?) async throws -> T {
         let stream = stream()
-        do {
-            return try await withTimeout(limit, what: what) {
-                for await record in stream { if let value = match(record.event) { return value } }
-                throw CancellationError()
-            }
-        } catch is TimeoutError {
-            throw SparkWaitTimeout(what: what, limit: limit)
+        return try await withTimeout(limit, what: what) {
+            for await record in stream { if let value = match(record.event) { return value } }
+            throw CancellationError()
         }
     }
 }

@@ -12,21 +12,13 @@ enum SparkConnectionCases {
         case ended(SparkEndReason, SparkSide)
     }
 
-    static func settled(_ id: SparkConnectionID) -> @Sendable (SparkEvent) -> Settled? {
+    /// How incoming or outgoing `id` first settled; with `available`, an incoming offer made
+    /// available counts as `.accepted` (its application may accept it).
+    static func settled(_ id: SparkConnectionID, available: Bool = false) -> @Sendable (SparkEvent) -> Settled? {
         { event in
             switch event {
             case .accepted(id): .accepted
-            case .ended(id, let reason, let side): .ended(reason, side)
-            default: nil
-            }
-        }
-    }
-
-    /// Whether an incoming offer `id` was made available (`.accepted`) or ended first.
-    static func availableOrEnded(_ id: SparkConnectionID) -> @Sendable (SparkEvent) -> Settled? {
-        { event in
-            switch event {
-            case .available(id): .accepted
+            case .available(id): available ? .accepted : nil
             case .ended(id, let reason, let side): .ended(reason, side)
             default: nil
             }
@@ -66,7 +58,7 @@ enum SparkConnectionCases {
         let tester = stage.testers[0]
         let second = try await tester.perform { try $0.startDataConnection(to: stage.subject.registrationID, metadata: "second") }
         let theirs = stage.mirror(second, peer: tester.registrationID)
-        let outcome = try await stage.expectSubject("the second offer made available or ended", availableOrEnded(theirs))
+        let outcome = try await stage.expectSubject("the second offer made available or ended", settled(theirs, available: true))
         guard outcome == .ended(.busy, .local) else {
             return .fail(outcome == .accepted ? "the single-connection app made a second offer available while it held a connection"
                                               : "the second offer ended with \(outcome), not busy by the app")
@@ -90,7 +82,7 @@ enum SparkConnectionCases {
         await tester.perform { $0.recordKey(stage.subject.keyID, for: stage.subject.registrationID) }
         let offered = try await tester.perform { try $0.startDataConnection(to: stage.subject.registrationID, metadata: "unsynchronized") }
         let theirs = stage.mirror(offered, peer: tester.registrationID)
-        let atSubject = try await stage.expectSubject("an offer it holds no key for made available or ended", availableOrEnded(theirs))
+        let atSubject = try await stage.expectSubject("an offer it holds no key for made available or ended", settled(theirs, available: true))
         guard atSubject == .ended(.keyError, .local) else {
             return .fail("an offer from a caller whose key the subject does not hold was \(atSubject == .accepted ? "made available" : "\(atSubject)"), not declined with the key error")
         }
@@ -164,7 +156,7 @@ enum SparkConnectionCases {
         let tester = stage.testers[1]
         let offered = try await tester.perform { try $0.startDataConnection(to: stage.subject.registrationID, metadata: "second user") }
         let theirs = stage.mirror(offered, peer: tester.registrationID)
-        let made = try await stage.expectSubject("the second user's offer made available or ended", availableOrEnded(theirs))
+        let made = try await stage.expectSubject("the second user's offer made available or ended", settled(theirs, available: true))
         guard made == .accepted else { return .fail("holding a connection with one user, the API ended a second user's offer: \(made)") }
         try await stage.subject.accept(theirs)
         _ = try await stage.expectTester(1, "dataConnectionAccepted") { $0 == .accepted(offered) ? true : nil }

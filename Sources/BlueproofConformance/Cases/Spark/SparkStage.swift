@@ -1,3 +1,4 @@
+import BlueproofAsync
 import BlueproofSpark
 import Foundation
 
@@ -73,8 +74,8 @@ final class SparkStage: Sendable {
     /// The first subject event `match` maps to a value; none within `limit` is the subject's failure.
     func expectSubject<T: Sendable>(_ what: String, within limit: Duration = eventTimeout,
                                     _ match: @escaping @Sendable (SparkEvent) -> T?) async throws -> T {
-        do { return try await subject.events.first(what, within: limit, match) } catch let timeout as SparkWaitTimeout {
-            throw SparkVerdict.fail("the subject reported \(timeout)")
+        do { return try await subject.events.first(what, within: limit, match) } catch is TimeoutError {
+            throw SparkVerdict.fail("the subject reported no \(what) within \(limit)")
         }
     }
 
@@ -82,8 +83,8 @@ final class SparkStage: Sendable {
     /// subject's failure (what the tester receives is what the subject put on the air).
     func expectTester<T: Sendable>(_ index: Int, _ what: String, within limit: Duration = eventTimeout,
                                    _ match: @escaping @Sendable (SparkEvent) -> T?) async throws -> T {
-        do { return try await testers[index].events.first(what, within: limit, match) } catch let timeout as SparkWaitTimeout {
-            throw SparkVerdict.fail("tester \(index + 1) received \(timeout)")
+        do { return try await testers[index].events.first(what, within: limit, match) } catch is TimeoutError {
+            throw SparkVerdict.fail("tester \(index + 1) received no \(what) within \(limit)")
         }
     }
 
