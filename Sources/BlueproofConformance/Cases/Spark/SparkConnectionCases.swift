@@ -30,9 +30,7 @@ enum SparkConnectionCases {
     static let declined = SparkCase("SPK/CONN/BI-01", brokenBy: .declineTakenAsAccept) { stage in
         try await stage.link(0)
         let tester = stage.testers[0]
-        let out = try await stage.subject.startDataConnection(to: tester.registrationID, metadata: "decline me")
-        let incoming = stage.mirror(out, peer: stage.subject.registrationID)
-        _ = try await stage.expectTester(0, "the subject's offer") { $0 == .available(incoming) ? true : nil }
+        let (out, incoming) = try await stage.subjectOffers(0, metadata: "decline me")
         try await tester.perform { try $0.decline(incoming) }
         let caller = try await stage.expectSubject("an answer to its offer", settled(out))
         guard caller == .ended(.declined, .remote) else {
@@ -131,9 +129,7 @@ enum SparkConnectionCases {
     static let accepted = SparkCase("SPK/CONN/BV-02", brokenBy: .acceptUnreported) { stage in
         try await stage.link(0)
         let tester = stage.testers[0]
-        let out = try await stage.subject.startDataConnection(to: tester.registrationID, metadata: "")
-        let incoming = stage.mirror(out, peer: stage.subject.registrationID)
-        _ = try await stage.expectTester(0, "the subject's offer") { $0 == .available(incoming) ? true : nil }
+        let (out, incoming) = try await stage.subjectOffers(0, metadata: "")
         try await tester.perform { try $0.accept(incoming) }
         let channel = try await tester.perform { try $0.createDataChannel(incoming, description: "after accept") }
         let first = try await stage.expectSubject("dataConnectionAccepted, or the callee's channel") { event -> Bool? in

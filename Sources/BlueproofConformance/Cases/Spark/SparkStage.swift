@@ -4,8 +4,9 @@ import Foundation
 
 /// A Spark case's verdict reached mid-script: the subject broke the rule (`fail`) or nothing
 /// the case could judge happened (`inconclusive`).
-struct SparkVerdict: Error {
+struct SparkVerdict: Error, CustomStringConvertible {
     let outcome: CaseOutcome
+    var description: String { outcome.reason }
     static func fail(_ reason: String) -> SparkVerdict { SparkVerdict(outcome: .fail(reason)) }
 }
 
@@ -88,14 +89,22 @@ final class SparkStage: Sendable {
         }
     }
 
+    /// The subject offers to tester `index`, which has it available to answer: the connection
+    /// as the subject and the tester name it. An offer that never arrives is the subject's failure.
+    func subjectOffers(_ index: Int, metadata: String = "") async throws -> (subject: SparkConnectionID, tester: SparkConnectionID) {
+        let out = try await subject.startDataConnection(to: testers[index].registrationID, metadata: metadata)
+        let incoming = mirror(out, peer: subject.registrationID)
+        _ = try await expectTester(index, "the subject's offer") { $0 == .available(incoming) ? true : nil }
+        return (out, incoming)
+    }
+
     /// The subject offers to tester `index`, which accepts: the connection as the subject and
     /// the tester name it. A step that does not happen is an unmet precondition.
     func subjectCalls(_ index: Int, metadata: String = "") async throws -> (subject: SparkConnectionID, tester: SparkConnectionID) {
         let tester = testers[index]
-        let out = try await subject.startDataConnection(to: tester.registrationID, metadata: metadata)
-        let incoming = mirror(out, peer: subject.registrationID)
+        let out: SparkConnectionID, incoming: SparkConnectionID
         do {
-            _ = try await tester.events.first("the subject's offer, available", within: Self.eventTimeout) { $0 == .available(incoming) ? true : nil }
+            (out, incoming) = try await subjectOffers(index, metadata: metadata)
             try await tester.perform { try $0.accept(incoming) }
             _ = try await subject.events.first("dataConnectionAccepted", within: Self.eventTimeout) { $0 == .accepted(out) ? true : nil }
         } catch {
