@@ -85,6 +85,7 @@ let package = Package(
             "BlueproofTransfer", "BlueproofTransmitter", "BlueproofTransmitterLinks", "BlueproofControl", "BlueproofAsync",
             "BlueproofFiles", "BlueproofYAML", "BlueproofChat", .product(name: "Yams", package: "Yams"),
             .product(name: "Logging", package: "swift-log"),
+            "BlueproofSpark", // issue 17: the SPK cases
         ]),
         .target(name: "BlueproofFuzzing", dependencies: [
             "BlueproofWire", "BlueproofCapture", "BlueproofTransmitter", "BlueproofTransmitterLinks", "BlueproofControl",

@@ -1,4 +1,5 @@
 @testable import BlueproofConformance
+import BlueproofSpark
 import BlueproofTestSupport
 import Foundation
 import Testing
@@ -27,6 +28,10 @@ extension Integration {
                     if transmitterCase.judgesRefusals { variants.append("defect `refusesForWrongReason`") }
                     let shownBy = transmitterCase.judgesCaptures ? "RunTransmitterTests" : "TransmitterCaseTests"
                     return (item.id.rawValue, variants, shownBy)
+                }
+                // issue 17: the SPK cases
+                if let defects = SparkCases.brokenBy[item.id] {
+                    return (item.id.rawValue, ["Spark defect " + defects.names.map { "`\($0)`" }.joined(separator: " or ")], "RunSparkTests")
                 }
                 let id = item.id.rawValue
                 let ours = RunCaseTests.variants.filter { $0.failing.contains(id) }.map { variant in

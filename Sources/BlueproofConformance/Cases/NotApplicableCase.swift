@@ -44,4 +44,6 @@ struct NotApplicableCase: ConformanceCase {
 
     /// Every case of this kind, for the tests that check each says why.
     static let all = [chunkBelowMarker, gateSetting, simulator]
+        // issue 17: Spark
+        + [sparkPush, sparkSilent]
 }

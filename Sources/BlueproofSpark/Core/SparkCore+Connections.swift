@@ -8,6 +8,9 @@ extension SparkCore {
            case .metadataTooLarge(let bytes, let limit) = reason {
             throw .metadataTooLarge(bytes: bytes, limit: limit)
         }
+        if configuration.defects.contains(.metadataLimitLow), metadata.utf8.count > SparkLimits.maxMetadataBytes - 2 {
+            throw .metadataTooLarge(bytes: metadata.utf8.count, limit: SparkLimits.maxMetadataBytes - 2)
+        }
         guard keys[peer] != nil else { throw .keyError(peer: peer) }
         let limit = configuration.concurrency.limit
         guard connections.count < limit else { throw .tooManyConnections(limit: limit) }
@@ -70,6 +73,7 @@ extension SparkCore {
             if offer.callee != configuration.registrationID || offer.caller != id.peer { .malformed }
             else if keys[id.peer] != offer.callerKey && !configuration.defects.contains(.keyUnchecked) { .keyError }
             else if configuration.concurrency != .single && connections.count >= configuration.concurrency.limit { .tooManyConnections }
+            else if configuration.defects.contains(.severalRefused) && !connections.isEmpty { .tooManyConnections }
             else { nil }
         if let refusal {
             sendControl(id, .decline(refusal))
@@ -79,7 +83,7 @@ extension SparkCore {
         connections[id] = ConnectionRecord(state: .offered, outgoing: false)
         events.append(.offered(id, metadata: offer.metadata))
         if busy { return tearDown(id, reason: .busy, by: .local, notify: true) }
-        if configuration.setup == .automatic { try? setupComplete(id) }
+        if configuration.setup == .automatic && !configuration.defects.contains(.setupNeverCompletes) { try? setupComplete(id) }
     }
 
     /// `accept`, `decline` and `end` from the peer.
@@ -90,7 +94,7 @@ extension SparkCore {
              .decline where id.outgoing && record.state == .offering && configuration.defects.contains(.declineTakenAsAccept):
             connections[id]?.state = .accepted
             connections[id]?.deadline = nil
-            events.append(.accepted(id))
+            if !configuration.defects.contains(.acceptUnreported) { events.append(.accepted(id)) }
         case .decline(let reason) where id.outgoing && record.state == .offering:
             tearDown(id, reason: reason, by: .remote, notify: false)
         case .end(let reason):

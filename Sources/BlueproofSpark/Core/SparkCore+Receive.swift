@@ -141,7 +141,8 @@ extension SparkCore {
         switch header.kind {
         case .data:
             events.append(.dataAvailable(id, SparkChannelData(kind: .data, id: header.transfer, description: header.name,
-                                                              data: complete ? transfer.buffer : [], progress: transfer.fraction,
+                                                              data: complete && !configuration.defects.contains(.receivedDataDropped) ? transfer.buffer : [],
+                                                              progress: transfer.fraction,
                                                               transferComplete: complete, error: error)))
         case .file:
             events.append(.fileAvailable(id, SparkFileData(transfer: header.transfer, name: header.name, progress: transfer.fraction,

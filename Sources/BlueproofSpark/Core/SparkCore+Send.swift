@@ -14,7 +14,8 @@ extension SparkCore {
     /// on both sides.
     public mutating func sendFile(_ path: String, on id: SparkConnectionID) throws(SparkError) -> UInt64 {
         _ = try acceptedRecord(id)
-        let name = String(path.split(separator: "/", omittingEmptySubsequences: true).last ?? "")
+        let components = path.split(separator: "/", omittingEmptySubsequences: true)
+        let name = String((configuration.defects.contains(.fileNameFromFirstComponent) ? components.first : components.last) ?? "")
         if let reason = SparkRules.name(name, isFileName: true) { throw .invalid(reason) }
         let size: UInt64
         do { size = try source.size(of: path) } catch { throw .file(error) }
@@ -59,7 +60,8 @@ extension SparkCore {
                 queue.bulk[0] = .stream(send: send, connection: id, channel: channel, bytes: Array(bytes.dropFirst(chunk)))
             } else {
                 queue.bulk.removeFirst()
-                events.append(.sendProgress(id, send: send, SparkProgress(fraction: nil, done: true)))
+                let fraction: Double? = configuration.defects.contains(.streamProgressReported) ? 1 : nil
+                events.append(.sendProgress(id, send: send, SparkProgress(fraction: fraction, done: true)))
             }
             return try? envelope(id, .streamBlock(channel: channel, bytes: piece)).encoded()
         case .transfer(var transfer):
@@ -80,6 +82,10 @@ extension SparkCore {
                     if !configuration.defects.contains(.progressSkipped) {
                         events.append(.sendProgress(id, send: transfer.send, SparkProgress(fraction: backwards ? 0 : transfer.fraction, done: false)))
                     }
+                case .failure where configuration.defects.contains(.vanishedFileEndsAsDone):
+                    queue.bulk.removeFirst()
+                    frame = .done(transfer: transfer.header.transfer)
+                    events.append(.sendProgress(id, send: transfer.send, SparkProgress(fraction: 1, done: true)))
                 case .failure(let error):
                     queue.bulk.removeFirst()
                     frame = .error(transfer: transfer.header.transfer, failure: .sourceUnavailable)

@@ -8,7 +8,7 @@ extension SparkCore {
         let channel = record.takeLocalID()
         record.channels[channel] = description
         connections[id] = record
-        sendControl(id, .channelOpen(channel: channel, description: description))
+        if !configuration.defects.contains(.channelUnannounced) { sendControl(id, .channelOpen(channel: channel, description: description)) }
         events.append(.channelOpened(id, channel: channel, description: description, by: .local))
         return channel
     }
@@ -75,7 +75,8 @@ extension SparkCore {
         case .streamBlock(let channel, let bytes):
             guard let description = record.channels[channel] else { return events.append(.ignored(peer: id.peer, .unknownChannel(id, channel))) }
             guard record.dataCallback || configuration.defects.contains(.deliversBeforeCallbacks) else { return events.append(.ignored(peer: id.peer, .noReceiveCallback(id))) }
-            events.append(.dataAvailable(id, SparkChannelData(kind: .stream, id: channel, description: description, data: bytes,
+            let kind: SparkChannelData.Kind = configuration.defects.contains(.streamTypedAsData) ? .data : .stream
+            events.append(.dataAvailable(id, SparkChannelData(kind: kind, id: channel, description: description, data: bytes,
                                                                progress: nil, transferComplete: false)))
         default:
             break

@@ -25,4 +25,40 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
     public static let completeOnLinkLoss = SparkDefects(rawValue: 1 << 8)
     /// A received file is reported complete without checking its SHA-256 (SPK/FILE/BV-04).
     public static let digestUnchecked = SparkDefects(rawValue: 1 << 9)
+    /// An offered connection never becomes available: set-up never completes (SPK/CONN/BV-01).
+    public static let setupNeverCompletes = SparkDefects(rawValue: 1 << 10)
+    /// The caller takes the callee's accept without reporting `dataConnectionAccepted` (SPK/CONN/BV-02).
+    public static let acceptUnreported = SparkDefects(rawValue: 1 << 11)
+    /// The API holds one connection at a time, like the sample app (SPK/CONN/BV-03).
+    public static let severalRefused = SparkDefects(rawValue: 1 << 12)
+    /// `startDataConnection` refuses metadata over 4094 bytes, short of the limit (SPK/CONN/BV-04, BV-05).
+    public static let metadataLimitLow = SparkDefects(rawValue: 1 << 13)
+    /// `createDataChannel` returns an id but never tells the peer (SPK/STRM/BV-01).
+    public static let channelUnannounced = SparkDefects(rawValue: 1 << 14)
+    /// A stream send reports a progress fraction (SPK/STRM/BV-02).
+    public static let streamProgressReported = SparkDefects(rawValue: 1 << 15)
+    /// Stream blocks are delivered typed as data blocks (SPK/STRM/BV-03).
+    public static let streamTypedAsData = SparkDefects(rawValue: 1 << 16)
+    /// A file that vanishes mid-send is taken as ended: `done` is sent and reported (SPK/FILE/BI-01).
+    public static let vanishedFileEndsAsDone = SparkDefects(rawValue: 1 << 17)
+    /// A received data block's completion carries no bytes (SPK/FILE/BV-02).
+    public static let receivedDataDropped = SparkDefects(rawValue: 1 << 18)
+    /// A file is named by its path's first component rather than its last (SPK/FILE/BV-03).
+    public static let fileNameFromFirstComponent = SparkDefects(rawValue: 1 << 19)
+
+    /// Every defect by name, for reports and the broken-variant table.
+    public static let named: [(name: String, defect: SparkDefects)] = [
+        ("declineTakenAsAccept", .declineTakenAsAccept), ("secondOfferKept", .secondOfferKept), ("keyUnchecked", .keyUnchecked),
+        ("metadataUnbounded", .metadataUnbounded), ("closeKeepsPending", .closeKeepsPending),
+        ("deliversBeforeCallbacks", .deliversBeforeCallbacks), ("progressSkipped", .progressSkipped),
+        ("progressBackwards", .progressBackwards), ("completeOnLinkLoss", .completeOnLinkLoss), ("digestUnchecked", .digestUnchecked),
+        ("setupNeverCompletes", .setupNeverCompletes), ("acceptUnreported", .acceptUnreported), ("severalRefused", .severalRefused),
+        ("metadataLimitLow", .metadataLimitLow), ("channelUnannounced", .channelUnannounced),
+        ("streamProgressReported", .streamProgressReported), ("streamTypedAsData", .streamTypedAsData),
+        ("vanishedFileEndsAsDone", .vanishedFileEndsAsDone), ("receivedDataDropped", .receivedDataDropped),
+        ("fileNameFromFirstComponent", .fileNameFromFirstComponent),
+    ]
+
+    /// The names of the defects in this set, in `named` order.
+    public var names: [String] { Self.named.filter { contains($0.defect) }.map(\.name) }
 }

@@ -1,0 +1,71 @@
+import BlueproofSpark
+
+/// An SPK case: a script over a ``SparkStage`` whose subject comes from a ``SparkProvider``
+/// (the reference unless the case was built with a variant's), judged on the subject's
+/// callbacks and on what its testers received. `brokenBy` names the defect of the reference
+/// that breaks exactly the rule the case checks.
+struct SparkCase: ConformanceCase {
+    let id: CaseID
+    let testers: Int
+    let application: SparkApplication
+    let brokenBy: SparkDefects
+    let provider: (any SparkProvider)?
+    let script: @Sendable (SparkStage) async throws -> CaseOutcome
+
+    init(_ id: CaseID, testers: Int = 1, application: SparkApplication = .api, brokenBy: SparkDefects,
+         provider: (any SparkProvider)? = nil, _ script: @escaping @Sendable (SparkStage) async throws -> CaseOutcome) {
+        self.id = id
+        self.testers = testers
+        self.application = application
+        self.brokenBy = brokenBy
+        self.provider = provider
+        self.script = script
+    }
+
+    var needs: CaseNeeds { CaseNeeds(controllers: testers + 1, linksPerNode: testers) }
+
+    /// The same case with its subject from `provider`.
+    func with(_ provider: any SparkProvider) -> SparkCase {
+        SparkCase(id, testers: testers, application: application, brokenBy: brokenBy, provider: provider, script)
+    }
+
+    func run(_ context: CaseContext) async throws -> CaseOutcome {
+        if let transmitters = context.transmitterProvider, transmitters.isDeviceUnderTest, provider == nil {
+            return .notApplicable("the control protocol has no Spark commands yet (docs/control-protocol.md, \"Spark\"): \(transmitters.name) cannot be driven as a Spark subject")
+        }
+        let stage = try await SparkStage.make(context, provider: provider ?? ReferenceSparkProvider(), application: application, testers: testers)
+        let outcome: CaseOutcome
+        do {
+            outcome = try await script(stage)
+        } catch let verdict as SparkVerdict {
+            outcome = verdict.outcome
+        } catch let failure as StageFailure {
+            outcome = failure.outcome(optional: context.optionalPreconditions)
+        } catch let refusal as SparkError {
+            outcome = .fail("the subject refused: \(refusal)")
+        } catch {
+            await stage.stop()
+            throw error
+        }
+        await stage.stop()
+        return outcome
+    }
+}
+
+/// Every SPK case the runner has, in catalogue order.
+public enum SparkCases {
+    /// The cases, with their subject from `provider` (nil: the reference, or not applicable on
+    /// an implementation under test).
+    public static func all(provider: (any SparkProvider)? = nil) -> [any ConformanceCase] {
+        let cases = SparkConnectionCases.all + SparkStreamCases.all + SparkFileCases.all
+        return (provider.map { provider in cases.map { $0.with(provider) } } ?? cases) + unjudgeable
+    }
+
+    /// The SPK cases not-applicable on every implementation, with their reason.
+    static let unjudgeable: [any ConformanceCase] = [NotApplicableCase.sparkPush, NotApplicableCase.sparkSilent]
+
+    /// The defect that breaks each case, by id.
+    public static var brokenBy: [CaseID: SparkDefects] {
+        Dictionary((SparkConnectionCases.all + SparkStreamCases.all + SparkFileCases.all).map { ($0.id, $0.brokenBy) }, uniquingKeysWith: { first, _ in first })
+    }
+}

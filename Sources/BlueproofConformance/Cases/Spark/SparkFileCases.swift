@@ -1,0 +1,204 @@
+import BlueproofSpark
+import Foundation
+
+/// SPK/FILE: data blocks and files ("Data and Files", "Receiving Data").
+enum SparkFileCases {
+    static let all: [SparkCase] = [vanishedSource, linkLost, beforeCallbacks, sendProgress, receiveData, fileName, receivedFile]
+
+    /// What is wrong with a transfer's send progress, or nil: fractions strictly rising within
+    /// (0, 1], at least one short of 1, then `done` at 1 with no error.
+    static func progressFault(_ progress: [SparkProgress]) -> String? {
+        guard let last = progress.last, last.done, last.error == nil, last.fraction == 1 else {
+            return "the send ended with \(progress.last.map { "\($0)" } ?? "nothing"), not done at 1"
+        }
+        let fractions = progress.dropLast().map(\.fraction)
+        guard fractions.allSatisfy({ $0 != nil }) else { return "a progress event had no fraction" }
+        let values = fractions.compactMap { $0 }
+        guard zip(values, values.dropFirst()).allSatisfy({ $0 < $1 }), values.allSatisfy({ $0 > 0 && $0 <= 1 }) else {
+            return "progress did not rise steadily: \(values)"
+        }
+        guard values.contains(where: { $0 < 1 }) else { return "no progress before done (\(values))" }
+        return nil
+    }
+
+    /// The first end (complete or failed) of an incoming file named `name` on `id`.
+    static func fileEnd(_ id: SparkConnectionID, _ name: String) -> @Sendable (SparkEvent) -> SparkFileData? {
+        { event in
+            if case .fileAvailable(id, let file) = event, file.name == name, file.transferComplete || file.error != nil { file } else { nil }
+        }
+    }
+
+    /// A file removed from its path mid-send fails the transfer on both sides: the sender's
+    /// progress ends with the error, the receiver gets the error and no file.
+    static let vanishedSource = SparkCase("SPK/FILE/BI-01", brokenBy: .vanishedFileEndsAsDone) { stage in
+        let (out, incoming) = try await stage.subjectSending()
+        let path = try await stage.subject.placeFile(sparkPattern(1 << 20), at: "bi-01/vanishing.bin")
+        let send = try await stage.subject.sendFile(path, on: out)
+        try await stage.subject.removeFile(at: path)
+        let progress = try await stage.subjectSend(send, on: out)
+        let atTester = try await stage.expectTester(0, "the end of the file", within: SparkStage.transferTimeout, fileEnd(incoming, "vanishing.bin"))
+        if let last = progress.last, last.done, last.error == nil {
+            guard atTester.transferComplete else {
+                return .fail("the subject reported the send done although its file vanished mid-transfer; the receiver got \(atTester.error.map { "\($0)" } ?? "no file")")
+            }
+            return .inconclusive("the whole file had left before it was removed")
+        }
+        guard case .sourceUnavailable? = progress.last?.error else { return .fail("the send failed with \(String(describing: progress.last?.error)), not source unavailable") }
+        guard !atTester.transferComplete, atTester.path == nil, atTester.error == .remote(.sourceUnavailable) else {
+            return .fail("the receiver of a file that vanished mid-send got \(atTester)")
+        }
+        return .pass("the file removed mid-send failed the transfer: sourceUnavailable at the sender, the error and no file at the receiver")
+    }
+
+    /// An incoming file cut by a lost link is reported failed with no file, and none is left
+    /// under its name in the cache folder.
+    static let linkLost = SparkCase("SPK/FILE/BI-02", brokenBy: .completeOnLinkLoss) { stage in
+        let (theirs, out) = try await stage.subjectReceiving()
+        let tester = stage.testers[0]
+        let content = sparkPattern(2 << 20, seed: 9)
+        let path = try tester.placeFile(content, named: "bi-02.bin")
+        let send = try await tester.perform { try $0.sendFile(path, on: out) }
+        do {
+            _ = try await tester.events.first("a tenth of the file sent", within: SparkStage.transferTimeout) { event -> Bool? in
+                if case .sendProgress(out, send, let progress) = event, (progress.fraction ?? 0) >= 0.1 { true } else { nil }
+            }
+        } catch { throw StageFailure(.tester, "the tester's file did not start: \(error)") }
+        try await tester.dropLink()
+        let file = try await stage.expectSubject("the end of the file cut by the lost link", fileEnd(theirs, "bi-02.bin"))
+        if file.transferComplete {
+            var bytes: [UInt8]?
+            if let path = file.path { bytes = try await stage.subject.readFile(at: path) }
+            if bytes == content { return .inconclusive("the whole file arrived before the link dropped") }
+            return .fail("a file cut by the lost link was reported complete (\(bytes?.count ?? 0) of \(content.count) bytes at \(file.path ?? "no path"))")
+        }
+        guard file.error != nil, file.path == nil else { return .fail("the failed file was reported \(file)") }
+        guard try await stage.subject.readFile(at: "\(stage.subject.cacheFolder)/bi-02.bin") == nil else {
+            return .fail("a partial file was left under its name in the cache folder")
+        }
+        return .pass("the file cut by the lost link was reported with \(file.error.map { "\($0)" } ?? "an error") and no file")
+    }
+
+    /// Data, stream blocks and files that arrive before the receive callbacks are set are
+    /// dropped; once set, the next arrive.
+    static let beforeCallbacks = SparkCase("SPK/FILE/BI-03", brokenBy: .deliversBeforeCallbacks) { stage in
+        try await stage.link(0)
+        let (theirs, out) = try await stage.testerCalls(0)
+        let tester = stage.testers[0]
+        let early = try await tester.perform { try $0.createDataChannel(out, description: "early stream") }
+        let path = try tester.placeFile(sparkPattern(10_000), named: "early.bin")
+        var sends = [try await tester.perform { try $0.send(sparkPattern(500), toChannel: early, on: out) }]
+        sends.append(try await tester.perform { try $0.send(sparkPattern(20_000), description: "early", on: out) })
+        sends.append(try await tester.perform { try $0.sendFile(path, on: out) })
+        for send in sends {
+            do {
+                _ = try await tester.events.first("send \(send) done", within: SparkStage.transferTimeout) { event -> Bool? in
+                    if case .sendProgress(out, send, let progress) = event, progress.done { true } else { nil }
+                }
+            } catch { throw StageFailure(.tester, "the tester's early sends did not leave: \(error)") }
+        }
+        // Control frames go before data but after what has left: once the subject reports this
+        // channel, everything sent before it has arrived.
+        let barrier = try await tester.perform { try $0.createDataChannel(out, description: "barrier") }
+        _ = try await stage.expectSubject("the tester's channel sent after the early data") { event -> Bool? in
+            if case .channelOpened(theirs, barrier, _, .remote) = event { true } else { nil }
+        }
+        try await stage.subject.setReceiveCallbacks(theirs, data: true, file: true)
+        let late = sparkPattern(3000, seed: 5)
+        _ = try await tester.perform { try $0.send(late, description: "late", on: out) }
+        let arrived = try await stage.expectSubject("the data sent after the callbacks were set", within: SparkStage.transferTimeout) { event -> [UInt8]? in
+            if case .dataAvailable(theirs, let data) = event, data.description == "late", data.transferComplete { data.data } else { nil }
+        }
+        let delivered = stage.subject.events.events.filter { event in
+            switch event {
+            case .dataAvailable(theirs, let data): data.description == "early" || data.description == "early stream"
+            case .fileAvailable(theirs, let file): file.name == "early.bin"
+            default: false
+            }
+        }
+        guard delivered.isEmpty else { return .fail("\(delivered.count) callback(s) for data sent before the callbacks were set") }
+        guard arrived == late else { return .fail("the data sent after the callbacks were set arrived changed") }
+        return .pass("a stream block, a data block and a file sent before the callbacks were set were dropped; the next data arrived")
+    }
+
+    /// A data block send reports rising progress, then completion; the peer gets it whole.
+    static let sendProgress = SparkCase("SPK/FILE/BV-01", brokenBy: [.progressSkipped, .progressBackwards]) { stage in
+        let (out, incoming) = try await stage.subjectSending()
+        let block = sparkPattern(300_000, seed: 6)
+        let send = try await stage.subject.send(block, description: "bv-01", on: out)
+        let progress = try await stage.subjectSend(send, on: out)
+        if let fault = progressFault(progress) { return .fail(fault) }
+        let arrived = try await stage.expectTester(0, "the data block", within: SparkStage.transferTimeout) { event -> [UInt8]? in
+            if case .dataAvailable(incoming, let data) = event, data.description == "bv-01", data.transferComplete { data.data } else { nil }
+        }
+        guard arrived == block else { return .fail("the peer received \(arrived.count) bytes, not the \(block.count) sent") }
+        return .pass("\(progress.count - 1) progress event(s) rising to 1, then done; the block arrived whole")
+    }
+
+    /// A received data block reports rising progress, then `transferComplete` holding the data.
+    static let receiveData = SparkCase("SPK/FILE/BV-02", brokenBy: .receivedDataDropped) { stage in
+        let (theirs, out) = try await stage.subjectReceiving()
+        let block = sparkPattern(300_000, seed: 7)
+        _ = try await stage.testers[0].perform { try $0.send(block, description: "bv-02", on: out) }
+        _ = try await stage.expectSubject("the data block's end", within: SparkStage.transferTimeout) { event -> Bool? in
+            if case .dataAvailable(theirs, let data) = event, data.description == "bv-02", data.transferComplete || data.error != nil { true } else { nil }
+        }
+        let reports = stage.subject.events.events.compactMap { event -> SparkChannelData? in
+            if case .dataAvailable(theirs, let data) = event, data.description == "bv-02" { data } else { nil }
+        }
+        guard let last = reports.last, last.transferComplete, last.error == nil, last.kind == .data else {
+            return .fail("the block ended with \(String(describing: reports.last))")
+        }
+        let before = reports.dropLast()
+        let fractions = before.compactMap(\.progress)
+        guard !before.isEmpty, before.allSatisfy({ !$0.transferComplete && $0.error == nil }), fractions.count == before.count,
+              zip(fractions, fractions.dropFirst()).allSatisfy({ $0 < $1 }) else {
+            return .fail("progress before transferComplete was \(fractions) over \(before.count) report(s)")
+        }
+        guard last.data == block else { return .fail("transferComplete held \(last.data.count) bytes, not the \(block.count) sent") }
+        return .pass("\(before.count) rising progress report(s), then transferComplete holding the \(block.count) bytes")
+    }
+
+    /// A file send names the file by its path's last component, reports progress and completes.
+    static let fileName = SparkCase("SPK/FILE/BV-03", brokenBy: .fileNameFromFirstComponent) { stage in
+        let (out, incoming) = try await stage.subjectSending()
+        let content = sparkPattern(200_000, seed: 8)
+        let path = try await stage.subject.placeFile(content, at: "bv-03/nested/bv-03.bin")
+        let send = try await stage.subject.sendFile(path, on: out)
+        let progress = try await stage.subjectSend(send, on: out)
+        if let fault = progressFault(progress) { return .fail(fault) }
+        let file = try await stage.expectTester(0, "the file's end", within: SparkStage.transferTimeout) { event -> SparkFileData? in
+            if case .fileAvailable(incoming, let file) = event, file.transferComplete || file.error != nil { file } else { nil }
+        }
+        guard file.name == "bv-03.bin" else { return .fail("the file from \(path) arrived named \"\(file.name)\", not \"bv-03.bin\"") }
+        guard file.transferComplete, let received = file.path,
+              FileManager.default.contents(atPath: received).map(Array.init) == content else { return .fail("the file arrived as \(file)") }
+        return .pass("the file arrived named bv-03.bin, whole, after rising progress and done")
+    }
+
+    /// A received file is complete only verified, then in the cache folder under its name; one
+    /// whose bytes disagree with its SHA-256 fails with no file.
+    static let receivedFile = SparkCase("SPK/FILE/BV-04", brokenBy: .digestUnchecked) { stage in
+        let (theirs, out) = try await stage.subjectReceiving()
+        let tester = stage.testers[0]
+        let content = sparkPattern(200_000, seed: 10)
+        let path = try tester.placeFile(content, named: "bv-04.bin")
+        _ = try await tester.perform { try $0.sendFile(path, on: out) }
+        let file = try await stage.expectSubject("the file's end", within: SparkStage.transferTimeout, fileEnd(theirs, "bv-04.bin"))
+        let cache = stage.subject.cacheFolder
+        guard file.transferComplete, let received = file.path, received == "\(cache)/bv-04.bin" else {
+            return .fail("the file was reported \(file), not complete at \(cache)/bv-04.bin")
+        }
+        guard try await stage.subject.readFile(at: received) == content else { return .fail("the file at \(received) is not the bytes sent") }
+        let altered = try tester.placeFile(sparkPattern(200_000, seed: 11), named: "bv-04-altered.bin")
+        _ = try await tester.perform { try $0.sendFile(altered, on: out) }
+        let bad = try await stage.expectSubject("the end of a file whose bytes disagree with its SHA-256", within: SparkStage.transferTimeout,
+                                                fileEnd(theirs, "bv-04-altered.bin"))
+        guard !bad.transferComplete, bad.path == nil, bad.error != nil else {
+            return .fail("a file whose bytes disagree with its SHA-256 was reported \(bad)")
+        }
+        guard try await stage.subject.readFile(at: "\(cache)/bv-04-altered.bin") == nil else {
+            return .fail("the unverified file was left under its name in the cache folder")
+        }
+        return .pass("the verified file was in the cache folder once complete; one failing its SHA-256 was refused with no file")
+    }
+}

@@ -1,0 +1,161 @@
+import BlueproofAsync
+import BlueproofSpark
+import Foundation
+
+/// A Spark case's verdict reached mid-script: the subject broke the rule (`fail`) or nothing
+/// the case could judge happened (`inconclusive`).
+struct SparkVerdict: Error, CustomStringConvertible {
+    let outcome: CaseOutcome
+    var description: String { outcome.reason }
+    static func fail(_ reason: String) -> SparkVerdict { SparkVerdict(outcome: .fail(reason)) }
+}
+
+/// What one Spark case runs on: the subject (node 0) from the provider, and testers (nodes 1…)
+/// of our own, each advertising; the subject links to them over LE.
+final class SparkStage: Sendable {
+    static let subjectRegistration: UInt64 = 0x5B17_0000_0000_0001
+    /// How long a case waits for a callback that follows a frame at once.
+    static let eventTimeout: Duration = .seconds(15)
+    /// How long a case waits for a transfer to end.
+    static let transferTimeout: Duration = .seconds(90)
+
+    let context: CaseContext
+    let subject: any SparkControl
+    let testers: [SparkTester]
+    private let folder: String
+
+    private init(context: CaseContext, subject: any SparkControl, testers: [SparkTester], folder: String) {
+        self.context = context
+        self.subject = subject
+        self.testers = testers
+        self.folder = folder
+    }
+
+    static func make(_ context: CaseContext, provider: any SparkProvider, application: SparkApplication, testers count: Int) async throws -> SparkStage {
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("blueproof-spark-testers-\(context.folder)-\(UInt32.random(in: 0...UInt32.max))").path
+        var testers: [SparkTester] = []
+        for index in 0..<count {
+            testers.append(try await SparkTester(host: try context.host(index + 1), registrationID: 0x7E57_0000_0000_0001 + UInt64(index),
+                                                 folder: "\(folder)/tester\(index + 1)"))
+        }
+        let subject = try await provider.subject(application, registrationID: subjectRegistration, for: context)
+        context.log.note("Spark subject \(provider.name), registration \(String(subject.registrationID, radix: 16)); \(count) tester(s)")
+        return SparkStage(context: context, subject: subject, testers: testers, folder: folder)
+    }
+
+    func stop() async {
+        await subject.close()
+        for tester in testers { tester.stop() }
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    /// Links the subject to tester `index` over LE and, unless `keys` is false, exchanges keys
+    /// both ways first ("Keys must be exchanged before a call can be placed").
+    func link(_ index: Int, keys: Bool = true) async throws {
+        let tester = testers[index]
+        if keys {
+            try await subject.recordKey(tester.keyID, for: tester.registrationID)
+            await tester.perform { $0.recordKey(subject.keyID, for: subject.registrationID) }
+        }
+        let peer: UInt64
+        do { peer = try await subject.link(to: tester.host.address) } catch {
+            throw StageFailure(.connection, "the subject did not open its Spark channel to tester \(index + 1): \(error)")
+        }
+        guard peer == tester.registrationID else {
+            throw StageFailure(.connection, "the subject's channel named peer \(String(peer, radix: 16)), not tester \(index + 1)")
+        }
+    }
+
+    /// The subject's view of a connection a tester names `id`, and the other way round.
+    func mirror(_ id: SparkConnectionID, peer: UInt64) -> SparkConnectionID {
+        SparkConnectionID(peer: peer, number: id.number, outgoing: !id.outgoing)
+    }
+
+    /// The first subject event `match` maps to a value; none within `limit` is the subject's failure.
+    func expectSubject<T: Sendable>(_ what: String, within limit: Duration = eventTimeout,
+                                    _ match: @escaping @Sendable (SparkEvent) -> T?) async throws -> T {
+        do { return try await subject.events.first(what, within: limit, match) } catch is TimeoutError {
+            throw SparkVerdict.fail("the subject reported no \(what) within \(limit)")
+        }
+    }
+
+    /// The first event of tester `index` `match` maps to a value; none within `limit` is the
+    /// subject's failure (what the tester receives is what the subject put on the air).
+    func expectTester<T: Sendable>(_ index: Int, _ what: String, within limit: Duration = eventTimeout,
+                                   _ match: @escaping @Sendable (SparkEvent) -> T?) async throws -> T {
+        do { return try await testers[index].events.first(what, within: limit, match) } catch is TimeoutError {
+            throw SparkVerdict.fail("tester \(index + 1) received no \(what) within \(limit)")
+        }
+    }
+
+    /// The subject offers to tester `index`, which has it available to answer: the connection
+    /// as the subject and the tester name it. An offer that never arrives is the subject's failure.
+    func subjectOffers(_ index: Int, metadata: String = "") async throws -> (subject: SparkConnectionID, tester: SparkConnectionID) {
+        let out = try await subject.startDataConnection(to: testers[index].registrationID, metadata: metadata)
+        let incoming = mirror(out, peer: subject.registrationID)
+        _ = try await expectTester(index, "the subject's offer") { $0 == .available(incoming) ? true : nil }
+        return (out, incoming)
+    }
+
+    /// The subject offers to tester `index`, which accepts: the connection as the subject and
+    /// the tester name it. A step that does not happen is an unmet precondition.
+    func subjectCalls(_ index: Int, metadata: String = "") async throws -> (subject: SparkConnectionID, tester: SparkConnectionID) {
+        let tester = testers[index]
+        let out: SparkConnectionID, incoming: SparkConnectionID
+        do {
+            (out, incoming) = try await subjectOffers(index, metadata: metadata)
+            try await tester.perform { try $0.accept(incoming) }
+            _ = try await subject.events.first("dataConnectionAccepted", within: Self.eventTimeout) { $0 == .accepted(out) ? true : nil }
+        } catch {
+            throw StageFailure(.connection, "the subject's data connection to tester \(index + 1) was not accepted: \(error)")
+        }
+        return (out, incoming)
+    }
+
+    /// Tester `index` offers to the subject, which accepts once it is available.
+    func testerCalls(_ index: Int, metadata: String = "") async throws -> (subject: SparkConnectionID, tester: SparkConnectionID) {
+        let tester = testers[index]
+        let out = try await tester.perform { try $0.startDataConnection(to: subject.registrationID, metadata: metadata) }
+        let incoming = mirror(out, peer: tester.registrationID)
+        do {
+            _ = try await subject.events.first("incomingDataConnectionAvailable", within: Self.eventTimeout) { $0 == .available(incoming) ? true : nil }
+            try await subject.accept(incoming)
+            _ = try await tester.events.first("dataConnectionAccepted", within: Self.eventTimeout) { $0 == .accepted(out) ? true : nil }
+        } catch {
+            throw StageFailure(.connection, "tester \(index + 1)'s data connection to the subject was not accepted: \(error)")
+        }
+        return (incoming, out)
+    }
+
+    /// The subject linked to tester 0 and connected to it, the tester's receive callbacks set:
+    /// the subject sends.
+    func subjectSending() async throws -> (subject: SparkConnectionID, tester: SparkConnectionID) {
+        try await link(0)
+        let ids = try await subjectCalls(0)
+        try await testers[0].perform { try $0.setReceiveCallbacks(ids.tester, data: true, file: true) }
+        return ids
+    }
+
+    /// Tester 0 connected to the subject, the subject's receive callbacks set: the subject receives.
+    func subjectReceiving() async throws -> (subject: SparkConnectionID, tester: SparkConnectionID) {
+        try await link(0)
+        let ids = try await testerCalls(0)
+        try await subject.setReceiveCallbacks(ids.subject, data: true, file: true)
+        return ids
+    }
+
+    /// The progress events of the subject's send `send`, up to and including its last (done or
+    /// failed); a send that never ends within `limit` is the subject's failure.
+    func subjectSend(_ send: UInt64, on id: SparkConnectionID, within limit: Duration = transferTimeout) async throws -> [SparkProgress] {
+        _ = try await expectSubject("the end of send \(send)", within: limit) { event -> Bool? in
+            if case .sendProgress(id, send, let progress) = event, progress.done || progress.error != nil { true } else { nil }
+        }
+        return subject.events.events.compactMap { event in
+            if case .sendProgress(id, send, let progress) = event { progress } else { nil }
+        }
+    }
+}
+
+/// A byte pattern of `count` bytes that a shifted or truncated copy does not match.
+func sparkPattern(_ count: Int, seed: UInt8 = 0) -> [UInt8] { (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 8 &+ Int(seed)) } }

@@ -1,0 +1,116 @@
+import BlueproofSpark
+
+/// SPK/STRM: named data channels ("Streams", "Receiving Data").
+enum SparkStreamCases {
+    static let all: [SparkCase] = [closeCancels, channelUsable, noProgress, typedStream]
+
+    /// The stream blocks tester `index` received on `channel` of `id`, in order.
+    static func received(_ tester: SparkTester, _ id: SparkConnectionID, channel: UInt32) -> [UInt8] {
+        tester.events.events.flatMap { event -> [UInt8] in
+            if case .dataAvailable(id, let data) = event, data.kind == .stream, data.id == channel { data.data } else { [] }
+        }
+    }
+
+    /// Closing a channel cancels its sends still queued: none completes after the close, each
+    /// is reported cancelled, and the peer receives nothing more on the channel.
+    static let closeCancels = SparkCase("SPK/STRM/BI-01", brokenBy: .closeKeepsPending) { stage in
+        let (out, incoming) = try await stage.subjectSending()
+        let tester = stage.testers[0]
+        let channel = try await stage.subject.createDataChannel(out, description: "closed with sends pending")
+        var sends: [UInt64] = []
+        for index in 0..<4 { sends.append(try await stage.subject.send(sparkPattern(256 << 10, seed: UInt8(index)), toChannel: channel, on: out)) }
+        try await stage.subject.closeDataChannel(out, channel: channel)
+        // The barrier: a block on a second channel, queued after the closed channel's sends.
+        let barrier = try await stage.subject.createDataChannel(out, description: "after the close")
+        let last = try await stage.subject.send([0xB0], toChannel: barrier, on: out)
+        _ = try await stage.subjectSend(last, on: out)
+        _ = try await stage.expectTester(0, "the block sent after the close") { event -> Bool? in
+            if case .dataAvailable(incoming, let data) = event, data.id == barrier { true } else { nil }
+        }
+        let records = stage.subject.events.records
+        guard let closedAt = records.firstIndex(where: { $0.event == .channelClosed(out, channel: channel, by: .local) }) else {
+            return .fail("the subject never reported closing the channel")
+        }
+        var cancelled = 0
+        for (index, record) in records.enumerated() {
+            guard case .sendProgress(out, let send, let progress) = record.event, sends.contains(send) else { continue }
+            if progress.done && index > closedAt { return .fail("send \(send) completed after closeDataChannel: its pending blocks still went out") }
+            if case .channelClosed(channel)? = progress.error { cancelled += 1 }
+        }
+        let late = tester.events.records.drop { $0.event != .channelClosed(incoming, channel: channel, by: .remote) }.dropFirst().filter { record in
+            switch record.event {
+            case .dataAvailable(incoming, let data): data.id == channel
+            case .ignored(_, .unknownChannel(incoming, channel)): true
+            default: false
+            }
+        }
+        guard late.isEmpty else { return .fail("the peer received \(late.count) block(s) on the channel after it was closed") }
+        guard cancelled > 0 else { return .inconclusive("every send had left before closeDataChannel: nothing was pending to cancel") }
+        return .pass("closeDataChannel cancelled \(cancelled) pending send(s) (reported channelClosed); nothing more went out on the channel")
+    }
+
+    /// `createDataChannel` gives an id the peer knows and sends can use.
+    static let channelUsable = SparkCase("SPK/STRM/BV-01", brokenBy: .channelUnannounced) { stage in
+        let (out, incoming) = try await stage.subjectSending()
+        let channel = try await stage.subject.createDataChannel(out, description: "bv-01 channel")
+        let block = sparkPattern(1000)
+        _ = try await stage.subject.send(block, toChannel: channel, on: out)
+        let arrived = try await stage.expectTester(0, "the block on the new channel") { event -> [UInt8]? in
+            switch event {
+            case .dataAvailable(incoming, let data) where data.id == channel: data.data
+            case .ignored(_, .unknownChannel(incoming, channel)): []
+            default: nil
+            }
+        }
+        guard !arrived.isEmpty else { return .fail("the block sent on channel \(channel) reached the peer on a channel it was never told of") }
+        let opened = stage.testers[0].events.events.contains { $0 == .channelOpened(incoming, channel: channel, description: "bv-01 channel", by: .remote) }
+        guard opened, arrived == block else { return .fail("channel \(channel): opened at the peer \(opened), block received whole \(arrived == block)") }
+        return .pass("channel \(channel) reached the peer with its description and carried a block")
+    }
+
+    /// A stream send ends with `done` and no progress fraction, however many frames it took.
+    static let noProgress = SparkCase("SPK/STRM/BV-02", brokenBy: .streamProgressReported) { stage in
+        let (out, incoming) = try await stage.subjectSending()
+        let channel = try await stage.subject.createDataChannel(out, description: "bv-02")
+        let blocks = [sparkPattern(100), sparkPattern(150_000, seed: 1), sparkPattern(7, seed: 2)]
+        for block in blocks {
+            let send = try await stage.subject.send(block, toChannel: channel, on: out)
+            let progress = try await stage.subjectSend(send, on: out)
+            guard progress.allSatisfy({ $0.fraction == nil }) else {
+                return .fail("a stream send of \(block.count) bytes reported progress \(progress.compactMap(\.fraction)): progress has no meaning for streams")
+            }
+            guard progress.count == 1, progress[0].done, progress[0].error == nil else {
+                return .fail("a stream send of \(block.count) bytes reported \(progress), not one done")
+            }
+        }
+        let total = blocks.reduce(0) { $0 + $1.count }
+        _ = try await stage.expectTester(0, "all \(total) stream bytes") { _ in
+            received(stage.testers[0], incoming, channel: channel).count >= total ? true : nil
+        }
+        return .pass("\(blocks.count) stream sends each ended with done and no progress fraction")
+    }
+
+    /// Stream blocks reach `dataAvailableCallback` typed as stream, on their channel, in order.
+    static let typedStream = SparkCase("SPK/STRM/BV-03", brokenBy: .streamTypedAsData) { stage in
+        let (theirs, out) = try await stage.subjectReceiving()
+        let tester = stage.testers[0]
+        let channel = try await tester.perform { try $0.createDataChannel(out, description: "bv-03") }
+        let blocks = [sparkPattern(300), sparkPattern(70_000, seed: 3), sparkPattern(5, seed: 4)]
+        for block in blocks { _ = try await tester.perform { try $0.send(block, toChannel: channel, on: out) } }
+        let expected = blocks.flatMap { $0 }
+        _ = try await stage.expectSubject("\(expected.count) bytes on channel \(channel)") { _ in
+            let bytes = stage.subject.events.events.reduce(0) { total, event in
+                if case .dataAvailable(theirs, let data) = event, data.id == channel { total + data.data.count } else { total }
+            }
+            return bytes >= expected.count ? true : nil
+        }
+        let delivered = stage.subject.events.events.compactMap { event -> SparkChannelData? in
+            if case .dataAvailable(theirs, let data) = event, data.id == channel { data } else { nil }
+        }
+        guard delivered.allSatisfy({ $0.kind == .stream && $0.progress == nil }) else {
+            return .fail("stream blocks were delivered typed \(Set(delivered.map { "\($0.kind)" }).sorted()), not stream")
+        }
+        guard delivered.flatMap(\.data) == expected else { return .fail("the stream's bytes arrived changed or out of order") }
+        return .pass("\(delivered.count) deliveries on channel \(channel), typed stream, carried the blocks in order")
+    }
+}

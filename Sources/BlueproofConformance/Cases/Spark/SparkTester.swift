@@ -1,0 +1,88 @@
+import BlueproofHost
+import BlueproofSpark
+import BlueproofTransmitter
+import BlueproofWire
+import Foundation
+import Synchronization
+
+/// The tester side of a Spark case: the reference core (never a variant) on one of the case's
+/// nodes, advertising and listening for the subject's Spark channel, driven directly.
+final class SparkTester: Sendable {
+    let registrationID: UInt64
+    let keyID: [UInt8]
+    let host: LEHost
+    let node: SparkChannelNode
+    let events = SparkEventLog()
+    let cacheFolder: String
+    let filesFolder: String
+    /// The LE connection the subject made to this tester, once made.
+    private let connection = HeldConnection()
+    private let tasks: [Task<Void, Never>]
+
+    init(host: LEHost, registrationID: UInt64, folder: String) async throws {
+        self.host = host
+        self.registrationID = registrationID
+        keyID = SparkNodeFolders.randomKeyID()
+        let folders = try SparkNodeFolders(root: folder)
+        (cacheFolder, filesFolder) = (folders.cache, folders.files)
+        let configuration = SparkConfiguration(registrationID: registrationID, keyID: keyID, setup: .automatic, acceptance: .application)
+        node = SparkChannelNode(host: host, core: SparkCore(configuration: configuration, clock: SystemTimeSource(),
+                                                            source: AlteredOnResend(), sink: CacheFolderSink(directory: cacheFolder)))
+        let (log, stream, incoming, held) = (events, node.events, await host.incomingConnections(), connection)
+        tasks = [
+            Task { for await event in stream { log.append(event) } },
+            Task {
+                for await made in incoming {
+                    held.value.withLock { $0 = made }
+                    break
+                }
+            },
+        ]
+        await node.listen()
+        let name = Array("bp-spark-\(registrationID & 0xFF)".utf8)
+        try await host.startAdvertising(LEAdvertisingParameters(data: [2, 0x01, 0x06, UInt8(name.count + 1), 0x09] + name))
+    }
+
+    /// Runs `body` on the tester's core.
+    func perform<T: Sendable>(_ body: @Sendable (inout SparkCore) throws -> T) async rethrows -> T { try await node.perform(body) }
+
+    /// Writes a file to send from the tester; a name containing `altered` is read back with its
+    /// first byte changed after the core hashed it (a sender whose bytes disagree with the
+    /// header's SHA-256).
+    func placeFile(_ bytes: [UInt8], named name: String) throws -> String {
+        let path = "\(filesFolder)/\(name)"
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// Drops the LE link the subject made to this tester.
+    func dropLink() async throws {
+        guard let made = connection.value.withLock({ $0 }) else { throw StageFailure(.tester, "the subject's LE connection to the tester was never seen") }
+        try await host.disconnect(made)
+    }
+
+    func stop() {
+        for task in tasks { task.cancel() }
+    }
+}
+
+/// The LE connection a tester was given, once given.
+final class HeldConnection: Sendable {
+    let value = Mutex<LEConnection?>(nil)
+}
+
+/// Reads files from disk; a path containing `altered` gets its first byte changed on every read
+/// at offset 0 after the first (the core hashes the file first, then reads it again to send).
+final class AlteredOnResend: SparkFileSource {
+    private let disk = DiskFileSource()
+    private let seen = Mutex<Set<String>>([])
+
+    func size(of path: String) throws(SparkFileFailure) -> UInt64 { try disk.size(of: path) }
+
+    func read(_ path: String, at offset: UInt64, count: Int) throws(SparkFileFailure) -> [UInt8] {
+        var bytes = try disk.read(path, at: offset, count: count)
+        guard path.contains("altered"), offset == 0, !bytes.isEmpty else { return bytes }
+        if !seen.withLock({ $0.insert(path).inserted }) { bytes[0] ^= 0xFF }
+        return bytes
+    }
+}

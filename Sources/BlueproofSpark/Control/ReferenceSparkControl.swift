@@ -1,0 +1,102 @@
+import BlueproofHost
+import BlueproofTransmitter
+import BlueproofWire
+import Foundation
+
+/// The reference as a Spark subject: a `SparkChannelNode` on one of the case's LE hosts, its
+/// core built for `application` with `defects` (none for the reference), received files in a
+/// cache folder and files to send in a folder beside it, both under `folder`.
+public final class ReferenceSparkControl: SparkControl {
+    /// Files read back with ``readFile(at:)``: larger ones are refused.
+    public static let maxReadBytes = 64 << 20
+
+    public let registrationID: UInt64
+    public let keyID: [UInt8]
+    public let events = SparkEventLog()
+    public let cacheFolder: String
+    public let node: SparkChannelNode
+    private let host: LEHost
+    private let filesFolder: String
+    private let folder: String
+    private let pump: Task<Void, Never>
+
+    public init(host: LEHost, application: SparkApplication, registrationID: UInt64, folder: String, defects: SparkDefects = []) throws {
+        self.host = host
+        self.folder = folder
+        self.registrationID = registrationID
+        keyID = SparkNodeFolders.randomKeyID()
+        let folders = try SparkNodeFolders(root: folder)
+        (cacheFolder, filesFolder) = (folders.cache, folders.files)
+        let configuration = SparkConfiguration(
+            registrationID: registrationID, keyID: keyID, setup: .automatic, acceptance: .application,
+            concurrency: application == .sample ? .single : .several(limit: SparkLimits.maxConnections), defects: defects)
+        node = SparkChannelNode(host: host, core: SparkCore(configuration: configuration, clock: SystemTimeSource(),
+                                                            source: DiskFileSource(), sink: CacheFolderSink(directory: cacheFolder)))
+        let (log, stream) = (events, node.events)
+        pump = Task { for await event in stream { log.append(event) } }
+    }
+
+    public func recordKey(_ key: [UInt8], for peer: UInt64) async throws { await node.perform { $0.recordKey(key, for: peer) } }
+
+    public func link(to address: BDAddress) async throws -> UInt64 {
+        let connection = try await host.connect(to: address, type: .publicDevice, timeout: .seconds(5))
+        return try await node.open(on: connection)
+    }
+
+    public func startDataConnection(to peer: UInt64, metadata: String) async throws -> SparkConnectionID {
+        try await node.perform { try $0.startDataConnection(to: peer, metadata: metadata) }
+    }
+
+    public func accept(_ id: SparkConnectionID) async throws { try await node.perform { try $0.accept(id) } }
+    public func decline(_ id: SparkConnectionID) async throws { try await node.perform { try $0.decline(id) } }
+    public func end(_ id: SparkConnectionID) async throws { try await node.perform { try $0.end(id) } }
+
+    public func setReceiveCallbacks(_ id: SparkConnectionID, data: Bool, file: Bool) async throws {
+        try await node.perform { try $0.setReceiveCallbacks(id, data: data, file: file) }
+    }
+
+    public func createDataChannel(_ id: SparkConnectionID, description: String) async throws -> UInt32 {
+        try await node.perform { try $0.createDataChannel(id, description: description) }
+    }
+
+    public func closeDataChannel(_ id: SparkConnectionID, channel: UInt32) async throws {
+        try await node.perform { try $0.closeDataChannel(id, channel: channel) }
+    }
+
+    public func send(_ bytes: [UInt8], toChannel channel: UInt32, on id: SparkConnectionID) async throws -> UInt64 {
+        try await node.perform { try $0.send(bytes, toChannel: channel, on: id) }
+    }
+
+    public func send(_ bytes: [UInt8], description: String, on id: SparkConnectionID) async throws -> UInt64 {
+        try await node.perform { try $0.send(bytes, description: description, on: id) }
+    }
+
+    public func sendFile(_ path: String, on id: SparkConnectionID) async throws -> UInt64 {
+        try await node.perform { try $0.sendFile(path, on: id) }
+    }
+
+    public func placeFile(_ bytes: [UInt8], at relativePath: String) async throws -> String {
+        let parts = relativePath.split(separator: "/").map(String.init)
+        guard !parts.isEmpty, !parts.contains(where: { $0 == "." || $0 == ".." }) else {
+            throw SparkFileFailure(path: relativePath, reason: "not a path inside the subject's files folder")
+        }
+        let path = ([filesFolder] + parts).joined(separator: "/")
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    public func removeFile(at path: String) async throws { try FileManager.default.removeItem(atPath: path) }
+
+    public func readFile(at path: String) async throws -> [UInt8]? {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return nil }
+        let size = (attributes[.size] as? NSNumber)?.intValue ?? 0
+        guard size <= Self.maxReadBytes else { throw SparkFileFailure(path: path, reason: "\(size) bytes, over the \(Self.maxReadBytes) read back") }
+        return FileManager.default.contents(atPath: path).map(Array.init)
+    }
+
+    public func close() async {
+        pump.cancel()
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+}

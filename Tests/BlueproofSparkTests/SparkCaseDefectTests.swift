@@ -1,0 +1,152 @@
+import BlueproofSpark
+import Testing
+
+/// The faults added for the runner's SPK cases (issue 17, part 2), on the sans-I/O core: each
+/// check passes on the reference and fails on its variant, as `RunSparkTests` shows over LE.
+@Suite("Spark broken variants of the runner cases")
+struct SparkCaseDefectTests {
+    static let (a, b, c) = (SparkDefectTests.a, SparkDefectTests.b, SparkDefectTests.c)
+    static func net(caller: SparkDefects = [], callee: SparkDefects = []) -> SparkNet { SparkDefectTests.net(caller: caller, callee: callee) }
+
+    /// SPK/CONN/BV-01: an offer becomes available with no call of the application.
+    static func becomesAvailable(_ net: SparkNet) throws -> Bool {
+        let out = try net.on(a) { try $0.startDataConnection(to: b, metadata: "m") }
+        net.pump()
+        let incoming = SparkConnectionID(peer: a, number: out.number, outgoing: false)
+        return net.take(b) == [.offered(incoming, metadata: "m"), .available(incoming)]
+    }
+
+    /// SPK/CONN/BV-02: the callee's accept gives the caller `accepted`.
+    static func acceptReported(_ net: SparkNet) throws -> Bool {
+        let out = try net.on(a) { try $0.startDataConnection(to: b) }
+        net.pump()
+        try net.on(b) { try $0.accept(SparkConnectionID(peer: a, number: out.number, outgoing: false)) }
+        net.pump()
+        return net.take(a).contains(.accepted(out))
+    }
+
+    /// SPK/CONN/BV-03: B holding A's connection makes C's offer available too.
+    static func severalHeld(_ net: SparkNet) throws -> Bool {
+        _ = try net.connect(a, b)
+        let second = try net.on(c) { try $0.startDataConnection(to: b) }
+        net.pump()
+        return net.take(b).contains(.available(SparkConnectionID(peer: c, number: second.number, outgoing: false)))
+    }
+
+    /// SPK/CONN/BV-04, BV-05: 4095 and 4096 bytes of metadata are taken.
+    static func metadataAtLimit(_ net: SparkNet) -> Bool {
+        [4095, 4096].allSatisfy { bytes in (try? net.on(a) { try $0.startDataConnection(to: b, metadata: String(repeating: "m", count: bytes)) }) != nil }
+    }
+
+    /// SPK/STRM/BV-01, BV-03: a block on a new channel reaches B, on that channel, typed stream.
+    static func channelCarriesStream(_ net: SparkNet) throws -> Bool {
+        let (out, _) = try net.connect(a, b)
+        let channel = try net.on(a) { try $0.createDataChannel(out, description: "s") }
+        _ = try net.on(a) { try $0.send([1, 2], toChannel: channel, on: out) }
+        net.pump()
+        return net.take(b).contains { if case .dataAvailable(_, let data) = $0 { data.kind == .stream && data.id == channel } else { false } }
+    }
+
+    /// SPK/STRM/BV-02: a stream send of several frames ends with one `done` and no fraction.
+    static func streamWithoutProgress(_ net: SparkNet) throws -> Bool {
+        let (out, _) = try net.connect(a, b)
+        let channel = try net.on(a) { try $0.createDataChannel(out, description: "s") }
+        let send = try net.on(a) { try $0.send([UInt8](repeating: 3, count: 200), toChannel: channel, on: out) }
+        net.pump()
+        let progress = net.take(a).compactMap { event -> SparkProgress? in if case .sendProgress(_, send, let p) = event { p } else { nil } }
+        return progress == [SparkProgress(fraction: nil, done: true)]
+    }
+
+    /// SPK/FILE/BI-01: a file gone mid-send ends with `sourceUnavailable`, never `done`.
+    static func vanishedFails(_ net: SparkNet) throws -> Bool {
+        let (out, _) = try net.connect(a, b)
+        net.files[a]?.put([UInt8](repeating: 4, count: 1000), at: "f")
+        let send = try net.on(a) { try $0.sendFile("f", on: out) }
+        net.pump(budget: 4)
+        net.files[a]?.remove("f")
+        net.pump()
+        let last = net.take(a).compactMap { event -> SparkProgress? in if case .sendProgress(_, send, let p) = event { p } else { nil } }.last
+        guard case .sourceUnavailable? = last?.error else { return false }
+        return last?.done == false
+    }
+
+    /// SPK/FILE/BV-02: a received block's completion holds its bytes.
+    static func receivedHoldsData(_ net: SparkNet) throws -> Bool {
+        let (out, _) = try net.connect(a, b)
+        let block = (0..<300).map { UInt8(truncatingIfNeeded: $0) }
+        _ = try net.on(a) { try $0.send(block, description: "d", on: out) }
+        net.pump()
+        return net.take(b).contains { if case .dataAvailable(_, let data) = $0 { data.transferComplete && data.data == block } else { false } }
+    }
+
+    /// SPK/FILE/BV-03: a file is named by its path's last component.
+    static func namedByLastComponent(_ net: SparkNet) throws -> Bool {
+        let (out, _) = try net.connect(a, b)
+        net.files[a]?.put([7, 7, 7], at: "/dir/sub/name.bin")
+        _ = try net.on(a) { try $0.sendFile("/dir/sub/name.bin", on: out) }
+        net.pump()
+        return net.take(b).contains { if case .fileAvailable(_, let file) = $0 { file.transferComplete && file.name == "name.bin" } else { false } }
+    }
+
+    @Test("setupNeverCompletes fails SPK/CONN/BV-01")
+    func setup() throws {
+        #expect(try Self.becomesAvailable(Self.net()))
+        #expect(try !Self.becomesAvailable(Self.net(callee: .setupNeverCompletes)))
+    }
+
+    @Test("acceptUnreported fails SPK/CONN/BV-02")
+    func accept() throws {
+        #expect(try Self.acceptReported(Self.net()))
+        #expect(try !Self.acceptReported(Self.net(caller: .acceptUnreported)))
+    }
+
+    @Test("severalRefused fails SPK/CONN/BV-03")
+    func several() throws {
+        #expect(try Self.severalHeld(Self.net()))
+        #expect(try !Self.severalHeld(Self.net(callee: .severalRefused)))
+    }
+
+    @Test("metadataLimitLow fails SPK/CONN/BV-04 and BV-05")
+    func metadataLimit() {
+        #expect(Self.metadataAtLimit(Self.net()))
+        #expect(!Self.metadataAtLimit(Self.net(caller: .metadataLimitLow)))
+    }
+
+    @Test("channelUnannounced fails SPK/STRM/BV-01; streamTypedAsData fails SPK/STRM/BV-03")
+    func channels() throws {
+        #expect(try Self.channelCarriesStream(Self.net()))
+        #expect(try !Self.channelCarriesStream(Self.net(caller: .channelUnannounced)))
+        #expect(try !Self.channelCarriesStream(Self.net(callee: .streamTypedAsData)))
+    }
+
+    @Test("streamProgressReported fails SPK/STRM/BV-02")
+    func streamProgress() throws {
+        #expect(try Self.streamWithoutProgress(Self.net()))
+        #expect(try !Self.streamWithoutProgress(Self.net(caller: .streamProgressReported)))
+    }
+
+    @Test("vanishedFileEndsAsDone fails SPK/FILE/BI-01")
+    func vanished() throws {
+        #expect(try Self.vanishedFails(Self.net()))
+        #expect(try !Self.vanishedFails(Self.net(caller: .vanishedFileEndsAsDone)))
+    }
+
+    @Test("receivedDataDropped fails SPK/FILE/BV-02")
+    func receivedData() throws {
+        #expect(try Self.receivedHoldsData(Self.net()))
+        #expect(try !Self.receivedHoldsData(Self.net(callee: .receivedDataDropped)))
+    }
+
+    @Test("fileNameFromFirstComponent fails SPK/FILE/BV-03")
+    func fileName() throws {
+        #expect(try Self.namedByLastComponent(Self.net()))
+        #expect(try !Self.namedByLastComponent(Self.net(caller: .fileNameFromFirstComponent)))
+    }
+
+    @Test("every defect has a name, and the names are unique")
+    func names() {
+        #expect(Set(SparkDefects.named.map(\.name)).count == SparkDefects.named.count)
+        #expect(Set(SparkDefects.named.map(\.defect.rawValue)).count == SparkDefects.named.count)
+        #expect(SparkDefects([.keyUnchecked, .digestUnchecked]).names == ["keyUnchecked", "digestUnchecked"])
+    }
+}
