@@ -84,6 +84,7 @@ let package = Package(
             "BlueproofTransfer", "BlueproofTransmitter", "BlueproofTransmitterLinks", "BlueproofControl", "BlueproofAsync",
             "BlueproofFiles", "BlueproofYAML", "BlueproofChat", .product(name: "Yams", package: "Yams"),
             .product(name: "Logging", package: "swift-log"),
+            "BlueproofBluenet", "BlueproofBluenetHost", // issue 18: Bluenet cases
         ]),
         .target(name: "BlueproofFuzzing", dependencies: [
             "BlueproofWire", "BlueproofCapture", "BlueproofTransmitter", "BlueproofTransmitterLinks", "BlueproofControl",

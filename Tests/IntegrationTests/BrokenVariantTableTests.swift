@@ -28,6 +28,11 @@ extension Integration {
                     let shownBy = transmitterCase.judgesCaptures ? "RunTransmitterTests" : "TransmitterCaseTests"
                     return (item.id.rawValue, variants, shownBy)
                 }
+                // issue 18: Bluenet
+                if let bluenetCase = item as? BluenetCase {
+                    return (item.id.rawValue, ["defect " + bluenetCase.brokenBy.map { "`\($0.rawValue)`" }.sorted().joined(separator: " + ")],
+                            "RunBluenetTests")
+                }
                 let id = item.id.rawValue
                 let ours = RunCaseTests.variants.filter { $0.failing.contains(id) }.map { variant in
                     variant.name.lowercased() == "\(variant.faults)".lowercased() ? variant.name : "\(variant.name) (`\(variant.faults)`)"

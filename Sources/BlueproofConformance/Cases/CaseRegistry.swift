@@ -7,7 +7,9 @@ public struct CaseRegistry: Sendable {
 
     /// Every implemented case: the transfer cases, then the transmitter cases.
     public static func standard(profile: Profile) -> CaseRegistry {
-        CaseRegistry(transfer(profile: profile).cases + TransmitterCases.all() + [NotApplicableCase.simulator])
+        CaseRegistry(transfer(profile: profile).cases + TransmitterCases.all() + [NotApplicableCase.simulator]
+            // issue 18: Bluenet
+            + BluenetCases.all())
     }
 
     /// The transfer cases (CBT), built for `profile`'s RSSI gate and maximum (the radio

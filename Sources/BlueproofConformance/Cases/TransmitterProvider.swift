@@ -59,6 +59,10 @@ public protocol TransmitterProvider: Sendable {
     /// What tester `index` (made with a platform) saw of `peer`: whether its Wi-Fi link reaches
     /// the peer, and the frames that crossed each link from it.
     func carriage(atTester index: Int, of peer: UserID, for context: CaseContext) async throws -> DualLink.Carriage
+    // issue 18: Bluenet
+    /// The Bluenet library of the implementation on node `node` (the BLN cases' subject), ended
+    /// by the case. Throws ``TransmitterUnavailable`` when the provider cannot drive one.
+    func bluenet(on node: Int, for context: CaseContext) async throws -> any BluenetControl
 }
 
 extension TransmitterProvider {
@@ -99,6 +103,11 @@ extension TransmitterProvider {
     }
     public func carriage(atTester index: Int, of peer: UserID, for context: CaseContext) async throws -> DualLink.Carriage {
         throw TransmitterUnavailable("\(name) has no tester with both links")
+    }
+
+    // issue 18: Bluenet
+    public func bluenet(on node: Int, for context: CaseContext) async throws -> any BluenetControl {
+        throw TransmitterUnavailable("\(name) cannot drive a Bluenet library: the control protocol has no Bluenet commands yet (docs/bluenet.md)")
     }
 }
 

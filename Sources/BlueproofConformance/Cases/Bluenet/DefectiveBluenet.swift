@@ -1,0 +1,124 @@
+import BlueproofAsync
+import BlueproofBluenet
+import Foundation
+import Synchronization
+
+/// The reference Bluenet library with deliberate faults at its API boundary (the `bluenet…`
+/// ``Defect``s), for showing that each BLN case fails on the behaviour it checks.
+public final class DefectiveBluenet: BluenetControl {
+    public let inner: any BluenetControl
+    public let defects: Set<Defect>
+    public let publications = BluenetPublicationLog()
+    private let relay: Task<Void, Never>
+    /// Whether a connect fulfilled since the last disconnect (for bluenetDisconnectNeedsConnection).
+    private let connected = Mutex(false)
+
+    /// The Bluenet defects among `defects`.
+    public static func relevant(_ defects: Set<Defect>) -> Set<Defect> { defects.filter { $0.rawValue.hasPrefix("bluenet") } }
+
+    public init(wrapping inner: any BluenetControl, defects: Set<Defect>) {
+        self.inner = inner
+        self.defects = defects
+        let source = inner.publications
+        let log = publications
+        relay = Task {
+            var index = 0
+            // Follows the inner log as it grows, changing each publication as the defects say.
+            while let next = await source.first(within: .seconds(3600), from: index, where: { _ in true }) {
+                index += 1
+                log.record(Self.altered(next, by: defects))
+            }
+            log.end()
+        }
+    }
+
+    public func isReady() async {
+        guard defects.contains(.bluenetNeverReady) else { return await inner.isReady() }
+        // Never fulfils: waits until the caller gives up.
+        while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
+    }
+
+    public func startScanning(_ filter: BluenetScanFilter) async throws {
+        var filter = filter
+        switch filter {
+        case .all where defects.contains(.bluenetScanAllCrownstonesOnly): filter = .crownstones
+        case .crownstones where defects.contains(.bluenetCrownstoneFilterIgnored): filter = .all
+        case .service where defects.contains(.bluenetServiceFilterIgnored): filter = .all
+        default: break
+        }
+        try await inner.startScanning(filter)
+    }
+
+    public func stopScanning() async {
+        if defects.contains(.bluenetPublishesAfterStop) { return }
+        await inner.stopScanning()
+    }
+
+    public func connect(_ handle: String) async -> BluenetOutcome {
+        let outcome = await inner.connect(handle)
+        if outcome == .fulfilled { connected.withLock { $0 = true } }
+        guard defects.contains(.bluenetConnectNeverGivesUp), case .rejected = outcome else { return outcome }
+        while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
+        return outcome
+    }
+
+    public func disconnect() async -> BluenetOutcome {
+        let outcome = await inner.disconnect()
+        let wasConnected = connected.withLock { was in
+            defer { if outcome == .fulfilled { was = false } }
+            return was
+        }
+        if defects.contains(.bluenetDisconnectNeedsConnection), outcome == .fulfilled, !wasConnected {
+            return .rejected(.connection(.notConnected))
+        }
+        return outcome
+    }
+
+    public func setSwitchState(_ state: Double) async -> BluenetOutcome {
+        var state = state
+        if defects.contains(.bluenetSwitchInverted), state == 0 || state == 1 { state = 1 - state }
+        if defects.contains(.bluenetDimmingAccepted), state > 0, state < 1 { state = state.rounded() }
+        return await inner.setSwitchState(state)
+    }
+
+    public func stop() async {
+        await inner.stop()
+        relay.cancel()
+        publications.end()
+    }
+
+    // MARK: Publications
+
+    static func altered(_ publication: BluenetPublication, by defects: Set<Defect>) -> BluenetPublication {
+        var publication = publication
+        if defects.contains(.bluenetServiceDataSigned) {
+            publication.object = rewrite(publication.object) { object in
+                guard let bytes = object["serviceData"] as? [Int] else { return }
+                object["serviceData"] = bytes.map { $0 > 127 ? $0 - 256 : $0 }
+            }
+            publication.stringified = publication.object
+        }
+        if defects.contains(.bluenetCrownstoneIdBigEndian) {
+            publication.object = rewrite(publication.object) { object in
+                guard var data = object["serviceData"] as? [String: Any], let uuid = data.keys.first,
+                      var fields = data[uuid] as? [String: Any], let id = (fields["crownstoneId"] as? String).flatMap(UInt16.init) else { return }
+                fields["crownstoneId"] = String(id.byteSwapped)
+                data[uuid] = fields
+                object["serviceData"] = data
+            }
+            publication.stringified = publication.object
+        }
+        if defects.contains(.bluenetStringifyDropsRSSI) {
+            publication.stringified = rewrite(publication.stringified) { $0["rssi"] = nil }
+        }
+        return publication
+    }
+
+    /// `text` (a JSON object) changed by `change`, keys sorted; unchanged when it is no object.
+    static func rewrite(_ text: String, _ change: (inout [String: Any]) -> Void) -> String {
+        guard var object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] else { return text }
+        change(&object)
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return text }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

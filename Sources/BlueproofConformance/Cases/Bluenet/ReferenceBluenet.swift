@@ -1,0 +1,51 @@
+import BlueproofAsync
+import BlueproofBluenet
+import BlueproofBluenetHost
+import BlueproofHost
+import Synchronization
+
+/// The events a control has seen the library publish.
+public typealias BluenetPublicationLog = EventLog<BluenetPublication>
+
+/// The reference Bluenet library as a BLN case's subject: the sans-I/O core on the case's LE
+/// host through ``BluenetHost``, its deadlines on the case's clock. Every advertisement it
+/// publishes is logged with its time and both JSON forms, up to ``publicationMaximum``.
+public final class ReferenceBluenet<C: Clock>: BluenetControl where C.Duration == Duration {
+    public let bluenet: BluenetHost<C>
+    public let publications = BluenetPublicationLog()
+    private let recorder: Mutex<Task<Void, Never>?> = Mutex(nil)
+
+    /// Publications logged per case; a crowd of advertisers beyond it is not recorded.
+    public static var publicationMaximum: Int { 4096 }
+
+    /// The library on `host` (already started): isReady fulfils from now on.
+    public init(host: LEHost, clock: C) async {
+        bluenet = BluenetHost(host: host, clock: clock)
+        let origin = clock.now
+        let stream = bluenet.advertisements
+        let log = publications
+        recorder.withLock {
+            $0 = Task {
+                for await advertisement in stream where log.events.count < Self.publicationMaximum {
+                    let text = advertisement.stringify()
+                    log.record(BluenetPublication(at: origin.duration(to: clock.now), topic: .advertisementData,
+                                                  object: text, stringified: text))
+                }
+            }
+        }
+        await bluenet.hostStarted()
+    }
+
+    public func isReady() async { await bluenet.isReady() }
+    public func startScanning(_ filter: BluenetScanFilter) async throws { try await bluenet.startScanning(filter) }
+    public func stopScanning() async { await bluenet.stopScanning() }
+    public func connect(_ handle: String) async -> BluenetOutcome { await bluenet.connect(handle) }
+    public func disconnect() async -> BluenetOutcome { await bluenet.disconnect() }
+    public func setSwitchState(_ state: Double) async -> BluenetOutcome { await bluenet.setSwitchState(state) }
+
+    public func stop() async {
+        await bluenet.stopScanning()
+        recorder.withLock { $0?.cancel() }
+        publications.end()
+    }
+}
