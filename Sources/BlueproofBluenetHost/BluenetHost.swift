@@ -46,6 +46,17 @@ public actor BluenetHost<C: Clock> where C.Duration == Duration {
 
     private var now: Duration { origin.duration(to: clock.now) }
 
+    // MARK: Events
+
+    /// "on(topic, callback)": `callback` gets every event published on `topic` from now on;
+    /// the id (never one handed out before) is for ``off(_:)``.
+    @discardableResult
+    public func on(_ topic: BluenetTopic, _ callback: @escaping @Sendable (BluenetEvent) -> Void) -> Int { scanner.on(topic, callback) }
+
+    /// "off(id)": ends that subscription; false when there was none.
+    @discardableResult
+    public func off(_ id: Int) -> Bool { scanner.off(id) }
+
     // MARK: Scanning
 
     /// The "advertisementData" topic: every advertisement the current scan publishes.

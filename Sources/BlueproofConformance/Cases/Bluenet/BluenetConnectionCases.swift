@@ -70,6 +70,28 @@ enum BluenetConnectionCases {
             }
             return .pass("setSwitchState(1) and (0) switched the Crownstone on (100) and off (0)")
         },
+        BluenetCase("BLN/CONN/BV-06", nodes: 3, brokenBy: [.bluenetOffIgnored]) { stage in
+            let (first, second) = (await stage.subject.on(.advertisementData), await stage.subject.on(.advertisementData))
+            guard first != second else { return .fail("on(advertisementData) returned the id \(first) twice") }
+            try await stage.subject.startScanning(.all)
+            let plain = try await stage.plainDevice(1)
+            for id in [first, second] {
+                guard await stage.publications.first(within: BluenetStage.airWait, where: { $0.subscription == id && $0.handle == plain }) != nil else {
+                    throw BluenetPreconditionNotMet("subscription \(id) got no advertisement of \(plain) within \(BluenetStage.airWait)")
+                }
+            }
+            guard await stage.subject.off(first) else { return .fail("off(\(first)) found no subscription \(first)") }
+            // The Crownstone starts advertising after off returned: the ended subscription must not get it.
+            let handle = try await stage.crownstone(2).handle
+            guard await stage.publications.first(within: BluenetStage.airWait, where: { $0.subscription == second && $0.handle == handle }) != nil else {
+                throw BluenetPreconditionNotMet("subscription \(second), still on, got no advertisement of the Crownstone \(handle) within \(BluenetStage.airWait)")
+            }
+            let late = await stage.publishedWhileQuiet { $0.subscription == first && $0.handle == handle }
+            guard late.isEmpty else {
+                return .fail("after off(\(first)) its callback still got \(late.count) advertisement(s) of the Crownstone \(handle)")
+            }
+            return .pass("on gave the distinct ids \(first) and \(second); after off(\(first)) only \(second) got the Crownstone")
+        },
     ]
 }
 

@@ -12,8 +12,13 @@ public protocol BluenetControl: Sendable {
     func startScanning(_ filter: BluenetScanFilter) async throws
     /// "stopScanning()".
     func stopScanning() async
-    /// Everything the library published on a topic since the control was made, in order.
+    /// Everything the library published since the control was made, in order: to the
+    /// control's own subscription, and to each made with ``on(_:)`` (under its id).
     var publications: BluenetPublicationLog { get }
+    /// "on(topic)": a new subscription, its deliveries logged under the id the library returned.
+    func on(_ topic: BluenetTopic) async -> Int
+    /// "off(id)": ends a subscription; whether there was one.
+    func off(_ id: Int) async -> Bool
     /// "connect(handle)", "disconnect()", "setSwitchState(state)": how each promise ended.
     func connect(_ handle: String) async -> BluenetOutcome
     func disconnect() async -> BluenetOutcome
@@ -30,11 +35,14 @@ public struct BluenetPublication: Hashable, Sendable {
     public var topic: BluenetTopic
     public var object: String
     public var stringified: String
+    /// The subscription (``BluenetControl/on(_:)``) it was delivered to; nil for the control's own.
+    public var subscription: Int?
 
-    public init(at: Duration, topic: BluenetTopic, object: String, stringified: String) {
+    public init(at: Duration, topic: BluenetTopic, object: String, stringified: String, subscription: Int? = nil) {
         self.at = at
         self.topic = topic
         self.object = object
         self.stringified = stringified
+        self.subscription = subscription
     }
 }

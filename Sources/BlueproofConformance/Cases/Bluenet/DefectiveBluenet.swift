@@ -54,6 +54,14 @@ public final class DefectiveBluenet: BluenetControl {
         await inner.stopScanning()
     }
 
+    public func on(_ topic: BluenetTopic) async -> Int { await inner.on(topic) }
+
+    public func off(_ id: Int) async -> Bool {
+        // Reports the subscription ended and leaves it delivering.
+        if defects.contains(.bluenetOffIgnored) { return true }
+        return await inner.off(id)
+    }
+
     public func connect(_ handle: String) async -> BluenetOutcome {
         let outcome = await inner.connect(handle)
         if outcome == .fulfilled { connected.withLock { $0 = true } }

@@ -14,6 +14,8 @@ public final class ReferenceBluenet<C: Clock>: BluenetControl where C.Duration =
     public let bluenet: BluenetHost<C>
     public let publications = BluenetPublicationLog()
     private let recorder: Mutex<Task<Void, Never>?> = Mutex(nil)
+    private let clock: C
+    private let origin: C.Instant
 
     /// Publications logged per case; a crowd of advertisers beyond it is not recorded.
     public static var publicationMaximum: Int { 4096 }
@@ -21,7 +23,9 @@ public final class ReferenceBluenet<C: Clock>: BluenetControl where C.Duration =
     /// The library on `host` (already started): isReady fulfils from now on.
     public init(host: LEHost, clock: C) async {
         bluenet = BluenetHost(host: host, clock: clock)
+        self.clock = clock
         let origin = clock.now
+        self.origin = origin
         let stream = bluenet.advertisements
         let log = publications
         recorder.withLock {
@@ -39,6 +43,22 @@ public final class ReferenceBluenet<C: Clock>: BluenetControl where C.Duration =
     public func isReady() async { await bluenet.isReady() }
     public func startScanning(_ filter: BluenetScanFilter) async throws { try await bluenet.startScanning(filter) }
     public func stopScanning() async { await bluenet.stopScanning() }
+
+    public func on(_ topic: BluenetTopic) async -> Int {
+        let subscription = SubscriptionSlot()
+        let (log, clock, origin) = (publications, clock, origin)
+        let id = await bluenet.on(topic) { event in
+            guard log.events.count < Self.publicationMaximum, case let .advertisementData(advertisement) = event else { return }
+            let text = advertisement.stringify()
+            log.record(BluenetPublication(at: origin.duration(to: clock.now), topic: event.topic, object: text, stringified: text,
+                                          subscription: subscription.id.withLock { $0 }))
+        }
+        subscription.id.withLock { $0 = id }
+        return id
+    }
+
+    public func off(_ id: Int) async -> Bool { await bluenet.off(id) }
+
     public func connect(_ handle: String) async -> BluenetOutcome { await bluenet.connect(handle) }
     public func disconnect() async -> BluenetOutcome { await bluenet.disconnect() }
     public func setSwitchState(_ state: Double) async -> BluenetOutcome { await bluenet.setSwitchState(state) }
@@ -48,4 +68,9 @@ public final class ReferenceBluenet<C: Clock>: BluenetControl where C.Duration =
         recorder.withLock { $0?.cancel() }
         publications.end()
     }
+}
+
+/// A subscription's id, known once "on" returned, for the deliveries its callback logs.
+private final class SubscriptionSlot: Sendable {
+    let id = Mutex<Int?>(nil)
 }

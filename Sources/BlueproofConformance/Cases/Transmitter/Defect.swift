@@ -141,6 +141,8 @@ public enum Defect: String, CaseIterable, Sendable, Codable {
     case bluenetConnectNeverGivesUp, bluenetDisconnectNeedsConnection
     /// setSwitchState(1) writes off and 0 writes on; a value between is rounded and written.
     case bluenetSwitchInverted, bluenetDimmingAccepted
+    /// off(id) reports the subscription ended and leaves it delivering.
+    case bluenetOffIgnored
 
     /// The engine defect this is, if it lives in the engine.
     public var engine: TransmitterDefects? {
