@@ -27,6 +27,8 @@ struct CatalogueRegistryTests {
             #expect(entry.check?.contains {
                 $0.hasPrefix("Tests/IntegrationTests/RunCaseTests.swift#") || $0.hasPrefix("Tests/IntegrationTests/RunTransmitterTests.swift#")
                     || $0.hasPrefix("Tests/BlueproofConformanceTests/TransmitterCaseTests.swift#")
+                    // issue 18: Bluenet
+                    || $0.hasPrefix("Tests/IntegrationTests/RunBluenetTests.swift#")
             } == true, "\(id): the catalogue does not name the runner's test")
         }
         for item in CaptureCase.all { #expect(catalogue.entry(item.id) != nil, "\(item.id)") }
