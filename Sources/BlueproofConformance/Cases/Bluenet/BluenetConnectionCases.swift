@@ -76,19 +76,19 @@ enum BluenetConnectionCases {
             try await stage.subject.startScanning(.all)
             let plain = try await stage.plainDevice(1)
             for id in [first, second] {
-                guard await stage.publications.first(within: BluenetStage.airWait, where: { $0.subscription == id && $0.handle == plain }) != nil else {
+                guard await stage.publications.first(within: BluenetStage.airWait, where: { $0.subscription == id && $0.name == plain }) != nil else {
                     throw BluenetPreconditionNotMet("subscription \(id) got no advertisement of \(plain) within \(BluenetStage.airWait)")
                 }
             }
             guard await stage.subject.off(first) else { return .fail("off(\(first)) found no subscription \(first)") }
             // The Crownstone starts advertising after off returned: the ended subscription must not get it.
-            let handle = try await stage.crownstone(2).handle
-            guard await stage.publications.first(within: BluenetStage.airWait, where: { $0.subscription == second && $0.handle == handle }) != nil else {
-                throw BluenetPreconditionNotMet("subscription \(second), still on, got no advertisement of the Crownstone \(handle) within \(BluenetStage.airWait)")
+            let name = try await stage.crownstone(2).name
+            guard await stage.publications.first(within: BluenetStage.airWait, where: { $0.subscription == second && $0.name == name }) != nil else {
+                throw BluenetPreconditionNotMet("subscription \(second), still on, got no advertisement of the Crownstone \(name) within \(BluenetStage.airWait)")
             }
-            let late = await stage.publishedWhileQuiet { $0.subscription == first && $0.handle == handle }
+            let late = await stage.publishedWhileQuiet { $0.subscription == first && $0.name == name }
             guard late.isEmpty else {
-                return .fail("after off(\(first)) its callback still got \(late.count) advertisement(s) of the Crownstone \(handle)")
+                return .fail("after off(\(first)) its callback still got \(late.count) advertisement(s) of the Crownstone \(name)")
             }
             return .pass("on gave the distinct ids \(first) and \(second); after off(\(first)) only \(second) got the Crownstone")
         },

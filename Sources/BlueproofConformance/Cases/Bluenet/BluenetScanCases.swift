@@ -12,9 +12,9 @@ enum BluenetScanCases {
             try await stage.subject.startScanning(.all)
             let plain = try await stage.plainDevice(1)
             let crownstone = try await stage.crownstone(2)
-            for (what, handle) in [("the plain device", plain), ("the Crownstone", crownstone.handle)] {
-                guard await stage.advertisement(from: handle) != nil else {
-                    return .fail("startScanning published nothing from \(what) \(handle) within \(BluenetStage.airWait)")
+            for (what, name) in [("the plain device", plain), ("the Crownstone", crownstone.name)] {
+                guard await stage.advertisement(from: name) != nil else {
+                    return .fail("startScanning published nothing from \(what) \(name) within \(BluenetStage.airWait)")
                 }
             }
             return .pass("startScanning published both the plain device and the Crownstone")
@@ -24,8 +24,8 @@ enum BluenetScanCases {
             // The plain device first: its report reaches the subject before the Crownstone's.
             let plain = try await stage.plainDevice(1)
             let crownstone = try await stage.crownstone(2)
-            guard await stage.advertisement(from: crownstone.handle) != nil else {
-                return .fail("startScanningForCrownstones published nothing from the Crownstone \(crownstone.handle) within \(BluenetStage.airWait)")
+            guard await stage.advertisement(from: crownstone.name) != nil else {
+                return .fail("startScanningForCrownstones published nothing from the Crownstone \(crownstone.name) within \(BluenetStage.airWait)")
             }
             let others = await stage.publishedWhileQuiet { !$0.isCrownstone }
             guard others.isEmpty else {
@@ -41,9 +41,9 @@ enum BluenetScanCases {
             guard await stage.advertisement(from: plain) != nil else {
                 return .fail("startScanningForService(\(BluenetStage.plainService)) published nothing from \(plain), which has it, within \(BluenetStage.airWait)")
             }
-            let others = await stage.publishedWhileQuiet { $0.handle != plain }
+            let others = await stage.publishedWhileQuiet { $0.name != plain }
             guard others.isEmpty else {
-                return .fail("startScanningForService(\(BluenetStage.plainService)) published \(others.count) advertisement(s) of devices without it (the Crownstone \(crownstone.handle)): \(others[0].object)")
+                return .fail("startScanningForService(\(BluenetStage.plainService)) published \(others.count) advertisement(s) of devices without it (the Crownstone \(crownstone.name)): \(others[0].object)")
             }
             return .pass("only the device with service \(BluenetStage.plainService) was published")
         },
@@ -56,12 +56,12 @@ enum BluenetScanCases {
             await stage.subject.stopScanning()
             // The Crownstone starts advertising after stopScanning returned: anything of it was published after.
             let crownstone = try await stage.crownstone(2)
-            let handle = crownstone.handle
-            let after = await stage.publishedWhileQuiet { $0.handle == handle }
+            let name = crownstone.name
+            let after = await stage.publishedWhileQuiet { $0.name == name }
             guard after.isEmpty else {
-                return .fail("after stopScanning the subject published \(after.count) advertisement(s) of the Crownstone \(handle), which started advertising after it: \(after[0].object)")
+                return .fail("after stopScanning the subject published \(after.count) advertisement(s) of the Crownstone \(name), which started advertising after it: \(after[0].object)")
             }
-            return .pass("nothing was published after stopScanning while the Crownstone \(crownstone.handle) started advertising")
+            return .pass("nothing was published after stopScanning while the Crownstone \(crownstone.name) started advertising")
         },
         BluenetCase("BLN/SCAN/BV-05", nodes: 1, brokenBy: [.bluenetNeverReady]) { stage in
             let subject = stage.subject
@@ -88,13 +88,13 @@ enum BluenetScanCases {
             try await stage.subject.startScanning(.all)
             let plain = try await stage.plainDevice(1)
             let crownstone = try await stage.crownstone(2)
-            for handle in [plain, crownstone.handle] {
-                guard let published = await stage.advertisement(from: handle, withServiceData: true) else {
-                    throw BluenetPreconditionNotMet("startScanning published nothing from \(handle) within \(BluenetStage.airWait)")
+            for name in [plain, crownstone.name] {
+                guard let published = await stage.advertisement(from: name, withServiceData: true) else {
+                    throw BluenetPreconditionNotMet("startScanning published nothing from \(name) within \(BluenetStage.airWait)")
                 }
                 guard let object = published.fields, let stringified = BluenetPublication.parse(published.stringified),
                       let left = BluenetPublication.canonical(object), left == BluenetPublication.canonical(stringified) else {
-                    return .fail("the advertisement of \(handle) and its stringified form differ: \(published.object) vs \(published.stringified)")
+                    return .fail("the advertisement of \(name) and its stringified form differ: \(published.object) vs \(published.stringified)")
                 }
             }
             return .pass("the JSON of both advertisements and their stringified forms agree")
@@ -104,8 +104,8 @@ enum BluenetScanCases {
             let state = CrownstoneServiceData(crownstoneId: 0x0107, crownstoneStateId: 0x0203, switchState: 100, eventBitmask: 5,
                                               powerUsage: 1500, accumulatedEnergy: 123_456)
             let crownstone = try await stage.crownstone(1, state: state)
-            guard let published = await stage.advertisement(from: crownstone.handle, withServiceData: true) else {
-                return .fail("startScanning published no service data of the Crownstone \(crownstone.handle) within \(BluenetStage.airWait)")
+            guard let published = await stage.advertisement(from: crownstone.name, withServiceData: true) else {
+                return .fail("startScanning published no service data of the Crownstone \(crownstone.name) within \(BluenetStage.airWait)")
             }
             let uuid = CrownstoneServiceData.plugServiceUUID.description
             let expected: [String: Any] = ["crownstoneId": "263", "crownstoneStateId": "515", "switchState": 100, "eventBitmask": 5,

@@ -29,33 +29,35 @@ final class BluenetStage: Sendable {
     static let plainService = BluetoothUUID(uuid16: 0x180F)
     static let plainBytes: [UInt8] = [0x00, 0x01, 0x7F, 0x80, 0xFE, 0xFF]
 
-    /// Starts node `node` advertising as a plain device (name, and ``plainBytes`` under
-    /// ``plainService`` in its scan response); its handle.
+    /// Starts node `node` advertising as a plain device (its name, and ``plainBytes`` under
+    /// ``plainService`` in its scan response); its name. Testers are known by name: the handle
+    /// is the subject's own name for a device (on iOS a UUID per phone).
     func plainDevice(_ node: Int) async throws -> String {
         let host = try context.host(node)
+        let name = "plain\(node)"
         try await host.startAdvertising(LEAdvertisingParameters(
-            data: try AdvertisingData([.flags(.generalDiscoverableLEOnly), .localName("plain")]).encodedLegacy(),
+            data: try AdvertisingData([.flags(.generalDiscoverableLEOnly), .localName(name)]).encodedLegacy(),
             scanResponse: try AdvertisingData([.serviceData(ServiceData(uuid: Self.plainService, data: Self.plainBytes))]).encodedLegacy()))
-        return "\(await host.address)"
+        return name
     }
 
-    /// Starts a simulated Crownstone advertising `state` on node `node`: its handle and its events.
+    /// Starts a simulated Crownstone advertising `state` on node `node`: its name and its events.
     func crownstone(_ node: Int, state: CrownstoneServiceData = CrownstoneServiceData(
         crownstoneId: 7, crownstoneStateId: 0, switchState: 0, eventBitmask: 0, powerUsage: 0, accumulatedEnergy: 0))
-        async throws -> (handle: String, events: EventLog<SimulatedCrownstone.Event>) {
-        let host = try context.host(node)
-        let crownstone = SimulatedCrownstone(host: host, state: state)
+        async throws -> (name: String, events: EventLog<SimulatedCrownstone.Event>) {
+        let name = "crownstone\(node)"
+        let crownstone = SimulatedCrownstone(host: try context.host(node), state: state, name: name)
         crownstones.withLock { $0.append(crownstone) }
         let events = EventLog(crownstone.events)
         try await crownstone.start()
-        return ("\(await host.address)", events)
+        return (name, events)
     }
 
-    /// The first advertisement the subject publishes from `handle` (with service data when
-    /// `withServiceData`: the scan response merged in), nil when none within ``airWait``.
-    func advertisement(from handle: String, withServiceData: Bool = false) async -> BluenetPublication? {
+    /// The first advertisement the subject publishes of the device named `name` (with service
+    /// data when `withServiceData`: the scan response merged in), nil when none within ``airWait``.
+    func advertisement(from name: String, withServiceData: Bool = false) async -> BluenetPublication? {
         await publications.first(within: Self.airWait) {
-            $0.topic == .advertisementData && $0.handle == handle && (!withServiceData || $0.fields?["serviceData"] != nil)
+            $0.topic == .advertisementData && $0.name == name && (!withServiceData || $0.fields?["serviceData"] != nil)
         }
     }
 
@@ -74,15 +76,15 @@ final class BluenetStage: Sendable {
     }
 
     /// Has the subject scan for Crownstones until it hears the one on `node`, then connect to
-    /// it; a subject that cannot is a precondition not met (an error, not a verdict on the rule).
-    func connectedCrownstone(_ node: Int) async throws -> (handle: String, events: EventLog<SimulatedCrownstone.Event>) {
+    /// it by the handle it published; a subject that cannot is a precondition not met (an
+    /// error, not a verdict on the rule).
+    func connectedCrownstone(_ node: Int) async throws -> (name: String, events: EventLog<SimulatedCrownstone.Event>) {
         try await subject.startScanning(.crownstones)
         let crownstone = try await crownstone(node)
-        guard await advertisement(from: crownstone.handle) != nil else {
-            throw BluenetPreconditionNotMet("the subject published no advertisement of the Crownstone \(crownstone.handle) within \(Self.airWait)")
+        guard let handle = await advertisement(from: crownstone.name)?.handle else {
+            throw BluenetPreconditionNotMet("the subject published no advertisement with a handle of \(crownstone.name) within \(Self.airWait)")
         }
         await subject.stopScanning()
-        let handle = crownstone.handle
         let outcome = await settle("connect(\(handle))", within: Self.airWait) { await $0.connect(handle) }
         guard outcome == .fulfilled else {
             throw BluenetPreconditionNotMet("connect(\(handle)) to the simulated Crownstone: \(outcome.map { "\($0)" } ?? "not settled within \(Self.airWait)")")
@@ -107,8 +109,9 @@ extension BluenetPublication {
     /// The data object, parsed; nil when it is not a JSON object.
     var fields: [String: Any]? { Self.parse(object) }
 
-    /// The advertisement's handle; nil when it has none.
+    /// The advertisement's handle and name; nil when it has none.
     var handle: String? { fields?["handle"] as? String }
+    var name: String? { fields?["name"] as? String }
 
     /// Whether the advertisement carries a Crownstone object (under a Crownstone service UUID).
     var isCrownstone: Bool {
