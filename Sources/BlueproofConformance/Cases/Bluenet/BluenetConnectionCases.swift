@@ -44,8 +44,28 @@ enum BluenetConnectionCases {
             }
             return .pass("setSwitchState(0.5) was refused as unsupported and wrote nothing")
         },
+        BluenetCase("BLN/CONN/BV-03", nodes: 3, brokenBy: [.bluenetConnectKeepsCurrent]) { stage in
+            let first = try await stage.connectedCrownstone(1)
+            try await stage.subject.startScanning(.crownstones)
+            let second = try await stage.crownstone(2)
+            guard let handle = await stage.advertisement(from: second.name)?.handle else {
+                throw BluenetPreconditionNotMet("the subject published no advertisement with a handle of \(second.name) within \(BluenetStage.airWait)")
+            }
+            await stage.subject.stopScanning()
+            let outcome = await stage.settle("connect(\(handle)) while connected to \(first.name)", within: BluenetStage.airWait) {
+                await $0.connect(handle)
+            }
+            guard outcome == .fulfilled, await second.events.first(within: BluenetStage.airWait, where: { $0.isConnection }) != nil else {
+                throw BluenetPreconditionNotMet("connect(\(handle)) to \(second.name): \(outcome.map { "\($0)" } ?? "not settled within \(BluenetStage.airWait)")")
+            }
+            // The first device's link must have ended (the subject waited for it before connecting).
+            guard await first.events.first(within: stage.disconnectWait, where: { $0.isDisconnection }) != nil else {
+                return .fail("connected to \(second.name) while \(first.name) stayed connected (no disconnection within \(stage.disconnectWait))")
+            }
+            return .pass("connect(\(second.name)) disconnected \(first.name) and connected")
+        },
         BluenetCase("BLN/CONN/BV-04", nodes: 1, brokenBy: [.bluenetDisconnectNeedsConnection]) { stage in
-            let timeout = Duration.seconds((try? stage.context.profile.int("bluenet.disconnect_timeout_s")) ?? 2)
+            let timeout = stage.disconnectTimeout
             guard let outcome = await stage.settle("disconnect()", within: timeout + slack, { await $0.disconnect() }) else {
                 return .fail("disconnect() with nothing connected was not settled within the \(timeout) timeout and \(slack) more")
             }
@@ -96,6 +116,9 @@ enum BluenetConnectionCases {
 }
 
 extension SimulatedCrownstone.Event {
+    var isConnection: Bool { if case .connected = self { true } else { false } }
+    var isDisconnection: Bool { if case .disconnected = self { true } else { false } }
+
     /// A switch command taken or a write refused: what a setSwitchState puts on the Crownstone.
     var isSwitch: Bool {
         switch self {

@@ -29,7 +29,7 @@ enum BluenetScanCases {
             }
             let others = await stage.publishedWhileQuiet { !$0.isCrownstone }
             guard others.isEmpty else {
-                return .fail("startScanningForCrownstones published \(others.count) advertisement(s) without Crownstone service data, the plain device \(plain)'s among them: \(others[0].object)")
+                return .fail("startScanningForCrownstones published \(others.count) advertisement(s) without Crownstone service data (the plain device \(plain) has none), the first: \(others[0].object)")
             }
             return .pass("only the Crownstone was published")
         },

@@ -25,6 +25,11 @@ final class BluenetStage: Sendable {
 
     var publications: BluenetPublicationLog { subject.publications }
 
+    /// The profile's disconnect timeout ("Methods": disconnect, 2 s).
+    var disconnectTimeout: Duration { .seconds((try? context.profile.int("bluenet.disconnect_timeout_s")) ?? 2) }
+    /// How long a link the subject ends may take to end at the tester: the timeout and 3 s more.
+    var disconnectWait: Duration { disconnectTimeout + .seconds(3) }
+
     /// The plain tester's service data: UUID 180F with octets across the whole 0–255 range.
     static let plainService = BluetoothUUID(uuid16: 0x180F)
     static let plainBytes: [UInt8] = [0x00, 0x01, 0x7F, 0x80, 0xFE, 0xFF]

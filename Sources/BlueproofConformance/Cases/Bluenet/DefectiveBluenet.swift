@@ -16,9 +16,15 @@ public final class DefectiveBluenet: BluenetControl {
     /// The Bluenet defects among `defects`.
     public static func relevant(_ defects: Set<Defect>) -> Set<Defect> { defects.filter { $0.rawValue.hasPrefix("bluenet") } }
 
-    public init(wrapping inner: any BluenetControl, defects: Set<Defect>) {
+    /// Makes another library on the same node (``Defect/bluenetConnectKeepsCurrent`` connects
+    /// through it, leaving the current link to the first).
+    private let another: @Sendable () async -> any BluenetControl
+    private let others = Mutex<[any BluenetControl]>([])
+
+    public init(wrapping inner: any BluenetControl, defects: Set<Defect>, another: @escaping @Sendable () async -> any BluenetControl) {
         self.inner = inner
         self.defects = defects
+        self.another = another
         let source = inner.publications
         let log = publications
         relay = Task {
@@ -63,6 +69,11 @@ public final class DefectiveBluenet: BluenetControl {
     }
 
     public func connect(_ handle: String) async -> BluenetOutcome {
+        if defects.contains(.bluenetConnectKeepsCurrent), connected.withLock({ $0 }) {
+            let other = await another()
+            others.withLock { $0.append(other) }
+            return await other.connect(handle)
+        }
         let outcome = await inner.connect(handle)
         if outcome == .fulfilled { connected.withLock { $0 = true } }
         guard defects.contains(.bluenetConnectNeverGivesUp), case .rejected = outcome else { return outcome }
@@ -90,6 +101,7 @@ public final class DefectiveBluenet: BluenetControl {
     }
 
     public func stop() async {
+        for other in others.withLock({ $0 }) { await other.stop() }
         await inner.stop()
         relay.cancel()
         publications.end()

@@ -143,6 +143,8 @@ public enum Defect: String, CaseIterable, Sendable, Codable {
     case bluenetSwitchInverted, bluenetDimmingAccepted
     /// off(id) reports the subscription ended and leaves it delivering.
     case bluenetOffIgnored
+    /// connect while connected keeps the current link and connects the new device beside it.
+    case bluenetConnectKeepsCurrent
 
     /// The engine defect this is, if it lives in the engine.
     public var engine: TransmitterDefects? {
