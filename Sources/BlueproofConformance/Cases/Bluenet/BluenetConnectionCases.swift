@@ -48,9 +48,7 @@ enum BluenetConnectionCases {
             let first = try await stage.connectedCrownstone(1)
             try await stage.subject.startScanning(.crownstones)
             let second = try await stage.crownstone(2)
-            guard let handle = await stage.advertisement(from: second.name)?.handle else {
-                throw BluenetPreconditionNotMet("the subject published no advertisement with a handle of \(second.name) within \(BluenetStage.airWait)")
-            }
+            let handle = try await stage.publishedHandle(of: second.name)
             await stage.subject.stopScanning()
             let outcome = await stage.settle("connect(\(handle)) while connected to \(first.name)", within: BluenetStage.airWait) {
                 await $0.connect(handle)

@@ -80,15 +80,22 @@ final class BluenetStage: Sendable {
         return try? await withTimeout(limit, what: what) { await call(subject) }
     }
 
+    /// The handle the subject published for the device named `name` (it must be scanning);
+    /// none within ``airWait`` is a precondition not met.
+    func publishedHandle(of name: String) async throws -> String {
+        guard let handle = await advertisement(from: name)?.handle else {
+            throw BluenetPreconditionNotMet("the subject published no advertisement with a handle of \(name) within \(Self.airWait)")
+        }
+        return handle
+    }
+
     /// Has the subject scan for Crownstones until it hears the one on `node`, then connect to
     /// it by the handle it published; a subject that cannot is a precondition not met (an
     /// error, not a verdict on the rule).
     func connectedCrownstone(_ node: Int) async throws -> (name: String, events: EventLog<SimulatedCrownstone.Event>) {
         try await subject.startScanning(.crownstones)
         let crownstone = try await crownstone(node)
-        guard let handle = await advertisement(from: crownstone.name)?.handle else {
-            throw BluenetPreconditionNotMet("the subject published no advertisement with a handle of \(crownstone.name) within \(Self.airWait)")
-        }
+        let handle = try await publishedHandle(of: crownstone.name)
         await subject.stopScanning()
         let outcome = await settle("connect(\(handle))", within: Self.airWait) { await $0.connect(handle) }
         guard outcome == .fulfilled else {
