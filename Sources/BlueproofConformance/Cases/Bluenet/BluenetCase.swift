@@ -7,16 +7,20 @@ struct BluenetCase: ConformanceCase {
     let id: CaseID
     let nodes: Int
     let brokenBy: Set<Defect>
+    /// A radio-proxy scenario the nodes run behind (RSSI and repeated reports), nil for none.
+    let radioScenario: String?
     let script: @Sendable (BluenetStage) async throws -> CaseOutcome
 
-    init(_ id: CaseID, nodes: Int, brokenBy: Set<Defect>, _ script: @escaping @Sendable (BluenetStage) async throws -> CaseOutcome) {
+    init(_ id: CaseID, nodes: Int, brokenBy: Set<Defect>, radioScenario: String? = nil,
+         _ script: @escaping @Sendable (BluenetStage) async throws -> CaseOutcome) {
         self.id = id
         self.nodes = nodes
         self.brokenBy = brokenBy
+        self.radioScenario = radioScenario
         self.script = script
     }
 
-    var needs: CaseNeeds { CaseNeeds(controllers: nodes) }
+    var needs: CaseNeeds { CaseNeeds(controllers: nodes, radioScenario: radioScenario) }
 
     func run(_ context: CaseContext) async throws -> CaseOutcome {
         guard let provider = context.transmitterProvider else { throw MissingTransmitterProvider() }
@@ -40,5 +44,5 @@ struct BluenetCase: ConformanceCase {
 
 /// Every BLN case, in catalogue order.
 enum BluenetCases {
-    static func all() -> [BluenetCase] { BluenetScanCases.all + BluenetConnectionCases.all }
+    static func all() -> [BluenetCase] { BluenetScanCases.all + BluenetConnectionCases.all + BluenetBeaconCases.all }
 }

@@ -19,6 +19,8 @@ public protocol BluenetControl: Sendable {
     func on(_ topic: BluenetTopic) async -> Int
     /// "off(id)": ends a subscription; whether there was one.
     func off(_ id: Int) async -> Bool
+    /// "trackUUID(uuid, groupId)" (Bluenet Localization): ranges that UUID's iBeacons for the group.
+    func trackUUID(_ uuid: String, groupId: String) async throws
     /// "connect(handle)", "disconnect()", "setSwitchState(state)": how each promise ended.
     func connect(_ handle: String) async -> BluenetOutcome
     func disconnect() async -> BluenetOutcome

@@ -136,6 +136,11 @@ extension BluenetPublication {
         (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) }
     }
 
+    /// `text` as a JSON array of objects (an iBeaconAdvertisement's data); nil when it is not one.
+    static func parseArray(_ text: String) -> [[String: Any]]? {
+        (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [[String: Any]]
+    }
+
     static func parse(_ text: String) -> [String: Any]? {
         (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any]
     }

@@ -12,6 +12,8 @@ public final class DefectiveBluenet: BluenetControl {
     private let relay: Task<Void, Never>
     /// Whether a connect fulfilled since the last disconnect (for bluenetDisconnectNeedsConnection).
     private let connected = Mutex(false)
+    /// The UUID last tracked (for bluenetRegionNamedByUUID).
+    private let trackedUUID = TrackedUUID()
 
     /// The Bluenet defects among `defects`.
     public static func relevant(_ defects: Set<Defect>) -> Set<Defect> { defects.filter { $0.rawValue.hasPrefix("bluenet") } }
@@ -27,12 +29,23 @@ public final class DefectiveBluenet: BluenetControl {
         self.another = another
         let source = inner.publications
         let log = publications
+        let tracked = trackedUUID
         relay = Task {
             var index = 0
+            var rounds = 0
             // Follows the inner log as it grows, changing each publication as the defects say.
             while let next = await source.first(within: .seconds(3600), from: index, where: { _ in true }) {
                 index += 1
-                log.record(Self.altered(next, by: defects))
+                if next.topic == .iBeaconAdvertisement, defects.contains(.bluenetRangingEveryOtherRound) {
+                    rounds += 1
+                    if rounds.isMultiple(of: 2) { continue }
+                }
+                var altered = Self.altered(next, by: defects)
+                if next.topic == .enterRegion, defects.contains(.bluenetRegionNamedByUUID), let uuid = tracked.value.withLock({ $0 }) {
+                    altered.object = "\"\(uuid)\""
+                    altered.stringified = altered.object
+                }
+                log.record(altered)
             }
             log.end()
         }
@@ -66,6 +79,11 @@ public final class DefectiveBluenet: BluenetControl {
         // Reports the subscription ended and leaves it delivering.
         if defects.contains(.bluenetOffIgnored) { return true }
         return await inner.off(id)
+    }
+
+    public func trackUUID(_ uuid: String, groupId: String) async throws {
+        trackedUUID.value.withLock { $0 = uuid }
+        try await inner.trackUUID(uuid, groupId: groupId)
     }
 
     public func connect(_ handle: String) async -> BluenetOutcome {
@@ -128,6 +146,10 @@ public final class DefectiveBluenet: BluenetControl {
             }
             publication.stringified = publication.object
         }
+        if defects.contains(.bluenetIdStringMisjoined), publication.topic == .iBeaconAdvertisement {
+            publication.object = publication.object.replacingOccurrences(of: ".Maj:", with: ":Maj.")
+            publication.stringified = publication.object
+        }
         if defects.contains(.bluenetStringifyDropsRSSI) {
             publication.stringified = rewrite(publication.stringified) { $0["rssi"] = nil }
         }
@@ -141,4 +163,9 @@ public final class DefectiveBluenet: BluenetControl {
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return text }
         return String(decoding: data, as: UTF8.self)
     }
+}
+
+/// The UUID a broken variant last tracked, shared with its relay of publications.
+private final class TrackedUUID: Sendable {
+    let value = Mutex<String?>(nil)
 }

@@ -38,6 +38,28 @@ public final class ReferenceBluenet<C: Clock>: BluenetControl where C.Duration =
             }
         }
         await bluenet.hostStarted()
+        for topic in BluenetTopic.allCases where topic != .advertisementData { _ = await subscribe(topic, logging: { nil }) }
+    }
+
+    /// The data of `event` as JSON text: the library's stringify of the object, or the id as a JSON string.
+    static func text(of event: BluenetEvent) -> String {
+        switch event {
+        case let .advertisementData(advertisement): advertisement.stringify()
+        case let .iBeaconAdvertisement(packets): "[" + packets.map { $0.stringify() }.joined(separator: ",") + "]"
+        case let .enterRegion(id), let .exitRegion(id), let .enterLocation(id), let .exitLocation(id), let .currentLocation(id):
+            BluenetPublication.canonical([id]).map { String($0.dropFirst().dropLast()) } ?? "null"
+        }
+    }
+
+    /// Subscribes to `topic`, logging each delivery under the id `logging` gives (nil: the control's own).
+    private func subscribe(_ topic: BluenetTopic, logging subscription: @escaping @Sendable () -> Int?) async -> Int {
+        let (log, clock, origin) = (publications, clock, origin)
+        return await bluenet.on(topic) { event in
+            guard log.events.count < Self.publicationMaximum else { return }
+            let text = Self.text(of: event)
+            log.record(BluenetPublication(at: origin.duration(to: clock.now), topic: event.topic, object: text, stringified: text,
+                                          subscription: subscription()))
+        }
     }
 
     public func isReady() async { await bluenet.isReady() }
@@ -46,16 +68,12 @@ public final class ReferenceBluenet<C: Clock>: BluenetControl where C.Duration =
 
     public func on(_ topic: BluenetTopic) async -> Int {
         let subscription = SubscriptionSlot()
-        let (log, clock, origin) = (publications, clock, origin)
-        let id = await bluenet.on(topic) { event in
-            guard log.events.count < Self.publicationMaximum, case let .advertisementData(advertisement) = event else { return }
-            let text = advertisement.stringify()
-            log.record(BluenetPublication(at: origin.duration(to: clock.now), topic: event.topic, object: text, stringified: text,
-                                          subscription: subscription.id.withLock { $0 }))
-        }
+        let id = await subscribe(topic) { subscription.id.withLock { $0 } }
         subscription.id.withLock { $0 = id }
         return id
     }
+
+    public func trackUUID(_ uuid: String, groupId: String) async throws { try await bluenet.trackUUID(uuid, groupId: groupId) }
 
     public func off(_ id: Int) async -> Bool { await bluenet.off(id) }
 
@@ -64,7 +82,7 @@ public final class ReferenceBluenet<C: Clock>: BluenetControl where C.Duration =
     public func setSwitchState(_ state: Double) async -> BluenetOutcome { await bluenet.setSwitchState(state) }
 
     public func stop() async {
-        await bluenet.stopScanning()
+        await bluenet.stop()
         recorder.withLock { $0?.cancel() }
         publications.end()
     }

@@ -145,6 +145,9 @@ public enum Defect: String, CaseIterable, Sendable, Codable {
     case bluenetOffIgnored
     /// connect while connected keeps the current link and connects the new device beside it.
     case bluenetConnectKeepsCurrent
+    /// iBeacon idStrings join the major as ":Maj." ; every other ranging round is not published;
+    /// enterRegion names the tracked UUID instead of the group id.
+    case bluenetIdStringMisjoined, bluenetRangingEveryOtherRound, bluenetRegionNamedByUUID
 
     /// The engine defect this is, if it lives in the engine.
     public var engine: TransmitterDefects? {
