@@ -72,5 +72,26 @@ enum BluenetBeaconCases {
             }
             return .pass("enterRegion \(entered.object)")
         },
+        {
+            // The document gives no time for leaving a region; the reference's is 30 s. A
+            // subject gets up to ``regionExitWait`` after its beacon went quiet.
+            var leaving = BluenetCase("BLN/BCN/BV-06", nodes: 2, brokenBy: [.bluenetRegionNeverLeft], radioScenario: room) { stage in
+                _ = try await ranging(stage)
+                guard await stage.publications.first(within: BluenetStage.airWait, where: { $0.topic == .enterRegion && $0.subscription == nil }) != nil else {
+                    throw BluenetPreconditionNotMet("no enterRegion within \(BluenetStage.airWait) of its beacon coming into range")
+                }
+                try await stage.context.host(1).stopAdvertising()
+                guard let exited = await stage.publications.first(within: regionExitWait, where: { $0.topic == .exitRegion && $0.subscription == nil }) else {
+                    return .fail("no exitRegion within \(regionExitWait) of the region's only beacon going quiet")
+                }
+                guard exited.object == "\"\(group)\"" else { return .fail("exitRegion carried \(exited.object), not the group id \"\(group)\"") }
+                return .pass("exitRegion \(exited.object) after the beacon went quiet")
+            }
+            leaving.timeout = .seconds(90)
+            return leaving
+        }(),
     ]
+
+    /// How long BV-06 waits for exitRegion once the beacon is quiet (the reference leaves after 30 s).
+    static let regionExitWait: Duration = .seconds(45)
 }

@@ -9,6 +9,8 @@ struct BluenetCase: ConformanceCase {
     let brokenBy: Set<Defect>
     /// A radio-proxy scenario the nodes run behind (RSSI and repeated reports), nil for none.
     let radioScenario: String?
+    /// The least time the case needs (a wait about time longer than the usual), nil for the default.
+    var timeout: Duration?
     let script: @Sendable (BluenetStage) async throws -> CaseOutcome
 
     init(_ id: CaseID, nodes: Int, brokenBy: Set<Defect>, radioScenario: String? = nil,
@@ -20,7 +22,7 @@ struct BluenetCase: ConformanceCase {
         self.script = script
     }
 
-    var needs: CaseNeeds { CaseNeeds(controllers: nodes, radioScenario: radioScenario) }
+    var needs: CaseNeeds { CaseNeeds(controllers: nodes, radioScenario: radioScenario, timeout: timeout) }
 
     func run(_ context: CaseContext) async throws -> CaseOutcome {
         guard let provider = context.transmitterProvider else { throw MissingTransmitterProvider() }

@@ -40,6 +40,7 @@ public final class DefectiveBluenet: BluenetControl {
                     rounds += 1
                     if rounds.isMultiple(of: 2) { continue }
                 }
+                if next.topic == .exitRegion, defects.contains(.bluenetRegionNeverLeft) { continue }
                 var altered = Self.altered(next, by: defects)
                 if next.topic == .enterRegion, defects.contains(.bluenetRegionNamedByUUID), let uuid = tracked.value.withLock({ $0 }) {
                     altered.object = "\"\(uuid)\""

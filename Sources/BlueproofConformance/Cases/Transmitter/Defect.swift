@@ -148,6 +148,8 @@ public enum Defect: String, CaseIterable, Sendable, Codable {
     /// iBeacon idStrings join the major as ":Maj." ; every other ranging round is not published;
     /// enterRegion names the tracked UUID instead of the group id.
     case bluenetIdStringMisjoined, bluenetRangingEveryOtherRound, bluenetRegionNamedByUUID
+    /// exitRegion is never published.
+    case bluenetRegionNeverLeft
 
     /// The engine defect this is, if it lives in the engine.
     public var engine: TransmitterDefects? {
