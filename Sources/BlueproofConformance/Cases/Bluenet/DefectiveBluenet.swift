@@ -54,8 +54,7 @@ public final class DefectiveBluenet: BluenetControl {
 
     public func isReady() async {
         guard defects.contains(.bluenetNeverReady) else { return await inner.isReady() }
-        // Never fulfils: waits until the caller gives up.
-        while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
+        await Self.untilCancelled()
     }
 
     public func startScanning(_ filter: BluenetScanFilter) async throws {
@@ -96,7 +95,7 @@ public final class DefectiveBluenet: BluenetControl {
         let outcome = await inner.connect(handle)
         if outcome == .fulfilled { connected.withLock { $0 = true } }
         guard defects.contains(.bluenetConnectNeverGivesUp), case .rejected = outcome else { return outcome }
-        while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
+        await Self.untilCancelled()
         return outcome
     }
 
@@ -124,6 +123,11 @@ public final class DefectiveBluenet: BluenetControl {
         await inner.stop()
         relay.cancel()
         publications.end()
+    }
+
+    /// A promise that never settles: returns only once the caller gives up (cancels).
+    private static func untilCancelled() async {
+        while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
     }
 
     // MARK: Publications
