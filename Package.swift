@@ -86,6 +86,7 @@ let package = Package(
             "BlueproofFiles", "BlueproofYAML", "BlueproofChat", .product(name: "Yams", package: "Yams"),
             .product(name: "Logging", package: "swift-log"),
             "BlueproofSpark", // issue 17: the SPK cases
+            "BlueproofBluenet", "BlueproofBluenetHost", // issue 18: Bluenet cases
         ]),
         .target(name: "BlueproofFuzzing", dependencies: [
             "BlueproofWire", "BlueproofCapture", "BlueproofTransmitter", "BlueproofTransmitterLinks", "BlueproofControl",

@@ -13,6 +13,8 @@ public actor BluenetHost<C: Clock> where C.Duration == Duration {
     private let clock: C
     private let origin: C.Instant
     private var scanner = BluenetScanner()
+    private var localization = BluenetLocalization()
+    private var rangingTask: Task<Void, Never>?
     private var connection: BluenetConnection
     private var devices = LEDeviceList()
     private var scanTask: Task<Void, Never>?
@@ -46,6 +48,50 @@ public actor BluenetHost<C: Clock> where C.Duration == Duration {
 
     private var now: Duration { origin.duration(to: clock.now) }
 
+    // MARK: Events
+
+    /// "on(topic, callback)": `callback` gets every event published on `topic` from now on;
+    /// the id (never one handed out before) is for ``off(_:)``. The localization topics are
+    /// Bluenet Localization's, with ids of their own.
+    @discardableResult
+    public func on(_ topic: BluenetTopic, _ callback: @escaping @Sendable (BluenetEvent) -> Void) -> Int {
+        topic == .advertisementData ? scanner.on(topic, callback) : -localization.on(topic, callback)
+    }
+
+    /// "off(id)": ends that subscription; false when there was none.
+    @discardableResult
+    public func off(_ id: Int) -> Bool { id < 0 ? localization.off(-id) : scanner.off(id) }
+
+    // MARK: Localization
+
+    /// "trackUUID(uuid, groupId)": ranges iBeacons of `uuid` for `groupId`, scanning (without
+    /// publishing advertisements unless a scan was started) and running a ranging round each
+    /// interval on the clock.
+    public func trackUUID(_ uuid: String, groupId: String) async throws {
+        try localization.trackUUID(uuid, groupId: groupId)
+        try await listen()
+        guard rangingTask == nil else { return }
+        let interval = localization.configuration.rangingInterval
+        localization.tick(now: now)
+        rangingTask = Task { [clock, weak self] in
+            while (try? await clock.sleep(for: interval)) != nil {
+                guard let self else { return }
+                await self.rangingTick()
+            }
+        }
+    }
+
+    private func rangingTick() { localization.tick(now: now) }
+
+    /// Stops scanning and ranging: nothing more is published on any topic.
+    public func stop() {
+        scanner.stopScanning()
+        rangingTask?.cancel()
+        rangingTask = nil
+        scanTask?.cancel()
+        scanTask = nil
+    }
+
     // MARK: Scanning
 
     /// The "advertisementData" topic: every advertisement the current scan publishes.
@@ -71,6 +117,11 @@ public actor BluenetHost<C: Clock> where C.Duration == Duration {
         case .crownstones: scanner.startScanningForCrownstones()
         case let .service(uuid): scanner.startScanningForService(uuid)
         }
+        try await listen()
+    }
+
+    /// Starts the LE scan both halves hear from, once.
+    private func listen() async throws(LEHostError) {
         guard scanTask == nil else { return }
         let reports = try await host.scan(LEScanParameters(active: true))
         scanTask = Task { [weak self] in
@@ -78,9 +129,10 @@ public actor BluenetHost<C: Clock> where C.Duration == Duration {
         }
     }
 
-    /// Stops scanning: nothing more is published.
+    /// Stops scanning: nothing more is published (ranging, once a UUID is tracked, goes on).
     public func stopScanning() {
         scanner.stopScanning()
+        guard localization.tracked.isEmpty else { return }
         scanTask?.cancel()
         scanTask = nil
     }
@@ -92,6 +144,10 @@ public actor BluenetHost<C: Clock> where C.Duration == Duration {
             devices = LEDeviceList()
         }
         _ = devices.add(report)
+        // RSSI 127 ("not available") is passed on: the localization core ignores it.
+        if let data = try? AdvertisingData(bytes: report.data), let beacon = IBeacon(advertisingData: data) {
+            localization.receive(beacon, rssi: Int(report.rssi ?? 127))
+        }
         guard let device = devices.devices[report.address] else { return }
         // RSSI 127 is the HCI's "not available" (Vol 4, Part E §7.7.65.2), as btvirt reports.
         scanner.receive(BluenetScanReport(handle: "\(device.address)", rssi: Int(device.rssi ?? 127),

@@ -31,10 +31,17 @@ public actor SimulatedCrownstone {
     public static let eventBuffer = 256
 
     public init(host: LEHost, crownstoneId: UInt16, switchState: UInt8 = 0, name: String = "crownstone") {
+        self.init(host: host, state: CrownstoneServiceData(crownstoneId: crownstoneId, crownstoneStateId: 0, switchState: switchState,
+                                                           eventBitmask: 0, powerUsage: 0, accumulatedEnergy: 0), name: name)
+    }
+
+    /// A plug advertising `state` (every field chosen; the switch state held to 0…100).
+    public init(host: LEHost, state: CrownstoneServiceData, name: String = "crownstone") {
         self.host = host
         self.name = name
-        state = CrownstoneServiceData(crownstoneId: crownstoneId, crownstoneStateId: 0, switchState: min(switchState, 100),
-                                      eventBitmask: 0, powerUsage: 0, accumulatedEnergy: 0)
+        var state = state
+        state.switchState = min(state.switchState, 100)
+        self.state = state
         (events, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(Self.eventBuffer))
     }
 

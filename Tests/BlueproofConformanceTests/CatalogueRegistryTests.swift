@@ -29,6 +29,8 @@ struct CatalogueRegistryTests {
                     || $0.hasPrefix("Tests/BlueproofConformanceTests/TransmitterCaseTests.swift#")
                     // issue 17: the SPK cases
                     || $0.hasPrefix("Tests/IntegrationTests/RunSparkTests.swift#")
+                    // issue 18: Bluenet
+                    || $0.hasPrefix("Tests/IntegrationTests/RunBluenetTests.swift#")
             } == true, "\(id): the catalogue does not name the runner's test")
         }
         for item in CaptureCase.all { #expect(catalogue.entry(item.id) != nil, "\(item.id)") }

@@ -33,6 +33,11 @@ extension Integration {
                 if let defects = SparkCases.brokenBy[item.id] {
                     return (item.id.rawValue, ["Spark defect " + defects.names.map { "`\($0)`" }.joined(separator: " or ")], "RunSparkTests")
                 }
+                // issue 18: Bluenet
+                if let bluenetCase = item as? BluenetCase {
+                    return (item.id.rawValue, ["defect " + bluenetCase.brokenBy.map { "`\($0.rawValue)`" }.sorted().joined(separator: " + ")],
+                            "RunBluenetTests")
+                }
                 let id = item.id.rawValue
                 let ours = RunCaseTests.variants.filter { $0.failing.contains(id) }.map { variant in
                     variant.name.lowercased() == "\(variant.faults)".lowercased() ? variant.name : "\(variant.name) (`\(variant.faults)`)"

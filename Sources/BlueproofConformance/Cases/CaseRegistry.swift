@@ -9,7 +9,9 @@ public struct CaseRegistry: Sendable {
     public static func standard(profile: Profile) -> CaseRegistry {
         CaseRegistry(transfer(profile: profile).cases + TransmitterCases.all() + [NotApplicableCase.simulator]
             // issue 17: the SPK cases
-            + SparkCases.all())
+            + SparkCases.all()
+            // issue 18: Bluenet
+            + BluenetCases.all())
     }
 
     /// The transfer cases (CBT), built for `profile`'s RSSI gate and maximum (the radio

@@ -61,6 +61,10 @@ public protocol TransmitterProvider: Sendable {
     /// checked now and at every change; nil when it does not within `timeout`.
     func carriage(atTester index: Int, of peer: UserID, within timeout: Duration,
                   where condition: @escaping @Sendable (DualLink.Carriage) -> Bool, for context: CaseContext) async throws -> DualLink.Carriage?
+    // issue 18: Bluenet
+    /// The Bluenet library of the implementation on node `node` (the BLN cases' subject), ended
+    /// by the case. Throws ``TransmitterUnavailable`` when the provider cannot drive one.
+    func bluenet(on node: Int, for context: CaseContext) async throws -> any BluenetControl
 }
 
 extension TransmitterProvider {
@@ -102,6 +106,11 @@ extension TransmitterProvider {
     public func carriage(atTester index: Int, of peer: UserID, within timeout: Duration,
                          where condition: @escaping @Sendable (DualLink.Carriage) -> Bool, for context: CaseContext) async throws -> DualLink.Carriage? {
         throw TransmitterUnavailable("\(name) has no tester with both links")
+    }
+
+    // issue 18: Bluenet
+    public func bluenet(on node: Int, for context: CaseContext) async throws -> any BluenetControl {
+        throw TransmitterUnavailable("\(name) cannot drive a Bluenet library: the control protocol has no Bluenet commands yet (docs/bluenet.md)")
     }
 }
 

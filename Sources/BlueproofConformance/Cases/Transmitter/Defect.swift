@@ -128,6 +128,28 @@ public enum Defect: String, CaseIterable, Sendable, Codable {
     case wifiToAndroidPeer
     /// Sends to an Android peer over BLE but sizes its packets by the Wi-Fi limits.
     case wifiLimitsToAndroidPeer
+    // issue 18: Bluenet (DefectiveBluenet, at the library's API boundary)
+    /// startScanning publishes only Crownstones; startScanningForCrownstones publishes every device.
+    case bluenetScanAllCrownstonesOnly, bluenetCrownstoneFilterIgnored
+    /// startScanningForService publishes every device; stopScanning leaves the events flowing.
+    case bluenetServiceFilterIgnored, bluenetPublishesAfterStop
+    /// isReady never fulfils; other devices' service data leaves as signed bytes (-128...127).
+    case bluenetNeverReady, bluenetServiceDataSigned
+    /// The stringified advertisement lacks the rssi; crownstoneId is read big-endian.
+    case bluenetStringifyDropsRSSI, bluenetCrownstoneIdBigEndian
+    /// A failed connect is never settled; disconnect with nothing connected is rejected.
+    case bluenetConnectNeverGivesUp, bluenetDisconnectNeedsConnection
+    /// setSwitchState(1) writes off and 0 writes on; a value between is rounded and written.
+    case bluenetSwitchInverted, bluenetDimmingAccepted
+    /// off(id) reports the subscription ended and leaves it delivering.
+    case bluenetOffIgnored
+    /// connect while connected keeps the current link and connects the new device beside it.
+    case bluenetConnectKeepsCurrent
+    /// iBeacon idStrings join the major as ":Maj." ; every other ranging round is not published;
+    /// enterRegion names the tracked UUID instead of the group id.
+    case bluenetIdStringMisjoined, bluenetRangingEveryOtherRound, bluenetRegionNamedByUUID
+    /// exitRegion is never published.
+    case bluenetRegionNeverLeft
 
     /// The engine defect this is, if it lives in the engine.
     public var engine: TransmitterDefects? {

@@ -1,0 +1,50 @@
+import BlueproofBluenet
+
+/// How a BLN case drives and observes the Bluenet library under test (bluenet-lib-ios README,
+/// "Methods" and "Events"): the reference (``ReferenceBluenet``), a broken variant of it
+/// (``DefectiveBluenet``), or, later, a device over the control protocol (docs/bluenet.md names
+/// the commands). The subject is judged on what it publishes and on what the testers on the
+/// other controllers see it do on the air.
+public protocol BluenetControl: Sendable {
+    /// "isReady()": returns once the library's BLE manager is initialised.
+    func isReady() async
+    /// startScanning, startScanningForCrownstones or startScanningForService.
+    func startScanning(_ filter: BluenetScanFilter) async throws
+    /// "stopScanning()".
+    func stopScanning() async
+    /// Everything the library published since the control was made, in order: to the
+    /// control's own subscription, and to each made with ``on(_:)`` (under its id).
+    var publications: BluenetPublicationLog { get }
+    /// "on(topic)": a new subscription, its deliveries logged under the id the library returned.
+    func on(_ topic: BluenetTopic) async -> Int
+    /// "off(id)": ends a subscription; whether there was one.
+    func off(_ id: Int) async -> Bool
+    /// "trackUUID(uuid, groupId)" (Bluenet Localization): ranges that UUID's iBeacons for the group.
+    func trackUUID(_ uuid: String, groupId: String) async throws
+    /// "connect(handle)", "disconnect()", "setSwitchState(state)": how each promise ended.
+    func connect(_ handle: String) async -> BluenetOutcome
+    func disconnect() async -> BluenetOutcome
+    func setSwitchState(_ state: Double) async -> BluenetOutcome
+    /// Ends scanning and the publication log; the control is not used afterwards.
+    func stop() async
+}
+
+/// One event the library published: when (on the case's clock, from the control's making),
+/// on which topic, the data object as JSON text, and the library's own stringified form
+/// ("Data Objects": stringify), as a device would report both over the control protocol.
+public struct BluenetPublication: Hashable, Sendable {
+    public var at: Duration
+    public var topic: BluenetTopic
+    public var object: String
+    public var stringified: String
+    /// The subscription (``BluenetControl/on(_:)``) it was delivered to; nil for the control's own.
+    public var subscription: Int?
+
+    public init(at: Duration, topic: BluenetTopic, object: String, stringified: String, subscription: Int? = nil) {
+        self.at = at
+        self.topic = topic
+        self.object = object
+        self.stringified = stringified
+        self.subscription = subscription
+    }
+}

@@ -1,0 +1,147 @@
+import BlueproofAsync
+import BlueproofBluenet
+import BlueproofBluenetHost
+import BlueproofHost
+import BlueproofWire
+import Foundation
+import Synchronization
+
+/// What a BLN case runs on: the subject's Bluenet library (node 0) and the testers on the
+/// other nodes of the same air, which advertise as plain devices or as simulated Crownstones.
+final class BluenetStage: Sendable {
+    let context: CaseContext
+    let subject: any BluenetControl
+    private let crownstones = Mutex<[SimulatedCrownstone]>([])
+
+    /// How long a case waits for something the subject should do on the air.
+    static let airWait: Duration = .seconds(15)
+    /// How long a case watches for something the subject must not publish (an absence).
+    static let quietWait: Duration = .seconds(2)
+
+    init(context: CaseContext, subject: any BluenetControl) {
+        self.context = context
+        self.subject = subject
+    }
+
+    var publications: BluenetPublicationLog { subject.publications }
+
+    /// The profile's disconnect timeout ("Methods": disconnect, 2 s).
+    var disconnectTimeout: Duration { .seconds((try? context.profile.int("bluenet.disconnect_timeout_s")) ?? 2) }
+    /// How long a link the subject ends may take to end at the tester: the timeout and 3 s more.
+    var disconnectWait: Duration { disconnectTimeout + .seconds(3) }
+
+    /// The plain tester's service data: UUID 180F with octets across the whole 0–255 range.
+    static let plainService = BluetoothUUID(uuid16: 0x180F)
+    static let plainBytes: [UInt8] = [0x00, 0x01, 0x7F, 0x80, 0xFE, 0xFF]
+
+    /// Starts node `node` advertising as a plain device (its name, and ``plainBytes`` under
+    /// ``plainService`` in its scan response); its name. Testers are known by name: the handle
+    /// is the subject's own name for a device (on iOS a UUID per phone).
+    func plainDevice(_ node: Int) async throws -> String {
+        let host = try context.host(node)
+        let name = "plain\(node)"
+        try await host.startAdvertising(LEAdvertisingParameters(
+            data: try AdvertisingData([.flags(.generalDiscoverableLEOnly), .localName(name)]).encodedLegacy(),
+            scanResponse: try AdvertisingData([.serviceData(ServiceData(uuid: Self.plainService, data: Self.plainBytes))]).encodedLegacy()))
+        return name
+    }
+
+    /// Starts a simulated Crownstone advertising `state` on node `node`: its name and its events.
+    func crownstone(_ node: Int, state: CrownstoneServiceData = CrownstoneServiceData(
+        crownstoneId: 7, crownstoneStateId: 0, switchState: 0, eventBitmask: 0, powerUsage: 0, accumulatedEnergy: 0))
+        async throws -> (name: String, events: EventLog<SimulatedCrownstone.Event>) {
+        let name = "crownstone\(node)"
+        let crownstone = SimulatedCrownstone(host: try context.host(node), state: state, name: name)
+        crownstones.withLock { $0.append(crownstone) }
+        let events = EventLog(crownstone.events)
+        try await crownstone.start()
+        return (name, events)
+    }
+
+    /// The first advertisement the subject publishes of the device named `name` (with service
+    /// data when `withServiceData`: the scan response merged in), nil when none within ``airWait``.
+    func advertisement(from name: String, withServiceData: Bool = false) async -> BluenetPublication? {
+        await publications.first(within: Self.airWait) {
+            $0.topic == .advertisementData && $0.name == name && (!withServiceData || $0.fields?["serviceData"] != nil)
+        }
+    }
+
+    /// Publications after the first `start` that `matches` picks, once ``quietWait`` passed
+    /// (the time the subject is given to publish what it must not).
+    func publishedWhileQuiet(from start: Int = 0, _ matches: @escaping @Sendable (BluenetPublication) -> Bool) async -> [BluenetPublication] {
+        _ = await publications.first(within: Self.quietWait, from: start) { _ in false }
+        return publications.events.dropFirst(start).filter(matches)
+    }
+
+    /// How a promise of the subject ended, or nil when it did not within `limit`.
+    func settle(_ what: String, within limit: Duration, _ call: @escaping @Sendable (any BluenetControl) async -> BluenetOutcome)
+        async -> BluenetOutcome? {
+        let subject = subject
+        return try? await withTimeout(limit, what: what) { await call(subject) }
+    }
+
+    /// The handle the subject published for the device named `name` (it must be scanning);
+    /// none within ``airWait`` is a precondition not met.
+    func publishedHandle(of name: String) async throws -> String {
+        guard let handle = await advertisement(from: name)?.handle else {
+            throw BluenetPreconditionNotMet("the subject published no advertisement with a handle of \(name) within \(Self.airWait)")
+        }
+        return handle
+    }
+
+    /// Has the subject scan for Crownstones until it hears the one on `node`, then connect to
+    /// it by the handle it published; a subject that cannot is a precondition not met (an
+    /// error, not a verdict on the rule).
+    func connectedCrownstone(_ node: Int) async throws -> (name: String, events: EventLog<SimulatedCrownstone.Event>) {
+        try await subject.startScanning(.crownstones)
+        let crownstone = try await crownstone(node)
+        let handle = try await publishedHandle(of: crownstone.name)
+        await subject.stopScanning()
+        let outcome = await settle("connect(\(handle))", within: Self.airWait) { await $0.connect(handle) }
+        guard outcome == .fulfilled else {
+            throw BluenetPreconditionNotMet("connect(\(handle)) to the simulated Crownstone: \(outcome.map { "\($0)" } ?? "not settled within \(Self.airWait)")")
+        }
+        return crownstone
+    }
+
+    func stop() async {
+        await subject.stop()
+        for crownstone in crownstones.withLock({ $0 }) { await crownstone.stop() }
+    }
+}
+
+/// A BLN case could not set up what its rule is about (the verdict is `error`).
+struct BluenetPreconditionNotMet: Error, CustomStringConvertible {
+    let reason: String
+    init(_ reason: String) { self.reason = reason }
+    var description: String { "precondition not met: \(reason)" }
+}
+
+extension BluenetPublication {
+    /// The data object, parsed; nil when it is not a JSON object.
+    var fields: [String: Any]? { Self.parse(object) }
+
+    /// The advertisement's handle and name; nil when it has none.
+    var handle: String? { fields?["handle"] as? String }
+    var name: String? { fields?["name"] as? String }
+
+    /// Whether the advertisement carries a Crownstone object (under a Crownstone service UUID).
+    var isCrownstone: Bool {
+        guard let data = fields?["serviceData"] as? [String: Any] else { return false }
+        return CrownstoneServiceData.crownstoneServiceUUIDs.contains { data[$0.description] != nil }
+    }
+
+    /// `value` as JSON text with sorted keys, for comparing objects whatever their key order.
+    static func canonical(_ value: Any) -> String? {
+        (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// `text` as a JSON array of objects (an iBeaconAdvertisement's data); nil when it is not one.
+    static func parseArray(_ text: String) -> [[String: Any]]? {
+        (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [[String: Any]]
+    }
+
+    static func parse(_ text: String) -> [String: Any]? {
+        (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any]
+    }
+}

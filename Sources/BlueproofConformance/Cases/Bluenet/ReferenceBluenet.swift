@@ -1,0 +1,94 @@
+import BlueproofAsync
+import BlueproofBluenet
+import BlueproofBluenetHost
+import BlueproofHost
+import Synchronization
+
+/// The events a control has seen the library publish.
+public typealias BluenetPublicationLog = EventLog<BluenetPublication>
+
+/// The reference Bluenet library as a BLN case's subject: the sans-I/O core on the case's LE
+/// host through ``BluenetHost``, its deadlines on the case's clock. Every advertisement it
+/// publishes is logged with its time and both JSON forms, up to ``publicationMaximum``.
+public final class ReferenceBluenet<C: Clock>: BluenetControl where C.Duration == Duration {
+    public let bluenet: BluenetHost<C>
+    public let publications = BluenetPublicationLog()
+    private let recorder: Mutex<Task<Void, Never>?> = Mutex(nil)
+    private let clock: C
+    private let origin: C.Instant
+
+    /// Publications logged per case; a crowd of advertisers beyond it is not recorded.
+    public static var publicationMaximum: Int { 4096 }
+
+    /// The library on `host` (already started): isReady fulfils from now on.
+    public init(host: LEHost, clock: C) async {
+        bluenet = BluenetHost(host: host, clock: clock)
+        self.clock = clock
+        let origin = clock.now
+        self.origin = origin
+        let stream = bluenet.advertisements
+        let log = publications
+        recorder.withLock {
+            $0 = Task {
+                for await advertisement in stream where log.events.count < Self.publicationMaximum {
+                    let text = advertisement.stringify()
+                    log.record(BluenetPublication(at: origin.duration(to: clock.now), topic: .advertisementData,
+                                                  object: text, stringified: text))
+                }
+            }
+        }
+        await bluenet.hostStarted()
+        for topic in BluenetTopic.allCases where topic != .advertisementData { _ = await subscribe(topic, logging: { nil }) }
+    }
+
+    /// The data of `event` as JSON text: the library's stringify of the object, or the id as a JSON string.
+    static func text(of event: BluenetEvent) -> String {
+        switch event {
+        case let .advertisementData(advertisement): advertisement.stringify()
+        case let .iBeaconAdvertisement(packets): "[" + packets.map { $0.stringify() }.joined(separator: ",") + "]"
+        case let .enterRegion(id), let .exitRegion(id), let .enterLocation(id), let .exitLocation(id), let .currentLocation(id):
+            BluenetPublication.canonical([id]).map { String($0.dropFirst().dropLast()) } ?? "null"
+        }
+    }
+
+    /// Subscribes to `topic`, logging each delivery under the id `logging` gives (nil: the control's own).
+    private func subscribe(_ topic: BluenetTopic, logging subscription: @escaping @Sendable () -> Int?) async -> Int {
+        let (log, clock, origin) = (publications, clock, origin)
+        return await bluenet.on(topic) { event in
+            guard log.events.count < Self.publicationMaximum else { return }
+            let text = Self.text(of: event)
+            log.record(BluenetPublication(at: origin.duration(to: clock.now), topic: event.topic, object: text, stringified: text,
+                                          subscription: subscription()))
+        }
+    }
+
+    public func isReady() async { await bluenet.isReady() }
+    public func startScanning(_ filter: BluenetScanFilter) async throws { try await bluenet.startScanning(filter) }
+    public func stopScanning() async { await bluenet.stopScanning() }
+
+    public func on(_ topic: BluenetTopic) async -> Int {
+        let subscription = SubscriptionSlot()
+        let id = await subscribe(topic) { subscription.id.withLock { $0 } }
+        subscription.id.withLock { $0 = id }
+        return id
+    }
+
+    public func trackUUID(_ uuid: String, groupId: String) async throws { try await bluenet.trackUUID(uuid, groupId: groupId) }
+
+    public func off(_ id: Int) async -> Bool { await bluenet.off(id) }
+
+    public func connect(_ handle: String) async -> BluenetOutcome { await bluenet.connect(handle) }
+    public func disconnect() async -> BluenetOutcome { await bluenet.disconnect() }
+    public func setSwitchState(_ state: Double) async -> BluenetOutcome { await bluenet.setSwitchState(state) }
+
+    public func stop() async {
+        await bluenet.stop()
+        recorder.withLock { $0?.cancel() }
+        publications.end()
+    }
+}
+
+/// A subscription's id, known once "on" returned, for the deliveries its callback logs.
+private final class SubscriptionSlot: Sendable {
+    let id = Mutex<Int?>(nil)
+}
