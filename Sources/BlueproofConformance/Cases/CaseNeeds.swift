@@ -26,10 +26,11 @@ public struct CaseNeeds: Hashable, Sendable {
     /// State the whole process shares that the case changes or judges, said as the reason it
     /// runs with no other case beside it (`run --jobs N`); nil when it can share the process.
     public var processWideState: String? = nil
-    /// A real-time window of this length in which the case watches for something that must not
-    /// happen (a second delivery, an unasked handshake, a connection past the gate). It holds no
-    /// processor while it waits, so `run --jobs N` lets such cases wait beside the N working ones
-    /// (``CaseSchedule``); nil when the case has no such window.
+    /// A real-time wait of about this length that the case spends idle: watching for something
+    /// that must not happen (a second delivery, an unasked handshake, a connection past the
+    /// gate), or for a timer of the subject's that the runner cannot move (a region left 30 s
+    /// after its beacon went quiet). It holds no processor while it waits, so `run --jobs N` lets
+    /// such cases wait beside the N working ones (``CaseSchedule``); nil when the case has none.
     public var quietWindow: Duration? = nil
 
     public init(controllers: Int = 0, features: Set<ControllerFeature> = [], radioScenario: String? = nil,

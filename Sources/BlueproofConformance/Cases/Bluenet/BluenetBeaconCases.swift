@@ -88,10 +88,13 @@ enum BluenetBeaconCases {
                 return .pass("exitRegion \(exited.object) after the beacon went quiet")
             }
             leaving.timeout = .seconds(90)
+            leaving.quietWindow = referenceRegionExit
             return leaving
         }(),
     ]
 
-    /// How long BV-06 waits for exitRegion once the beacon is quiet (the reference leaves after 30 s).
+    /// How long BV-06 waits for exitRegion once the beacon is quiet.
     static let regionExitWait: Duration = .seconds(45)
+    /// When the reference leaves a region whose beacons went quiet (BluenetHost's ranging).
+    static let referenceRegionExit: Duration = .seconds(30)
 }

@@ -11,6 +11,8 @@ struct BluenetCase: ConformanceCase {
     let radioScenario: String?
     /// The least time the case needs (a wait about time longer than the usual), nil for the default.
     var timeout: Duration?
+    /// An idle real-time wait the case makes (``CaseNeeds/quietWindow``), nil for none.
+    var quietWindow: Duration?
     let script: @Sendable (BluenetStage) async throws -> CaseOutcome
 
     init(_ id: CaseID, nodes: Int, brokenBy: Set<Defect>, radioScenario: String? = nil,
@@ -22,7 +24,7 @@ struct BluenetCase: ConformanceCase {
         self.script = script
     }
 
-    var needs: CaseNeeds { CaseNeeds(controllers: nodes, radioScenario: radioScenario, timeout: timeout) }
+    var needs: CaseNeeds { CaseNeeds(controllers: nodes, radioScenario: radioScenario, timeout: timeout, quietWindow: quietWindow) }
 
     func run(_ context: CaseContext) async throws -> CaseOutcome {
         guard let provider = context.transmitterProvider else { throw MissingTransmitterProvider() }
