@@ -26,9 +26,10 @@ struct CaseScheduleTests {
         #expect(serial.startable() == [1])
     }
 
-    @Test("cases with a quiet window wait beside the N working ones and start first; never more than N of them; with --jobs 1 everything keeps its turn")
+    @Test("cases with a quiet window wait beside the N working ones and start first, the longest first; never more than N of them; with --jobs 1 everything keeps its turn")
     func quietWindows() {
-        var schedule = CaseSchedule([.works, .works, .works, .waits, .waits, .waits, .works, .alone, .waits], jobs: 2)
+        let w: CaseSchedule.Kind = .waits(.seconds(5))
+        var schedule = CaseSchedule([.works, .works, .works, w, w, w, .works, .alone, w], jobs: 2)
         #expect(schedule.startable() == [3, 4, 0, 1], "two waiting, two working")
         schedule.finished(3)
         #expect(schedule.startable() == [5], "a waiting slot is free")
@@ -46,17 +47,22 @@ struct CaseScheduleTests {
         schedule.finished(7)
         #expect(schedule.startable() == [8])
 
-        var onlyWaiting = CaseSchedule([.waits, .waits, .waits, .waits, .waits], jobs: 2)
+        var onlyWaiting = CaseSchedule([w, w, w, w, w], jobs: 2)
         #expect(onlyWaiting.startable() == [0, 1, 2, 3], "with nothing working to start, waiting cases take the working slots")
         #expect(onlyWaiting.startable() == [])
 
-        var serial = CaseSchedule([.works, .waits, .works], jobs: 1)
+        var serial = CaseSchedule([.works, w, .works], jobs: 1)
         #expect(serial.startable() == [0])
         #expect(serial.startable() == [])
         serial.finished(0)
         #expect(serial.startable() == [1], "catalogue order, one at a time")
         serial.finished(1)
         #expect(serial.startable() == [2])
+
+        var longestFirst = CaseSchedule([.waits(.seconds(2)), .works, .waits(.seconds(30)), .waits(.seconds(5)), .waits(.seconds(30))], jobs: 2)
+        #expect(longestFirst.startable() == [2, 4, 1, 3], "the 30 s windows first (in order among equals), the working one, then the longest wait left takes the free working slot")
+        longestFirst.finished(2)
+        #expect(longestFirst.startable() == [0])
     }
 
     @Test("cases that declare process-wide state (every BFT/LOG case), runs with an implementation under test and a shared --controller run cases alone")

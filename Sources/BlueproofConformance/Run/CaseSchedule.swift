@@ -3,8 +3,8 @@ import BlueproofBackend
 /// Which cases `run --jobs N` starts when, sans I/O (issue 14, "Concurrent cases"): up to N
 /// working cases at once, each on its own controllers. A case that spends seconds in a quiet
 /// window (``CaseNeeds/quietWindow``) holds no processor while it waits, so with N of 2 or more
-/// up to N such cases also wait beside the N working ones, and they start first (they are the
-/// longest). A case that touches state the whole process shares runs with nothing beside it:
+/// up to N such cases also wait beside the N working ones, and they start first, the longest
+/// wait first. A case that touches state the whole process shares runs with nothing beside it:
 /// the cases before it finish first, the ones after it wait. With `--jobs 1` cases run one at
 /// a time in catalogue order. The runner reports results in catalogue order whatever order
 /// they end in.
@@ -12,8 +12,8 @@ struct CaseSchedule: Sendable {
     enum Kind: Sendable, Equatable {
         /// Shares the process with other cases and works most of its time.
         case works
-        /// Shares the process and spends most of its time in a quiet window.
-        case waits
+        /// Shares the process and spends most of its time in a quiet window this long.
+        case waits(Duration)
         /// Runs with no other case beside it.
         case alone
     }
@@ -30,7 +30,7 @@ struct CaseSchedule: Sendable {
     init(_ kinds: [Kind], jobs: Int) {
         self.jobs = max(1, jobs)
         // One at a time means one at a time: a quiet window waits its turn like any case.
-        self.kinds = self.jobs == 1 ? kinds.map { $0 == .waits ? .works : $0 } : kinds
+        self.kinds = self.jobs == 1 ? kinds.map { if case .waits = $0 { .works } else { $0 } } : kinds
         pending = Array(kinds.indices)
     }
 
@@ -46,10 +46,10 @@ struct CaseSchedule: Sendable {
             }
             // Only the runs before the next alone one may start.
             let segment = pending.prefix { kinds[$0] != .alone }
-            if waiting.count < jobs, let next = segment.first(where: { kinds[$0] == .waits }) {
+            if waiting.count < jobs, let next = Self.longestWait(in: segment, kinds) {
                 waiting.insert(next)
                 started.append(next)
-            } else if working.count < jobs, let next = segment.first(where: { kinds[$0] == .works }) ?? segment.first {
+            } else if working.count < jobs, let next = segment.first(where: { kinds[$0] == .works }) ?? Self.longestWait(in: segment, kinds) {
                 // With nothing working left to start, a waiting case takes a working slot too.
                 working.insert(next)
                 started.append(next)
@@ -59,6 +59,16 @@ struct CaseSchedule: Sendable {
             pending.removeAll { $0 == started.last }
         }
         return started
+    }
+
+    /// The run in `segment` with the longest quiet window (the first of equals), if any waits.
+    private static func longestWait(in segment: ArraySlice<Int>, _ kinds: [Kind]) -> Int? {
+        var best: (index: Int, window: Duration)?
+        for index in segment {
+            guard case let .waits(window) = kinds[index] else { continue }
+            if best.map({ window > $0.window }) ?? true { best = (index, window) }
+        }
+        return best?.index
     }
 
     /// Run `index` ended.
@@ -71,7 +81,7 @@ struct CaseSchedule: Sendable {
     /// How `item` is scheduled in a run with `config`.
     static func kind(of item: any ConformanceCase, in config: RunConfiguration) -> Kind {
         if runsAlone(item, in: config) != nil { return .alone }
-        return item.needs.quietWindow == nil ? .works : .waits
+        return item.needs.quietWindow.map { .waits($0) } ?? .works
     }
 
     /// Why `item` cannot share the process with another case in this run, or nil when it can.
