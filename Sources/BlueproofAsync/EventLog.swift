@@ -4,17 +4,9 @@ import Synchronization
 /// by the event it waits for, by its deadline, or by the end of the stream (no polling).
 /// Used for a transmitter's events, a link's, and a process's output lines.
 public final class EventLog<Event: Sendable>: Sendable {
-    private struct Waiter {
-        let matches: @Sendable (Event) -> Bool
-        let continuation: CheckedContinuation<Event?, Never>
-    }
-
     private struct State {
         var events: [Event] = []
-        var waiters: [Int: Waiter] = [:]
-        var nextWaiter = 0
-        /// Waiters whose deadline passed before they were registered.
-        var expired: Set<Int> = []
+        var waiters = Waiters<Event>()
         var ended = false
     }
 
@@ -47,27 +39,13 @@ public final class EventLog<Event: Sendable>: Sendable {
     /// `start`th are passed over (a second copy after a first, say).
     public func first(within timeout: Duration, from start: Int = 0,
                       where matches: @escaping @Sendable (Event) -> Bool) async -> Event? {
-        let key = state.withLock { state -> Int in
-            state.nextWaiter += 1
-            return state.nextWaiter
-        }
-        let timer = Task {
-            guard (try? await Task.sleep(for: timeout)) != nil else { return }
-            self.expire(key)
-        }
-        defer { timer.cancel() }
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                let immediate: Event?? = state.withLock { state in
-                    if let found = state.events.dropFirst(start).first(where: matches) { return .some(found) }
-                    if state.ended || state.expired.remove(key) != nil { return .some(nil) }
-                    state.waiters[key] = Waiter(matches: matches, continuation: continuation)
-                    return nil
-                }
-                if let immediate { continuation.resume(returning: immediate) }
+        let key = state.withLock { $0.waiters.newKey() }
+        return await Waiters<Event>.wait(key, within: timeout, expire: { self.expire(key) }) { continuation in
+            state.withLock { state -> Event?? in
+                if let found = state.events.dropFirst(start).first(where: matches) { return .some(found) }
+                if state.ended || !state.waiters.add(key, matches: matches, continuation) { return .some(nil) }
+                return nil
             }
-        } onCancel: {
-            expire(key)
         }
     }
 
@@ -79,33 +57,24 @@ public final class EventLog<Event: Sendable>: Sendable {
 
     /// Appends `event` and resumes the waiters it matches.
     public func record(_ event: Event) {
-        let ready = state.withLock { state -> [CheckedContinuation<Event?, Never>] in
+        let ready = state.withLock { state in
             state.events.append(event)
-            let keys = state.waiters.filter { $0.value.matches(event) }.map(\.key)
-            return keys.compactMap { state.waiters.removeValue(forKey: $0)?.continuation }
+            return state.waiters.matching(event)
         }
         for continuation in ready { continuation.resume(returning: event) }
     }
 
     /// No more events will come: every waiter gets nil.
     public func end() {
-        let waiting = state.withLock { state -> [Waiter] in
+        let waiting = state.withLock { state in
             state.ended = true
-            defer { state.waiters.removeAll() }
-            return Array(state.waiters.values)
+            return state.waiters.removeAll()
         }
-        for waiter in waiting { waiter.continuation.resume(returning: nil) }
+        for continuation in waiting { continuation.resume(returning: nil) }
     }
 
     private func expire(_ key: Int) {
-        let waiter = state.withLock { state -> Waiter? in
-            guard let waiter = state.waiters.removeValue(forKey: key) else {
-                state.expired.insert(key)
-                return nil
-            }
-            return waiter
-        }
-        waiter?.continuation.resume(returning: nil)
+        state.withLock { $0.waiters.expire(key) }?.resume(returning: nil)
     }
 }
 
