@@ -371,7 +371,8 @@ func withProxiedPair(_ scenario: RadioScenario, proxyPeripheral: Bool = true,
     let folder = try WorkFolder("proxy-transfer")
     defer { folder.cleanUp() }
     let clock = ManualClock()
-    let world = RadioWorld(scenario: scenario, clock: clock)
+    // The clock is a manual one that jumps: every repetition of a report is made up.
+    let world = RadioWorld(scenario: scenario, clock: clock, reemitBacklog: nil)
     defer { world.shutdown() }
     try await withBackend(.btvirt, in: folder.file("btvirt")) { backend in
         var hosts: [LEHost] = []
