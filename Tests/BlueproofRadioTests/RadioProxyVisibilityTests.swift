@@ -76,6 +76,30 @@ struct RadioProxyVisibilityTests {
         #expect(try await bench.events(0, marker: 4).count == 1, "then on at the interval from the clock's time")
     }
 
+    @Test("a random address the host took (LE Set Random Address, success) is its node's: its reports are judged by range and connections to it held; one the controller refused is not")
+    func randomAddress() async throws {
+        var bench = Bench(.fixed(rssi: -100))
+        let refused = BDAddress(littleEndian: [0x01, 0x02, 0x03, 0x04, 0x05, 0x06])
+        let taken = BDAddress(littleEndian: [0x11, 0x12, 0x13, 0x14, 0x15, 0x16])
+        // A host sends its next command once the controller answered the last (Vol 4, Part E §4.4).
+        try bench.hosts[1].send(HCILESetRandomAddress(randomAddress: refused))
+        bench.controllers[1].inject(.commandComplete(.init(numHCICommandPackets: 1, commandOpcode: .leSetRandomAddress,
+                                                           returnParameters: [HCIStatus.commandDisallowed.rawValue])))
+        #expect(try await bench.events(1).count == 1)
+        try bench.hosts[1].send(HCILESetRandomAddress(randomAddress: taken))
+        bench.controllers[1].inject(.commandComplete(.init(numHCICommandPackets: 1, commandOpcode: .leSetRandomAddress,
+                                                           returnParameters: [HCIStatus.success.rawValue])))
+        #expect(try await bench.events(1).count == 1)
+        try bench.hosts[0].send(HCILESetScanEnable(scanEnable: true))
+        bench.controllers[0].inject(Bench.report(from: taken, rssi: 127))
+        bench.controllers[0].inject(Bench.report(from: refused, rssi: 127))
+        #expect(try await bench.events(0).map(\.reportedRSSI) == [[127]], "node 1's random address is out of range; the refused one is a stranger's")
+        try bench.hosts[0].send(Bench.createConnection(to: taken))
+        guard case let .commandStatus(status) = try await bench.hosts[0].next() else { Issue.record("no Command Status"); return }
+        #expect(status.commandOpcode == .leCreateConnection)
+        #expect(bench.world.faultLog.map(\.kind) == [.hidden, .connectionHeld])
+    }
+
     @Test("connecting to an out-of-range peer: Command Status, then nothing until the host cancels, then Unknown Connection Identifier")
     func heldConnection() async throws {
         var bench = Bench(.fixed(rssi: -100))

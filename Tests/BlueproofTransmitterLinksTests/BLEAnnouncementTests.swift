@@ -21,8 +21,19 @@ struct BLEAnnouncementTests {
         #expect(!BLEAnnouncement.advertises(BLELinkProfile.frameCharacteristic, in: bytes))
     }
 
-    @Test("scan response: manufacturer data, company 0xFFFF, the 16 user id bytes, 20 bytes")
+    @Test("scan response: manufacturer data, company 0xFFFF, one platform octet (0x00 none), 5 bytes; no user id on the air")
     func scanResponseBytes() throws {
+        let bytes = try BLEAnnouncement().scanResponse()
+        #expect(bytes == [0x04, 0xFF, 0xFF, 0xFF, 0x00])
+        #expect(BLEAnnouncement.user(in: bytes) == nil)
+        #expect(try BLEAnnouncement.platform(in: bytes) == nil)
+        #expect(try BLEAnnouncement.platform(in: try BLEAnnouncement(platform: .ios).scanResponse()) == .ios)
+        #expect(try BLEAnnouncement(platform: .android).scanResponse() == [0x04, 0xFF, 0xFF, 0xFF, 0x02])
+        #expect(throws: BLEAnnouncementError.unknownPlatform(0x7F)) { try BLEAnnouncement.platform(in: [0x04, 0xFF, 0xFF, 0xFF, 0x7F]) }
+    }
+
+    @Test("announcing the user (the first version's layout, the stableAdvertisedUserId variant): the 16 user id bytes, 20 bytes")
+    func announcedUserBytes() throws {
         let bytes = try BLEAnnouncement(user: Self.user).scanResponse()
         #expect(bytes == [0x13, 0xFF, 0xFF, 0xFF, 0x66, 0x55, 0xA1, 0x6C, 0x82, 0x09, 0x46, 0xC4,
                           0x9C, 0x51, 0x21, 0xD8, 0xDF, 0x3E, 0xFB, 0x95])
@@ -33,7 +44,7 @@ struct BLEAnnouncementTests {
         #expect(BLEAnnouncement.user(in: [0x05, 0xFF]) == nil)
     }
 
-    @Test("scan response with a platform: one octet after the user id, 21 bytes; untrusted octets refused")
+    @Test("announced user with a platform: one octet after the user id, 21 bytes; untrusted octets refused")
     func platformBytes() throws {
         let ios = try BLEAnnouncement(user: Self.user, platform: .ios).scanResponse()
         #expect(ios == [0x14, 0xFF, 0xFF, 0xFF] + Self.user.bytes + [0x01])
@@ -53,40 +64,63 @@ struct BLEAnnouncementTests {
         #expect(try BLEAnnouncement.platform(in: long) == nil)
     }
 
-    @Test("sightings keep the platform a peer announced; an unknown octet is none")
+    @Test("sightings keep the platform a node announced, for its user once named; an unknown octet is none")
     func platformSightings() throws {
         var sightings = BLESightings(service: BLELinkProfile.transmitterService)
         let address = BDAddress(littleEndian: [1, 2, 3, 4, 5, 6])
-        let announcement = BLEAnnouncement(user: Self.user, platform: .android)
-        _ = sightings.add(LEAdvertisement(eventType: .advInd, addressType: .publicDevice, address: address, rssi: nil,
+        let announcement = BLEAnnouncement(platform: .android)
+        _ = sightings.add(LEAdvertisement(eventType: .advInd, addressType: .randomDevice, address: address, rssi: nil,
                                           data: try announcement.advertisingData()))
-        _ = sightings.add(LEAdvertisement(eventType: .scanRsp, addressType: .publicDevice, address: address, rssi: nil,
+        _ = sightings.add(LEAdvertisement(eventType: .scanRsp, addressType: .randomDevice, address: address, rssi: nil,
                                           data: try announcement.scanResponse()))
+        #expect(sightings.platform(of: Self.user) == nil, "not named yet")
+        sightings.identify(BLEPeerAddress(address: address, type: .randomDevice), as: Self.user)
         #expect(sightings.platform(of: Self.user) == .android)
-        _ = sightings.add(LEAdvertisement(eventType: .scanRsp, addressType: .publicDevice, address: address, rssi: nil,
-                                          data: [0x14, 0xFF, 0xFF, 0xFF] + Self.user.bytes + [0x00]))
+        _ = sightings.add(LEAdvertisement(eventType: .scanRsp, addressType: .randomDevice, address: address, rssi: nil,
+                                          data: [0x04, 0xFF, 0xFF, 0xFF, 0x7F]))
         #expect(sightings.platform(of: Self.user) == nil)
     }
 
-    @Test("a peer is sighted once both its service and its user id were seen")
+    @Test("a node of the service is sighted by its address, unnamed; a hello names it there; a user id on the air names nobody")
     func sightings() throws {
         var sightings = BLESightings(service: BLELinkProfile.transmitterService)
         let address = BDAddress(littleEndian: [1, 2, 3, 4, 5, 6])
+        let peer = BLEPeerAddress(address: address, type: .randomDevice)
         let announcement = BLEAnnouncement(user: Self.user)
-        let response = LEAdvertisement(eventType: .scanRsp, addressType: .publicDevice, address: address, rssi: nil,
+        let response = LEAdvertisement(eventType: .scanRsp, addressType: .randomDevice, address: address, rssi: nil,
                                        data: try announcement.scanResponse())
-        let advertising = LEAdvertisement(eventType: .advInd, addressType: .publicDevice, address: address, rssi: nil,
+        let advertising = LEAdvertisement(eventType: .advInd, addressType: .randomDevice, address: address, rssi: nil,
                                           data: try announcement.advertisingData())
         #expect(sightings.add(response) == nil)
         let seen = sightings.add(advertising)
-        #expect(seen?.0 == Self.user)
-        #expect(seen?.1 == BLEPeerAddress(address: address, type: .publicDevice))
-        // Another device with the user id but not the service is not a peer.
+        #expect(seen?.address == peer)
+        #expect(seen?.user == nil, "the announced user id is not taken: anyone can claim one")
+        sightings.identify(peer, as: Self.user)
+        #expect(sightings.add(advertising)?.user == Self.user)
+        // The user moves to a new address: named there, forgotten at the old one.
+        let moved = BLEPeerAddress(address: BDAddress(littleEndian: [7, 7, 7, 7, 7, 7]), type: .randomDevice)
+        sightings.identify(moved, as: Self.user)
+        #expect(sightings.user(at: address) == nil)
+        #expect(sightings.user(at: moved.address) == Self.user)
+        // Another device without the service is not a node.
         let other = BDAddress(littleEndian: [9, 9, 9, 9, 9, 9])
         var plain = response
         plain.address = other
         #expect(sightings.add(plain) == nil)
         #expect(sightings.add(LEAdvertisement(eventType: .advInd, addressType: .publicDevice, address: other, rssi: nil,
                                               data: [0x02, 0x01, 0x06])) == nil)
+    }
+
+    @Test("sightings keep at most 1,024 advertisers: reports from a further address are dropped, known ones still followed")
+    func sightingsBound() throws {
+        var sightings = BLESightings(service: BLELinkProfile.transmitterService)
+        let data = try BLEAnnouncement().advertisingData()
+        func report(_ index: Int) -> LEAdvertisement {
+            LEAdvertisement(eventType: .advInd, addressType: .randomDevice,
+                            address: BDAddress(littleEndian: [UInt8(index & 0xFF), UInt8(index >> 8), 0, 0, 0, 0x01]), rssi: nil, data: data)
+        }
+        for index in 0..<BLESightings.limit { #expect(sightings.add(report(index)) != nil) }
+        #expect(sightings.add(report(BLESightings.limit)) == nil)
+        #expect(sightings.add(report(0)) != nil)
     }
 }

@@ -11,13 +11,27 @@ extension LEHost {
     /// the address they were made with. The caller picks the address (Vol 6, Part B §1.3.2:
     /// static, top bits 11, or non-resolvable private, top bits 00).
     public func useRandomAddress(_ address: BDAddress) async throws(LEHostError) {
+        try await changingOwnAddress { () throws(LEHostError) in
+            try await run(HCILESetRandomAddress(randomAddress: address))
+            randomAddress = address
+        }
+    }
+
+    /// Advertises, scans and initiates from the controller's public address again (own address
+    /// type public), as before any ``useRandomAddress(_:)``.
+    public func usePublicAddress() async throws(LEHostError) {
+        guard randomAddress != nil else { return }
+        try await changingOwnAddress { () throws(LEHostError) in randomAddress = nil }
+    }
+
+    /// Runs `change` with advertising and scanning stopped, then enables them again as they were.
+    private func changingOwnAddress(_ change: () async throws(LEHostError) -> Void) async throws(LEHostError) {
         guard pendingConnection == nil else { throw .connectionInProgress }
         let advertised = advertising ? advertisingParameters : nil
         let scanned = scanParameters
         if advertised != nil { try await stopAdvertising() }
         if scanned != nil { try await disableScanning() }
-        try await run(HCILESetRandomAddress(randomAddress: address))
-        randomAddress = address
+        try await change()
         if let scanned { try await enableScanning(scanned) }
         if let advertised { try await startAdvertising(advertised) }
     }

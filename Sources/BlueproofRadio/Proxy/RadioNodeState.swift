@@ -4,6 +4,14 @@ import BlueproofWire
 struct RadioNodeState: Sendable {
     /// The controller's public address: set by the world, or read from Read BD_ADDR's answer.
     var address: BDAddress?
+    /// Random addresses the host took (LE Set Random Address answered with success, Vol 4,
+    /// Part E §7.8.4), newest last, at most ``randomAddressLimit``: a host that rotates its
+    /// address is still this node to reports and connection requests naming an address it
+    /// advertised a moment ago.
+    var randomAddresses: [BDAddress] = []
+    /// The address of an LE Set Random Address the controller has not answered yet.
+    var pendingRandomAddress: BDAddress?
+    static let randomAddressLimit = 8
     var scanning = false
     var filterDuplicates = false
     /// Counts scans, so a timer of an ended scan is recognised.
@@ -32,6 +40,20 @@ struct RadioNodeState: Sendable {
         var peer: BDAddress
         var peerType: LEAddressType
         var extended: Bool
+    }
+
+    /// Whether `candidate` is this node's public address or one of its random ones.
+    func owns(_ candidate: BDAddress) -> Bool {
+        address == candidate || randomAddresses.contains(candidate)
+    }
+
+    /// Takes the pending random address once its command succeeded.
+    mutating func randomAddressTaken() {
+        guard let taken = pendingRandomAddress else { return }
+        pendingRandomAddress = nil
+        randomAddresses.removeAll { $0 == taken }
+        randomAddresses.append(taken)
+        if randomAddresses.count > Self.randomAddressLimit { randomAddresses.removeFirst() }
     }
 
     /// Consumes one answer owed to the proxy for `opcode`, if any.

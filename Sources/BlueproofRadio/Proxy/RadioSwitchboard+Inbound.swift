@@ -20,6 +20,10 @@ extension RadioSwitchboard {
                let read = try? complete.decodeReturnParameters(as: HCIReadBDADDR.self), read.status == .success {
                 nodes[node]?.address = read.bdAddr
             }
+            if complete.commandOpcode == .leSetRandomAddress {
+                if complete.returnParameters.first == HCIStatus.success.rawValue { nodes[node]?.randomAddressTaken() }
+                else { nodes[node]?.pendingRandomAddress = nil }
+            }
             if shrinkBuffers(&complete, at: node, now: now) { return deliver(.commandComplete(complete), to: node, now: now) }
         case let .commandStatus(status):
             if nodes[node]?.takeOwnAnswer(status.commandOpcode) == true { return [] }

@@ -49,7 +49,7 @@ extension RadioSwitchboard {
 
     /// A held connection attempt from `node` to `peer`, now in range, goes to the controller.
     private mutating func release(from node: Int, to peer: Int, now: Duration) -> [RadioAction] {
-        guard let held = nodes[node]?.held, held.peer == nodes[peer]?.address else { return [] }
+        guard let held = nodes[node]?.held, nodes[peer]?.owns(held.peer) == true else { return [] }
         nodes[node]?.held = nil
         nodes[node]?.ownCommands[held.command.opcode, default: 0] += 1
         record(now, node, .connectionReleased, "\(scenario.name(of: peer)) came into range: connection attempt sent to the controller")
@@ -61,11 +61,11 @@ extension RadioSwitchboard {
     /// sides. The real controllers are told with HCI Disconnect from one side (§7.1.6); the
     /// Disconnection Complete events that follow are swallowed.
     private mutating func lostLink(_ a: Int, _ b: Int, now: Duration) -> [RadioAction] {
-        guard let addressA = nodes[a]?.address, let addressB = nodes[b]?.address else { return [] }
+        guard let stateA = nodes[a], let stateB = nodes[b] else { return [] }
         var actions: [RadioAction] = []
         var told = false
-        for (node, peerAddress) in [(a, addressB), (b, addressA)] {
-            for (handle, peer) in (nodes[node]?.connections ?? [:]).sorted(by: { $0.key < $1.key }) where peer == peerAddress {
+        for (node, other) in [(a, stateB), (b, stateA)] {
+            for (handle, peer) in (nodes[node]?.connections ?? [:]).sorted(by: { $0.key < $1.key }) where other.owns(peer) {
                 actions += endConnection(node, handle: handle, reason: .connectionTimeout, tellController: !told, now: now)
                 told = true
             }

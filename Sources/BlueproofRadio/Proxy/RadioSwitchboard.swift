@@ -51,7 +51,7 @@ struct RadioSwitchboard: Sendable {
     }
 
     func node(withAddress address: BDAddress) -> Int? {
-        nodes.first { $0.value.address == address }?.key
+        nodes.first { $0.value.owns(address) }?.key
     }
 
     mutating func record(_ now: Duration, _ node: Int, _ kind: RadioFaultLogEntry.Kind, _ detail: String, count: Int? = nil) {
@@ -76,6 +76,9 @@ struct RadioSwitchboard: Sendable {
             return pass
         case .leSetExtendedAdvertisingEnable:
             if let enable = try? command.decode(as: HCILESetExtendedAdvertisingEnable.self) { nodes[node]?.advertising = enable.enable }
+            return pass
+        case .leSetRandomAddress:
+            nodes[node]?.pendingRandomAddress = (try? command.decode(as: HCILESetRandomAddress.self))?.randomAddress
             return pass
         case .leCreateConnection:
             guard let create = try? command.decode(as: HCILECreateConnection.self) else { return pass }

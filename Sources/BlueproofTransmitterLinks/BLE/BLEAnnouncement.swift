@@ -6,16 +6,21 @@ import BlueproofWire
 ///
 /// - advertising data (21 octets): Flags (LE General Discoverable, BR/EDR not supported) and
 ///   the complete list of 128-bit service UUIDs holding the transmitter service;
-/// - scan response (20 octets, 21 with a platform): manufacturer specific data, company
-///   0xFFFF, the 16 bytes of the local `UserID`, then, when the node announces one, its
-///   ``DevicePlatform`` octet (bridgefy-ios-sdk-readme.md, "Connections with Android devices":
-///   a peer learns it before it chooses BLE or Wi-Fi peer-to-peer).
+/// - scan response (5 octets): manufacturer specific data, company 0xFFFF, one octet: the
+///   node's ``DevicePlatform`` or 0x00 for none (bridgefy-ios-sdk-readme.md, "Connections with
+///   Android devices": a peer learns it before it chooses BLE or Wi-Fi peer-to-peer).
+///
+/// The user id is not on the air: a passive scanner could follow a user by it across restarts
+/// and over time (breaking-bridgefy-2021, "Privacy"; docs/security.md, "Tracking by a passive
+/// observer"). Peers learn it from the hellos of a connection. ``user`` puts it back, in the
+/// layout of the first version (16 octets of user id before the platform octet, which is then
+/// left out when none): the broken variant `stableAdvertisedUserId`, and old captures.
 public struct BLEAnnouncement: Hashable, Sendable {
-    public var user: UserID
+    public var user: UserID?
     public var service: BluetoothUUID
     public var platform: DevicePlatform?
 
-    public init(user: UserID, service: BluetoothUUID = BLELinkProfile.transmitterService, platform: DevicePlatform? = nil) {
+    public init(user: UserID? = nil, service: BluetoothUUID = BLELinkProfile.transmitterService, platform: DevicePlatform? = nil) {
         self.user = user
         self.service = service
         self.platform = platform
@@ -31,7 +36,12 @@ public struct BLEAnnouncement: Hashable, Sendable {
     /// The scan response bytes.
     public func scanResponse() throws(WireError) -> [UInt8] {
         try AdvertisingData([.manufacturerSpecificData(
-            ManufacturerSpecificData(companyIdentifier: BLELinkProfile.testCompany, data: user.bytes + (platform.map { [$0.rawValue] } ?? [])))]).encodedLegacy()
+            ManufacturerSpecificData(companyIdentifier: BLELinkProfile.testCompany, data: announcedData))]).encodedLegacy()
+    }
+
+    private var announcedData: [UInt8] {
+        guard let user else { return [platform?.rawValue ?? 0] }
+        return user.bytes + (platform.map { [$0.rawValue] } ?? [])
     }
 
     /// Whether advertising data lists `service`; data that does not decode does not.
@@ -41,25 +51,31 @@ public struct BLEAnnouncement: Hashable, Sendable {
     }
 
     /// The user id in a scan response (or advertising data): manufacturer data of company
-    /// 0xFFFF holding exactly 16 bytes, or 17 with a platform octet; nil otherwise.
+    /// 0xFFFF holding exactly 16 bytes, or 17 with a platform octet; nil otherwise (the
+    /// reference puts none on the air).
     public static func user(in bytes: [UInt8]) -> UserID? {
-        guard let data = announcementData(in: bytes) else { return nil }
+        guard let data = announcementData(in: bytes), data.count >= 16 else { return nil }
         return UserID(bytes: Array(data.prefix(16)))
     }
 
-    /// The platform the announcement in `bytes` carries: nil when it carries a user id alone
-    /// (or none); throws when its platform octet names no platform known here.
+    /// Whether `bytes` hold an announcement (the manufacturer entry, in either layout).
+    public static func announces(in bytes: [UInt8]) -> Bool { announcementData(in: bytes) != nil }
+
+    /// The platform the announcement in `bytes` carries: nil when it carries none (0x00, or a
+    /// user id alone); throws when its platform octet names no platform known here.
     public static func platform(in bytes: [UInt8]) throws(BLEAnnouncementError) -> DevicePlatform? {
-        guard let data = announcementData(in: bytes), data.count == 17 else { return nil }
-        guard let platform = DevicePlatform(rawValue: data[16]) else { throw .unknownPlatform(data[16]) }
+        guard let data = announcementData(in: bytes), data.count != 16 else { return nil }
+        let octet = data[data.count - 1]
+        if data.count == 1, octet == 0 { return nil }
+        guard let platform = DevicePlatform(rawValue: octet) else { throw .unknownPlatform(octet) }
         return platform
     }
 
-    /// The data of the first manufacturer entry of company 0xFFFF that is 16 or 17 bytes long.
+    /// The data of the first manufacturer entry of company 0xFFFF that is 1, 16 or 17 bytes long.
     private static func announcementData(in bytes: [UInt8]) -> [UInt8]? {
         guard let data = try? AdvertisingData(bytes: bytes),
               let entries = try? data.manufacturerSpecificData else { return nil }
-        return entries.first { $0.companyIdentifier == BLELinkProfile.testCompany && (16...17).contains($0.data.count) }.map { Array($0.data) }
+        return entries.first { $0.companyIdentifier == BLELinkProfile.testCompany && [1, 16, 17].contains($0.data.count) }.map { Array($0.data) }
     }
 }
 
@@ -70,7 +86,7 @@ public enum BLEAnnouncementError: Error, Hashable, Sendable, CustomStringConvert
 
     public var description: String {
         switch self {
-        case .unknownPlatform(let octet): "unknown platform octet 0x\(String(octet, radix: 16, uppercase: true)) (known: 0x01 iOS, 0x02 Android)"
+        case .unknownPlatform(let octet): "unknown platform octet 0x\(String(octet, radix: 16, uppercase: true)) (known: 0x00 none, 0x01 iOS, 0x02 Android)"
         }
     }
 }

@@ -3,7 +3,7 @@
 ///
 /// | octets | field |
 /// |---|---|
-/// | 1 | flags: 0x01 first, 0x02 last, 0x80 hello (the central's user id, no frame) |
+/// | 1 | flags: 0x01 first, 0x02 last, 0x80 hello (the sender's user id, no frame), 0x40 adopt (the sender keeps the connection, no frame) |
 /// | 2 | frame sequence, per direction of one connection, wrapping |
 /// | 2 | chunk index within the frame, from 0 |
 /// | 4 | first chunk only: the frame's total length |
@@ -16,6 +16,7 @@ public struct BLEFrameChunk: Hashable, Sendable {
         public static let first = Flags(rawValue: 0x01)
         public static let last = Flags(rawValue: 0x02)
         public static let hello = Flags(rawValue: 0x80)
+        public static let adopt = Flags(rawValue: 0x40)
     }
 
     public var flags: Flags

@@ -2,7 +2,7 @@ import BlueproofTransmitter
 import BlueproofWire
 
 /// The numbers every BLE transmitter node uses: the service and characteristic it serves,
-/// the company identifier its user id is announced under, and its timings.
+/// the company identifier its announcement goes under, its address and its timings.
 /// Layout and choices: docs/transmitter-links.md, "BLE".
 public struct BLELinkProfile: Hashable, Sendable {
     /// The transmitter service, advertised (complete list of 128-bit UUIDs) and served.
@@ -26,15 +26,30 @@ public struct BLELinkProfile: Hashable, Sendable {
     public var initiatorGrace: Duration
     /// The largest frame sent or accepted.
     public var frameLimit: Int
-    /// The platform announced after the user id (``BLEAnnouncement``); nil announces none.
+    /// The platform announced in the scan response (``BLEAnnouncement``); nil announces none.
     public var platform: DevicePlatform?
+    /// How often the node moves to a new random address (it takes one at every start too); nil
+    /// keeps the controller's public address, which follows the device for good (the broken
+    /// variant `stableAdvertisingAddress`). The documents are silent; 10 minutes is within the
+    /// Core's recommended 15 (Vol 3, Part C, Appendix A, TGAP(private_addr_int)).
+    public var addressRotation: Duration?
+    /// Puts the user id in the scan response, as the first version did (the broken variant
+    /// `stableAdvertisedUserId`); peers are still named by hellos.
+    public var announcesUser: Bool
+    /// How long a connection that named both ends stays when neither application asked for it
+    /// (on-demand mode learns its nearby users this way).
+    public var probeHold: Duration
 
     public init(service: BluetoothUUID = BLELinkProfile.transmitterService,
                 characteristic: BluetoothUUID = BLELinkProfile.frameCharacteristic,
                 mtu: Int = 517, staleAfter: Duration? = .seconds(5), connectTimeout: Duration = .seconds(10),
                 connectAttempt: Duration = .seconds(1), initiatorGrace: Duration = .seconds(2),
-                frameLimit: Int = BLEFrameChunk.defaultFrameLimit, platform: DevicePlatform? = nil) {
+                frameLimit: Int = BLEFrameChunk.defaultFrameLimit, platform: DevicePlatform? = nil,
+                addressRotation: Duration? = .seconds(600), announcesUser: Bool = false, probeHold: Duration = .seconds(3)) {
         self.platform = platform
+        self.addressRotation = addressRotation
+        self.announcesUser = announcesUser
+        self.probeHold = probeHold
         self.service = service
         self.characteristic = characteristic
         self.mtu = mtu
@@ -49,7 +64,7 @@ public struct BLELinkProfile: Hashable, Sendable {
     public static let transmitterService = BluetoothUUID("5B1E7A00-0B1E-4F5A-9C3D-7E2A61B0F001")!
     /// The frame characteristic of that service.
     public static let frameCharacteristic = BluetoothUUID("5B1E7A01-0B1E-4F5A-9C3D-7E2A61B0F001")!
-    /// "Reserved for internal use / testing" in the SIG's company identifier list: the user id
-    /// travels as manufacturer specific data under it.
+    /// "Reserved for internal use / testing" in the SIG's company identifier list: the
+    /// announcement travels as manufacturer specific data under it.
     public static let testCompany: UInt16 = 0xFFFF
 }
