@@ -36,14 +36,21 @@ extension CaptureEvidence {
     func observedIdentifiers(in frames: ClosedRange<Int>? = nil) -> Set<ObservedIdentifier> {
         var found: Set<ObservedIdentifier> = []
         for report in advertisingReports where frames?.contains(report.frame) ?? true {
-            found.insert(ObservedIdentifier(kind: .address, bytes: report.address.littleEndianBytes))
-            guard let data = try? AdvertisingData(bytes: report.data) else {
-                found.insert(ObservedIdentifier(kind: .undecodable, bytes: report.data))
-                continue
-            }
-            for structure in data.structures where !Self.sharedADTypes.contains(structure.type) {
-                found.insert(ObservedIdentifier(kind: .advertised(structure.type), bytes: structure.data))
-            }
+            found.formUnion(Self.identifiers(address: report.address, data: report.data))
+        }
+        return found
+    }
+
+    /// What one advertising report shows of its sender: the address, and each AD structure
+    /// but the shared ones (the whole data when it does not decode).
+    static func identifiers(address: BDAddress, data bytes: [UInt8]) -> Set<ObservedIdentifier> {
+        var found: Set<ObservedIdentifier> = [ObservedIdentifier(kind: .address, bytes: address.littleEndianBytes)]
+        guard let data = try? AdvertisingData(bytes: bytes) else {
+            found.insert(ObservedIdentifier(kind: .undecodable, bytes: bytes))
+            return found
+        }
+        for structure in data.structures where !sharedADTypes.contains(structure.type) {
+            found.insert(ObservedIdentifier(kind: .advertised(structure.type), bytes: structure.data))
         }
         return found
     }

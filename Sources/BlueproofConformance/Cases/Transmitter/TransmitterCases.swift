@@ -43,6 +43,8 @@ public enum TransmitterCases {
         cases += ExhaustionCases.all() as [any TransmitterCase]
         // issue 15: passive observers and the hello
         cases += HelloImpersonationCases.all() as [any TransmitterCase]
+        // issue 15: user tracking by a passive scanner
+        cases += TrackingCases.all()
         return cases
     }
 }

@@ -43,15 +43,21 @@ public struct TransmitterStage: Sendable {
     /// clock moves on at once when the provider can move it (the reference's injected clock),
     /// real time passes otherwise (an implementation under test, judged on its own clock).
     public func elapse(_ span: Duration) async throws {
-        if let provider = context.transmitterProvider {
-            let seconds = span.seconds
-            do {
-                try await provider.advanceClock(of: 0, by: seconds, for: context)
-                context.log.note("the subject's clock moved on \(span)")
-                return
-            } catch is TransmitterUnavailable {}
-        }
+        if try await moveSubjectClock(span) { return }
         try await context.clock.sleep(for: span)
+    }
+
+    /// Moves the subject's clock on by `span` when the provider can (the reference's injected
+    /// clock); false, with no time passed, when it cannot (an implementation under test).
+    public func moveSubjectClock(_ span: Duration) async throws -> Bool {
+        guard let provider = context.transmitterProvider else { return false }
+        do {
+            try await provider.advanceClock(of: 0, by: span.seconds, for: context)
+        } catch is TransmitterUnavailable {
+            return false
+        }
+        context.log.note("the subject's clock moved on \(span)")
+        return true
     }
 
     /// Waits until node `index` reports `event`.

@@ -1,0 +1,140 @@
+import BlueproofTransmitter
+
+/// User tracking by a passive scanner (breaking-bridgefy-2021, "Privacy: user tracking";
+/// docs/security.md "Tracking by a passive observer"). The SDK readme's "Session" keeps one user
+/// id per device for good; a scanner that never connects must not be able to follow that user
+/// by what the subject advertises, across restarts (BV-02) or over time (BV-03). The subject
+/// alone runs a transmitter; node 1 is a ``PassiveScanner``. An identifier is the advertiser's
+/// address or an AD structure's payload (flags and service lists aside); an AD structure that a
+/// second user of the same implementation shows too (the implementation's name, say) names no
+/// user and is not counted. The address always counts: it follows the device, whoever uses it.
+enum TrackingCases {
+    static func all() -> [any TransmitterCase] { [RestartTrackingCase(), RotationTrackingCase()] }
+
+    /// How long an identifier may stay on the air. The documents are silent; 15 minutes is the
+    /// Core's recommended private address lifetime (Vol 3, Part C, Appendix A, TGAP(private_addr_int)).
+    static let rotationBound = Duration.seconds(15 * 60)
+
+    /// The subject and the scanner, in range behind the radio proxy, which repeats each
+    /// advertiser's reports at its interval (bare btvirt reports only when advertising or
+    /// scanning is enabled, docs/radio-proxy.md): what the subject still advertises is heard.
+    static let needs = CaseNeeds(controllers: 2, radioScenario: """
+        seed: 1
+        advertising-interval: 100ms
+        sensitivity: -80
+        nodes:
+          - name: subject
+          - name: scanner
+        links:
+          - between: [subject, scanner]
+            fixed: -50
+        """, transmitters: 1)
+
+    /// One view of the subject by the scanner, in `what` (for the names in a failure).
+    static func view(_ stage: TransmitterStage, _ scanner: PassiveScanner, _ what: String) async throws -> Set<ObservedIdentifier> {
+        let view = try await scanner.view(what, within: stage.preconditionTimeout, clock: stage.context.clock)
+        stage.context.log.note("scanner, \(what): \(view.sorted(by: { $0.description < $1.description }).map(\.description).joined(separator: "; "))")
+        return view
+    }
+
+    /// Stops the subject, destroys its session and starts it again as another user (whose id
+    /// must differ from `user`); returns that user's view.
+    static func otherUser(_ stage: TransmitterStage, _ scanner: PassiveScanner, than user: UserID) async throws -> Set<ObservedIdentifier> {
+        try await stage.stopSubject()
+        do {
+            try await stage.subject.destroySession()
+        } catch {
+            throw StageFailure(.freshSession, "the subject could not destroy its session: \(error)")
+        }
+        guard try await stage.start(0) != user else { throw StageFailure(.freshSession, "the subject kept user \(user) after its session was destroyed") }
+        return try await view(stage, scanner, "as another user")
+    }
+
+    /// The AD structures two users of the implementation both show: they name no user.
+    static func shared(_ views: Set<ObservedIdentifier>...) -> Set<ObservedIdentifier> {
+        views.dropFirst().reduce(views.first ?? []) { $0.intersection($1) }.filter { $0.kind != .address }
+    }
+
+    /// A failure naming each identifier, the runs it was heard in and the scanner's capture
+    /// frames holding it (the first few).
+    static func tracked(_ identifiers: Set<ObservedIdentifier>, runs: String, stage: TransmitterStage, scanner: PassiveScanner) -> CaseOutcome {
+        let named = identifiers.sorted { $0.description < $1.description }
+        let capture = scanner.node < stage.context.captures.count ? stage.context.captures[scanner.node] : nil
+        let evidence = capture.flatMap { try? CaptureEvidence(path: $0) }
+        let findings = named.map { identifier in
+            let frames = evidence?.advertisingReports
+                .filter { CaptureEvidence.identifiers(address: $0.address, data: $0.data).contains(identifier) }
+                .prefix(5).map(\.frame) ?? []
+            return Finding("\(identifier), heard \(runs)", capture: capture, frames: Array(frames))
+        }
+        return .fail("a scanner that never connects links the subject \(runs) by \(named.map(\.description).joined(separator: ", "))",
+                     findings: findings)
+    }
+}
+
+/// BFT/ATK/BV-02: the subject runs, stops and starts again on its saved session (same user);
+/// nothing it advertised in the first run may be heard in the second, but what another user of
+/// the implementation shows alike.
+struct RestartTrackingCase: TransmitterCase {
+    let id: CaseID = "BFT/ATK/BV-02"
+    let nodes = 1
+    let brokenBy: Set<Defect> = []
+    let judgesCaptures = true
+    var needs: CaseNeeds { TrackingCases.needs }
+
+    func check(_ stage: TransmitterStage) async throws -> CaseOutcome {
+        guard let scanner = PassiveScanner(stage, node: 1) else {
+            return .notApplicable("judged by a scanner on a controller of the runner's own (node 1): the case must run over controllers")
+        }
+        let user = try await stage.start(0)
+        let first = try await TrackingCases.view(stage, scanner, "in the first run")
+        try await stage.stopSubject()
+        let again = try await stage.start(0)
+        guard again == user else { throw StageFailure(.start, "the subject restarted as \(again), not on its session as \(user)") }
+        let second = try await TrackingCases.view(stage, scanner, "after a restart on its session")
+        let other = try await TrackingCases.otherUser(stage, scanner, than: user)
+        let linking = first.intersection(second).subtracting(TrackingCases.shared(first, second, other))
+        guard linking.isEmpty else {
+            return TrackingCases.tracked(linking, runs: "in the run before and the run after a restart on its session",
+                                        stage: stage, scanner: scanner)
+        }
+        return .pass("nothing the subject advertised before its restart on its session was heard after it (\(first.count) and \(second.count) identifiers heard)")
+    }
+}
+
+/// BFT/ATK/BV-03: within one run, nothing the subject advertises may still be heard once
+/// ``TrackingCases/rotationBound`` has passed on its clock. Judged only where the provider can
+/// move the subject's clock (the reference's injected clock); an implementation under test is
+/// not waited on for 15 minutes of real time, and the case says so.
+struct RotationTrackingCase: TransmitterCase {
+    let id: CaseID = "BFT/ATK/BV-03"
+    let nodes = 1
+    let brokenBy: Set<Defect> = []
+    let judgesCaptures = true
+    var needs: CaseNeeds { TrackingCases.needs }
+
+    func check(_ stage: TransmitterStage) async throws -> CaseOutcome {
+        guard let scanner = PassiveScanner(stage, node: 1) else {
+            return .notApplicable("judged by a scanner on a controller of the runner's own (node 1): the case must run over controllers")
+        }
+        let user = try await stage.start(0)
+        let some = try await TrackingCases.view(stage, scanner, "as one user")
+        let before = try await TrackingCases.otherUser(stage, scanner, than: user)
+        let shared = TrackingCases.shared(some, before)
+        let span = TrackingCases.rotationBound + .seconds(60)
+        guard try await stage.moveSubjectClock(span) else {
+            return .notApplicable("rotation not judged: the subject's clock cannot be moved, and \(TrackingCases.rotationBound) of real time is not waited")
+        }
+        let old = before.subtracting(shared)
+        // The subject may change what it advertises a moment after its clock moved: the first
+        // view free of the old identifiers ends the wait; the air timeout bounds it.
+        let after = try await scanner.view("after \(span) on the subject's clock", within: stage.airTimeout, clock: stage.context.clock,
+                                           keepLast: true) { $0.isDisjoint(with: old) }
+        let stale = after.intersection(old)
+        guard stale.isEmpty else {
+            return TrackingCases.tracked(stale, runs: "before and \(span) after on the subject's clock, within one run",
+                                        stage: stage, scanner: scanner)
+        }
+        return .pass("none of the \(old.count) identifiers the subject advertised was heard after \(span) on its clock")
+    }
+}
