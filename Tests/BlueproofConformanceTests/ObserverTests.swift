@@ -1,5 +1,8 @@
 @testable import BlueproofConformance
 import BlueproofCapture
+import BlueproofHost
+import BlueproofTransmitter
+import BlueproofTransmitterLinks
 import BlueproofWire
 import Testing
 
@@ -37,5 +40,27 @@ struct ObserverTests {
         let fresh = try Self.capture(address: [6, 5, 4, 3, 2, 1], token: [8, 8]).observedIdentifiers()
         #expect(CaptureEvidence.linking([first, stable]) == [ObservedIdentifier(kind: .advertised(.manufacturerSpecificData), bytes: [0xFF, 0xFF, 7, 7])])
         #expect(CaptureEvidence.linking([first, fresh]).isEmpty)
+    }
+
+    // issue 15: user tracking by a passive scanner
+    @Test("the scanner's view of an advertiser: only once it listed the service and sent both PDUs, with its latest scan response")
+    func advertiserViews() throws {
+        let service = BLELinkProfile.transmitterService
+        let advertising = try BLEAnnouncement(user: try #require(UserID(bytes: Array(repeating: 1, count: 16)))).advertisingData()
+        func scanResponse(_ token: UInt8) throws -> [UInt8] {
+            try AdvertisingData([.manufacturerSpecificData(ManufacturerSpecificData(companyIdentifier: 0xFFFF, data: [token]))]).encodedLegacy()
+        }
+        func report(_ type: LEAdvertisingReportEventType, _ address: UInt8, _ data: [UInt8]) -> LEAdvertisement {
+            LEAdvertisement(eventType: type, addressType: .randomDevice, address: BDAddress(littleEndian: [address, 0, 0, 0, 0, 0xC0]), rssi: -40, data: data)
+        }
+        var views = AdvertiserViews(service: service)
+        #expect(views.add(report(.scanRsp, 1, try scanResponse(7))) == nil)
+        #expect(views.add(report(.advInd, 2, [0x02, 0x01, 0x06])) == nil)
+        #expect(views.add(report(.scanRsp, 2, try scanResponse(9))) == nil, "an advertiser not listing the service is not the subject")
+        #expect(views.add(report(.advInd, 1, advertising)) == [
+            ObservedIdentifier(kind: .address, bytes: [1, 0, 0, 0, 0, 0xC0]),
+            ObservedIdentifier(kind: .advertised(.manufacturerSpecificData), bytes: [0xFF, 0xFF, 7]),
+        ])
+        #expect(views.add(report(.scanRsp, 1, try scanResponse(8)))?.contains(ObservedIdentifier(kind: .advertised(.manufacturerSpecificData), bytes: [0xFF, 0xFF, 8])) == true)
     }
 }

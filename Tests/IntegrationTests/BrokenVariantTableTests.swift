@@ -23,7 +23,7 @@ extension Integration {
                 if let unjudgeable = item as? NotApplicableCase {
                     return (item.id.rawValue, ["none: not-applicable on every implementation (\(unjudgeable.reason))"], "TransmitterCaseTests")
                 }
-                if let transmitterCase = transmitterCases[item.id] {
+                if let transmitterCase = transmitterCases[item.id], !transmitterCase.brokenBy.isEmpty {
                     var variants = ["defect " + transmitterCase.brokenBy.map { "`\($0.rawValue)`" }.sorted().joined(separator: " + ")]
                     if transmitterCase.judgesRefusals { variants.append("defect `refusesForWrongReason`") }
                     let shownBy = transmitterCase.judgesCaptures ? "RunTransmitterTests" : "TransmitterCaseTests"
@@ -53,6 +53,9 @@ extension Integration {
         static let shownElsewhere: [String: (variant: String, test: String)] = [
             "CBT/GATE/BV-03": ("under a profile letting \"not available\" pass: the reference, whose gate refuses it", "RunCaseTests#unavailableAllowedReading"),
             "CBT/FLOW/BI-01": ("judge only: the capture of a sender that ignores the controller's buffers; no switch of our roles breaks it", "CaseVariantTests#credits"),
+            // issue 15: user tracking by a passive scanner (no defect: the reference itself is trackable today)
+            "BFT/ATK/BV-02": ("the reference as it ships: its user id in every scan response, a public address", "RunTransmitterTests#trackableReference"),
+            "BFT/ATK/BV-03": ("the reference as it ships: nothing it advertises rotates", "RunTransmitterTests#trackableReference"),
         ]
 
         @Test("every variant shown elsewhere names a test function that exists")

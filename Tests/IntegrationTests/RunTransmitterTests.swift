@@ -69,6 +69,23 @@ extension Integration {
             #expect(item.findings.first?.capture?.hasSuffix("node0.pcap") == true && item.findings.first?.frames.isEmpty == false)
         }
 
+        // issue 15: user tracking by a passive scanner
+        @Test("btvirt: a scanner that never connects links the reference across a restart and past 15 minutes by its user id and address, frames named",
+              .requires(.btvirt, .preload), .timeLimit(.minutes(3)))
+        func trackableReference() async throws {
+            try RequiredComponent.require(.btvirt, .preload)
+            let folder = try WorkFolder("run-bft-tracking")
+            defer { folder.cleanUp() }
+            let report = try await Self.run(["BFT/ATK/BV-0[23]"], in: folder)
+            #expect(report.cases.count == 2)
+            for item in report.cases {
+                #expect(item.verdict == .fail, "\(item.id): \(item.reasonWithFrames)")
+                let named = item.findings.map(\.message)
+                #expect(named.contains { $0.hasPrefix("Manufacturer Specific Data") } && named.contains { $0.hasPrefix("address ") }, "\(item.id): \(named)")
+                #expect(item.findings.allSatisfy { $0.capture?.hasSuffix("node1.pcap") == true && !$0.frames.isEmpty })
+            }
+        }
+
         @Test("btvirt: with encryption refused, the encrypted cells fail and the plain ones still pass",
               .requires(.btvirt, .preload), .timeLimit(.minutes(3)))
         func brokenOnAir() async throws {

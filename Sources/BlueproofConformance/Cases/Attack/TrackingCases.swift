@@ -15,10 +15,12 @@ enum TrackingCases {
     /// Core's recommended private address lifetime (Vol 3, Part C, Appendix A, TGAP(private_addr_int)).
     static let rotationBound = Duration.seconds(15 * 60)
 
-    /// The subject and the scanner, in range behind the radio proxy, which repeats each
-    /// advertiser's reports at its interval (bare btvirt reports only when advertising or
-    /// scanning is enabled, docs/radio-proxy.md): what the subject still advertises is heard.
-    static let needs = CaseNeeds(controllers: 2, radioScenario: """
+    /// For BV-03: the subject and the scanner in range behind the radio proxy, which repeats each
+    /// advertiser's reports at its interval, so what the subject still advertises after its clock
+    /// moved is heard (bare btvirt reports only when advertising or scanning is enabled,
+    /// docs/radio-proxy.md). BV-02 needs no proxy (each run starts advertising afresh), so it
+    /// also runs against `--dut`, where no proxy can stand in front of the implementation.
+    static let rotationScenario = """
         seed: 1
         advertising-interval: 100ms
         sensitivity: -80
@@ -28,7 +30,7 @@ enum TrackingCases {
         links:
           - between: [subject, scanner]
             fixed: -50
-        """, transmitters: 1)
+        """
 
     /// One view of the subject by the scanner, in `what` (for the names in a failure).
     static func view(_ stage: TransmitterStage, _ scanner: PassiveScanner, _ what: String) async throws -> Set<ObservedIdentifier> {
@@ -72,20 +74,32 @@ enum TrackingCases {
     }
 }
 
-/// BFT/ATK/BV-02: the subject runs, stops and starts again on its saved session (same user);
-/// nothing it advertised in the first run may be heard in the second, but what another user of
-/// the implementation shows alike.
-struct RestartTrackingCase: TransmitterCase {
-    let id: CaseID = "BFT/ATK/BV-02"
-    let nodes = 1
-    let brokenBy: Set<Defect> = []
-    let judgesCaptures = true
-    var needs: CaseNeeds { TrackingCases.needs }
+/// A tracking case: the subject the only transmitter, node 1 the scanner; over controllers only.
+protocol TrackingCase: TransmitterCase {
+    func check(_ stage: TransmitterStage, scanner: PassiveScanner) async throws -> CaseOutcome
+}
+
+extension TrackingCase {
+    var nodes: Int { 1 }
+    var brokenBy: Set<Defect> { [] }
+    var judgesCaptures: Bool { true }
+    var needs: CaseNeeds { CaseNeeds(controllers: 2, transmitters: 1) }
 
     func check(_ stage: TransmitterStage) async throws -> CaseOutcome {
         guard let scanner = PassiveScanner(stage, node: 1) else {
             return .notApplicable("judged by a scanner on a controller of the runner's own (node 1): the case must run over controllers")
         }
+        return try await check(stage, scanner: scanner)
+    }
+}
+
+/// BFT/ATK/BV-02: the subject runs, stops and starts again on its saved session (same user);
+/// nothing it advertised in the first run may be heard in the second, but what another user of
+/// the implementation shows alike.
+struct RestartTrackingCase: TrackingCase {
+    let id: CaseID = "BFT/ATK/BV-02"
+
+    func check(_ stage: TransmitterStage, scanner: PassiveScanner) async throws -> CaseOutcome {
         let user = try await stage.start(0)
         let first = try await TrackingCases.view(stage, scanner, "in the first run")
         try await stage.stopSubject()
@@ -106,17 +120,11 @@ struct RestartTrackingCase: TransmitterCase {
 /// ``TrackingCases/rotationBound`` has passed on its clock. Judged only where the provider can
 /// move the subject's clock (the reference's injected clock); an implementation under test is
 /// not waited on for 15 minutes of real time, and the case says so.
-struct RotationTrackingCase: TransmitterCase {
+struct RotationTrackingCase: TrackingCase {
     let id: CaseID = "BFT/ATK/BV-03"
-    let nodes = 1
-    let brokenBy: Set<Defect> = []
-    let judgesCaptures = true
-    var needs: CaseNeeds { TrackingCases.needs }
+    var needs: CaseNeeds { CaseNeeds(controllers: 2, radioScenario: TrackingCases.rotationScenario, transmitters: 1) }
 
-    func check(_ stage: TransmitterStage) async throws -> CaseOutcome {
-        guard let scanner = PassiveScanner(stage, node: 1) else {
-            return .notApplicable("judged by a scanner on a controller of the runner's own (node 1): the case must run over controllers")
-        }
+    func check(_ stage: TransmitterStage, scanner: PassiveScanner) async throws -> CaseOutcome {
         let user = try await stage.start(0)
         let some = try await TrackingCases.view(stage, scanner, "as one user")
         let before = try await TrackingCases.otherUser(stage, scanner, than: user)
