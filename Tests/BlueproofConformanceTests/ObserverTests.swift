@@ -62,5 +62,13 @@ struct ObserverTests {
             ObservedIdentifier(kind: .advertised(.manufacturerSpecificData), bytes: [0xFF, 0xFF, 7]),
         ])
         #expect(views.add(report(.scanRsp, 1, try scanResponse(8)))?.contains(ObservedIdentifier(kind: .advertised(.manufacturerSpecificData), bytes: [0xFF, 0xFF, 8])) == true)
+        for address in 0..<AdvertiserViews.limit {
+            _ = views.add(LEAdvertisement(eventType: .advInd, addressType: .randomDevice, address: BDAddress(littleEndian: [UInt8(address & 0xFF), UInt8(address >> 8), 1, 0, 0, 0xC0]), rssi: nil, data: advertising))
+        }
+        #expect(views.add(report(.scanRsp, 1, try scanResponse(9)))?.contains(ObservedIdentifier(kind: .advertised(.manufacturerSpecificData), bytes: [0xFF, 0xFF, 9])) == true,
+                "an advertiser already kept is still followed past the limit")
+        let late = try scanResponse(9)
+        #expect(views.add(report(.advInd, 3, advertising)) == nil && views.add(report(.scanRsp, 3, late)) == nil,
+                "a new advertiser past the limit is dropped")
     }
 }

@@ -60,6 +60,9 @@ struct AdvertiserViews: Sendable {
 
     let service: BluetoothUUID
     private var advertisers: [BDAddress: Advertiser] = [:]
+    /// Advertisers kept at most: reports from further addresses (anyone on the air can send
+    /// them, from as many addresses as it likes) are dropped, so memory stays bounded.
+    static let limit = 1_024
 
     init(service: BluetoothUUID) { self.service = service }
 
@@ -67,6 +70,7 @@ struct AdvertiserViews: Sendable {
     /// advertising data and a scan response were heard: the address and each AD structure but
     /// the shared ones (``CaptureEvidence/identifiers(address:data:)``).
     mutating func add(_ report: LEAdvertisement) -> Set<ObservedIdentifier>? {
+        guard advertisers[report.address] != nil || advertisers.count < Self.limit else { return nil }
         var advertiser = advertisers[report.address] ?? Advertiser()
         if report.eventType == .scanRsp { advertiser.scanResponse = report.data } else { advertiser.advertising = report.data }
         advertiser.listsService = advertiser.listsService || BLEAnnouncement.advertises(service, in: report.data)
