@@ -14,6 +14,10 @@ enum TrackingCases {
     /// How long an identifier may stay on the air. The documents are silent; 15 minutes is the
     /// Core's recommended private address lifetime (Vol 3, Part C, Appendix A, TGAP(private_addr_int)).
     static let rotationBound = Duration.seconds(15 * 60)
+    /// How long after the subject's clock moved its advertising may take to change: a timer
+    /// firing and a few HCI commands, heard within the proxy's 100 ms repeats; 10 s leaves room
+    /// for a loaded machine without holding every run for the whole air timeout.
+    static let rotationShowsWithin = Duration.seconds(10)
 
     /// For BV-03: the subject and the scanner in range behind the radio proxy, which repeats each
     /// advertiser's reports at its interval, so what the subject still advertises after its clock
@@ -135,8 +139,8 @@ struct RotationTrackingCase: TrackingCase {
         }
         let old = before.subtracting(shared)
         // The subject may change what it advertises a moment after its clock moved: the first
-        // view free of the old identifiers ends the wait; the air timeout bounds it.
-        let after = try await scanner.view("after \(span) on the subject's clock", within: stage.airTimeout, clock: stage.context.clock,
+        // view free of the old identifiers ends the wait.
+        let after = try await scanner.view("after \(span) on the subject's clock", within: TrackingCases.rotationShowsWithin, clock: stage.context.clock,
                                            keepLast: true) { $0.isDisjoint(with: old) }
         let stale = after.intersection(old)
         guard stale.isEmpty else {
