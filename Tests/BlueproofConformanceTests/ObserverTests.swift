@@ -46,7 +46,7 @@ struct ObserverTests {
     @Test("the scanner's view of an advertiser: only once it listed the service and sent both PDUs, with its latest scan response")
     func advertiserViews() throws {
         let service = BLELinkProfile.transmitterService
-        let advertising = try BLEAnnouncement(user: try #require(UserID(bytes: Array(repeating: 1, count: 16)))).advertisingData()
+        let advertising = try BLEAnnouncement().advertisingData()
         func scanResponse(_ token: UInt8) throws -> [UInt8] {
             try AdvertisingData([.manufacturerSpecificData(ManufacturerSpecificData(companyIdentifier: 0xFFFF, data: [token]))]).encodedLegacy()
         }

@@ -15,18 +15,13 @@ struct TransmitterCaseTests {
     /// RunTransmitterTests runs over btvirt, right and broken.
     static let inProcess = cases.filter { !$0.judgesCaptures }
 
-    // issue 15: user tracking by a passive scanner
-    /// Cases the reference itself fails today, so no defect is needed to break them
-    /// (RunTransmitterTests#trackableReference shows it; docs/security.md).
-    static let failedByTheReference: Set<String> = ["BFT/ATK/BV-02", "BFT/ATK/BV-03"]
-
     @Test("every case is in the catalogue and names a variant that breaks it")
     func catalogued() throws {
         let catalogue = try Fixtures.catalogue()
         let known = Set(catalogue.entries.map(\.id))
         for item in Self.cases {
             #expect(known.contains(item.id), "\(item.id) is not in the catalogue")
-            #expect(!item.brokenBy.isEmpty || Self.failedByTheReference.contains(item.id.rawValue), "\(item.id) names no breaking variant")
+            #expect(!item.brokenBy.isEmpty, "\(item.id) names no breaking variant")
         }
         #expect(Set(Self.cases.map(\.id)).count == Self.cases.count, "duplicate case ids")
     }

@@ -53,9 +53,9 @@ extension Integration {
         static let shownElsewhere: [String: (variant: String, test: String)] = [
             "CBT/GATE/BV-03": ("under a profile letting \"not available\" pass: the reference, whose gate refuses it", "RunCaseTests#unavailableAllowedReading"),
             "CBT/FLOW/BI-01": ("judge only: the capture of a sender that ignores the controller's buffers; no switch of our roles breaks it", "CaseVariantTests#credits"),
-            // issue 15: user tracking by a passive scanner (no defect: the reference itself is trackable today)
-            "BFT/ATK/BV-02": ("the reference as it ships: its user id in every scan response, a public address", "RunTransmitterTests#trackableReference"),
-            "BFT/ATK/BV-03": ("the reference as it ships: nothing it advertises rotates", "RunTransmitterTests#trackableReference"),
+            // issue 15: user tracking by a passive scanner (capture cases, run over btvirt with each variant)
+            "BFT/ATK/BV-02": ("stableAdvertisedUserId (the user id in the scan response); stableAdvertisingAddress (the public address)", "RunTransmitterTests#tracking"),
+            "BFT/ATK/BV-03": ("stableAdvertisedUserId (the user id in the scan response); stableAdvertisingAddress (the public address)", "RunTransmitterTests#tracking"),
         ]
 
         @Test("every variant shown elsewhere names a test function that exists")

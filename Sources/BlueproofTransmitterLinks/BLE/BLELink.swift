@@ -2,6 +2,7 @@ import BlueproofAsync
 import BlueproofHost
 import BlueproofTransmitter
 import BlueproofWire
+import Foundation
 import Logging
 import Synchronization
 
@@ -24,6 +25,9 @@ public actor BLELink: PlatformAnnouncingLink {
     public let host: LEHost
     public let profile: BLELinkProfile
     let clock: any Clock<Duration>
+    /// The wall time the address rotation is judged on: the transmitter's own, so moving its
+    /// clock (as the reference's provider can) moves the rotation too.
+    let timeSource: any TransmitterTimeSource
     let logger: Logger
     /// The events of the current run: `stop()` finishes them and starts a fresh stream, so a
     /// stopped link can be started again (the transmitter asks for `events()` at every start).
@@ -33,8 +37,9 @@ public actor BLELink: PlatformAnnouncingLink {
     var localUser: UserID?
     var stopped = false
     var valueHandle: UInt16 = 0
-    /// The address this node advertises and connects from now.
+    /// The address this node advertises and connects from now, and when it took it.
     var ownAddress: BDAddress?
+    private var addressTaken = Date.distantPast
     private var tasks: [Task<Void, Never>] = []
     /// Each connection's watcher and notification reader, dropped when it ends.
     var connectionTasks: [LEConnection: [Task<Void, Never>]] = [:]
@@ -66,11 +71,12 @@ public actor BLELink: PlatformAnnouncingLink {
         case sending(UserID)
     }
 
-    public init(host: LEHost, profile: BLELinkProfile = BLELinkProfile(),
-                clock: any Clock<Duration> = ContinuousClock(), logger: Logger? = nil) {
+    public init(host: LEHost, profile: BLELinkProfile = BLELinkProfile(), clock: any Clock<Duration> = ContinuousClock(),
+                timeSource: any TransmitterTimeSource = SystemTimeSource(), logger: Logger? = nil) {
         self.host = host
         self.profile = profile
         self.clock = clock
+        self.timeSource = timeSource
         self.logger = logger ?? Logger(label: "blueproof.link.ble")
         sightings = BLESightings(service: profile.service)
         channel = Mutex(AsyncStream.makeStream(of: LinkEvent.self))
@@ -119,9 +125,10 @@ public actor BLELink: PlatformAnnouncingLink {
         })
         if let rotation = profile.addressRotation {
             let clock = clock
+            let check = min(rotation, Self.rotationCheck)
             tasks.append(Task { [weak self] in
-                while (try? await sleep(on: clock, for: rotation)) != nil {
-                    await self?.rotateAddress()
+                while (try? await sleep(on: clock, for: check)) != nil {
+                    await self?.rotateAddress(every: rotation)
                 }
             })
         }
@@ -183,15 +190,21 @@ public actor BLELink: PlatformAnnouncingLink {
                 let address = BDAddress.nonResolvablePrivate()
                 try await host.useRandomAddress(address)
                 ownAddress = address
+                addressTaken = timeSource.now()
             }
         } catch {
             throw LinkError(.unavailable, "could not set this node's address: \(error)")
         }
     }
 
-    /// Moves to a new random address between connection attempts; connections already made
-    /// keep theirs. A refusal is logged and the next period tries again.
-    private func rotateAddress() async {
+    /// How often the link looks at ``timeSource`` for the address rotation.
+    static let rotationCheck = Duration.seconds(1)
+
+    /// Moves to a new random address once `rotation` has passed on ``timeSource`` since the
+    /// last, between connection attempts; connections already made keep theirs. A refusal is
+    /// logged and the next check tries again.
+    private func rotateAddress(every rotation: Duration) async {
+        guard timeSource.now().timeIntervalSince(addressTaken) >= rotation.seconds else { return }
         await take(.initiating)
         defer { turns.give(.initiating) }
         guard localUser != nil, !stopped else { return }
@@ -200,6 +213,7 @@ public actor BLELink: PlatformAnnouncingLink {
             try await host.useRandomAddress(address)
             logger.debug("advertising from \(address) now")
             ownAddress = address
+            addressTaken = timeSource.now()
         } catch {
             logger.debug("could not move to a new address: \(error)")
         }

@@ -85,7 +85,7 @@ protocol TrackingCase: TransmitterCase {
 
 extension TrackingCase {
     var nodes: Int { 1 }
-    var brokenBy: Set<Defect> { [] }
+    var brokenBy: Set<Defect> { [.stableAdvertisedUserId, .stableAdvertisingAddress] }
     var judgesCaptures: Bool { true }
     var needs: CaseNeeds { CaseNeeds(controllers: 2, transmitters: 1) }
 

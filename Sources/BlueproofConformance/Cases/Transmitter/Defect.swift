@@ -123,6 +123,11 @@ public enum Defect: String, CaseIterable, Sendable, Codable {
     // issue 15: passive observers and the hello
     /// A peer is whoever the link names: hellos are not checked (engine).
     case unsignedHello
+    // issue 15: user tracking by a passive scanner, in what the BLE link puts on the air
+    /// The scan response carries the user id, as the first version's did.
+    case stableAdvertisedUserId
+    /// Advertises from the controller's public address for good, not a rotating random one.
+    case stableAdvertisingAddress
     // issue 14: BFT/SIZE with an Android peer (BV-03, BV-14), in the node's links (DualLink)
     /// Sends over Wi-Fi peer-to-peer to every peer it reaches there, Android ones too.
     case wifiToAndroidPeer

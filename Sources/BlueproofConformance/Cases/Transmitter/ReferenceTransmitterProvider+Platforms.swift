@@ -20,7 +20,7 @@ extension ReferenceTransmitterProvider {
 
     /// Node `index`'s two links, announcing its platform in `platforms`.
     func dualLink(_ index: Int, platforms: [Int: DevicePlatform], context: CaseContext, network: SimulatedNetwork,
-                  wifiNetwork: SimulatedNetwork, wifiGroup: WiFiGroup) throws -> DualLink {
+                  wifiNetwork: SimulatedNetwork, wifiGroup: WiFiGroup, clock: OffsetTimeSource) throws -> DualLink {
         guard let platform = platforms[index] else { throw TransmitterUnavailable("node \(index) was given no platform") }
         let ble: any PlatformAnnouncingLink
         let wifi: any TransmitterLink
@@ -29,7 +29,7 @@ extension ReferenceTransmitterProvider {
             guard index < context.nodes.count, let host = context.nodes[index] else {
                 throw TransmitterUnavailable("node \(index) has no controller of ours (the case opened \(context.nodes.count))")
             }
-            ble = BLELink(host: host, profile: BLELinkProfile(platform: platform))
+            ble = BLELink(host: host, profile: (index == 0 ? defects : []).bleProfile(platform: platform), timeSource: clock)
             wifi = wifiGroup.link()
         case .simulated:
             ble = network.link(kind: .ble, platform: platform)
@@ -42,6 +42,15 @@ extension ReferenceTransmitterProvider {
 }
 
 extension Set<Defect> {
+    /// The BLE link's profile with the share of these defects that lives in what it puts on
+    /// the air (issue 15: user tracking by a passive scanner).
+    func bleProfile(platform: DevicePlatform? = nil) -> BLELinkProfile {
+        var profile = BLELinkProfile(platform: platform)
+        if contains(.stableAdvertisedUserId) { profile.announcesUser = true }
+        if contains(.stableAdvertisingAddress) { profile.addressRotation = nil }
+        return profile
+    }
+
     /// The share of these defects that lives in a node's choice of link (`DualLink`).
     public var dualLinkFaults: DualLink.Faults {
         var faults: DualLink.Faults = []

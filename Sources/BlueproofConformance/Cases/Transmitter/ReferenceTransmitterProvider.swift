@@ -97,10 +97,14 @@ public final class ReferenceTransmitterProvider: TransmitterProvider {
         var transmitters: [Transmitter] = []
         var controls: [any TransmitterControl] = []
         for index in nodes {
+            let broken = index == 0 ? defects : []
+            let clock = OffsetTimeSource()
+            clocks.withLock { $0[ObjectIdentifier(context), default: [:]][index] = clock }
             let linkForNode: any TransmitterLink
             switch link {
             case _ where platforms[index] != nil:  // issue 14: BFT/SIZE with an Android peer
-                linkForNode = try dualLink(index, platforms: platforms, context: context, network: network, wifiNetwork: wifiNetwork, wifiGroup: wifiGroup)
+                linkForNode = try dualLink(index, platforms: platforms, context: context, network: network, wifiNetwork: wifiNetwork,
+                                           wifiGroup: wifiGroup, clock: clock)
             case .ble where wifi.contains(index):
                 linkForNode = wifiGroup.link()
             case .simulated where wifi.contains(index):
@@ -109,7 +113,7 @@ public final class ReferenceTransmitterProvider: TransmitterProvider {
                 guard index < context.nodes.count, let host = context.nodes[index] else {
                     throw TransmitterUnavailable("node \(index) has no controller of ours (the case opened \(context.nodes.count))")
                 }
-                linkForNode = BLELink(host: host)
+                linkForNode = BLELink(host: host, profile: broken.bleProfile(), timeSource: clock)
             case .simulated:
                 linkForNode = network.link(kind: .ble)  // the network numbers links 0, 1, … as made
             }
@@ -138,9 +142,6 @@ public final class ReferenceTransmitterProvider: TransmitterProvider {
             }
             // issue 15: passive observers and the hello
             if index != 0 { testerSessions.withLock { $0[ObjectIdentifier(context), default: [:]][index] = session } }
-            let broken = index == 0 ? defects : []
-            let clock = OffsetTimeSource()
-            clocks.withLock { $0[ObjectIdentifier(context), default: [:]][index] = clock }
             var configuration = TransmitterConfiguration(
                 link: linkForNode, session: session,
                 apiKey: Self.apiKey, licence: licence, limits: index == 0 ? limits : try Self.testerLimits(context.profile),
