@@ -85,10 +85,10 @@ struct DUTCommand: AsyncParsableCommand {
             if let platform {  // issue 14: both links
                 let tcp = TCPLink()
                 wifi = TCPControlWiFi(link: tcp)
-                link = DualLink(ble: BLELink(host: host, profile: BLELinkProfile(platform: platform)), wifi: tcp,
+                link = DualLink(ble: BLELink(host: host, profile: Set(defect).bleProfile(platform: platform)), wifi: tcp,
                                 platform: platform, faults: Set(defect).dualLinkFaults)
             } else {
-                link = BLELink(host: host)
+                link = BLELink(host: host, profile: Set(defect).bleProfile())
             }
         }
         let directory = session.map { URL(fileURLWithPath: $0) } ?? SessionStore.defaultDirectory()

@@ -44,7 +44,7 @@ extension ReferenceTransmitterProvider {
 extension Set<Defect> {
     /// The BLE link's profile with the share of these defects that lives in what it puts on
     /// the air (issue 15: user tracking by a passive scanner).
-    func bleProfile(platform: DevicePlatform? = nil) -> BLELinkProfile {
+    public func bleProfile(platform: DevicePlatform? = nil) -> BLELinkProfile {
         var profile = BLELinkProfile(platform: platform)
         if contains(.stableAdvertisedUserId) { profile.announcesUser = true }
         if contains(.stableAdvertisingAddress) { profile.addressRotation = nil }
