@@ -12,33 +12,42 @@ import BlueproofWire
 extension BLELink {
     // MARK: Naming unknown nodes
 
-    /// Plans a naming connection to the node at `address`: at once when this node's address is
-    /// the lower (so two nodes rarely open one each), after ``BLELinkProfile/initiatorGrace``
-    /// otherwise, if the other has not connected by then.
+    /// Plans a naming connection to the node at `address`: soon when this node's address is the
+    /// lower (so two nodes rarely open one each), after ``BLELinkProfile/initiatorGrace``
+    /// otherwise, if the other has not connected by then. Each start is put off by a random
+    /// part of a second: nodes that heard a newcomer at once would otherwise all send it their
+    /// connection requests in one advertising event, of which it takes one (Vol 6, Part B §4.5),
+    /// and Rootcanal's initiators whose request was lost stay stuck (``connectAttempts(to:)``).
     func planNaming(_ address: BLEPeerAddress) {
         guard probes[address.address] == nil, !accepting(from: address) else { return }
         let first = ownAddress.map { $0.littleEndianBytes.reversed().lexicographicallyPrecedes(address.address.littleEndianBytes.reversed()) } ?? true
-        let delay = first ? Duration.zero : profile.initiatorGrace
+        let delay = (first ? .zero : profile.initiatorGrace * 2) + namingJitter()
         let clock = clock
         probes[address.address] = Task { [weak self] in
-            if delay > .zero, (try? await sleep(on: clock, for: delay)) == nil { return }
+            guard (try? await sleep(on: clock, for: delay)) != nil else { return }
             await self?.probe(address, clock: clock)
         }
     }
 
+    /// Up to ``BLELinkProfile/initiatorGrace``, at random.
+    private func namingJitter() -> Duration {
+        .milliseconds(Int.random(in: 0...max(Int(profile.initiatorGrace.seconds * 1000), 1)))
+    }
+
     /// Names the node at `address` by a connection, unless something named it meanwhile. A
-    /// failure is logged; the address is not tried again for ``BLELinkProfile/initiatorGrace``.
+    /// failure is logged; the address is not tried again for ``BLELinkProfile/initiatorGrace``
+    /// and a random part of a second.
     private func probe(_ address: BLEPeerAddress, clock: any Clock<Duration>) async {
         if !stopped, localUser != nil, sightings.user(at: address.address) == nil, !accepting(from: address) {
             do {
-                let user = try await dial(address)
+                let user = try await dial(address, within: profile.namingTimeout)
                 logger.debug("\(address.address) is \(user)")
                 probes[address.address] = nil
                 return
             } catch {
                 logger.debug("could not name \(address.address): \(error)")
             }
-            _ = try? await sleep(on: clock, for: profile.initiatorGrace)
+            _ = try? await sleep(on: clock, for: profile.initiatorGrace + namingJitter())
         }
         probes[address.address] = nil
     }
@@ -50,19 +59,30 @@ extension BLELink {
         unnamed.values.contains { $0.central == nil && $0.connection.peerAddress == address.address }
     }
 
-    /// As central: connect, exchange MTU, find the characteristic, subscribe, say hello, and
-    /// wait for the peripheral's; returns who it is (``named(_:on:at:)`` has run).
-    func dial(_ address: BLEPeerAddress) async throws(LinkError) -> UserID {
+    /// As central: connect (within `limit`), exchange MTU, find the characteristic, subscribe,
+    /// say hello, and wait for the peripheral's; returns who it is (``named(_:on:central:)`` has
+    /// run). The host initiates one connection at a time: the turn is held until the
+    /// connection is made, not through its GATT setup.
+    func dial(_ address: BLEPeerAddress, within limit: Duration? = nil) async throws(LinkError) -> UserID {
+        let limit = limit ?? profile.connectTimeout
         await take(.initiating)
-        defer { turns.give(.initiating) }
-        guard let localUser, !stopped else { throw LinkError(.unavailable, "the BLE link is not started") }
-        if let user = sightings.user(at: address.address), sessions[user] != nil { return user }
+        guard let localUser, !stopped else {
+            turns.give(.initiating)
+            throw LinkError(.unavailable, "the BLE link is not started")
+        }
+        if let user = sightings.user(at: address.address), sessions[user] != nil {
+            turns.give(.initiating)
+            return user
+        }
         let connection: LEConnection
         do {
-            connection = try await connectAttempts(to: address)
+            connection = try await connectAttempts(to: address, within: limit)
+            turns.give(.initiating)
         } catch .connectTimedOut {
-            throw LinkError(.timeout, "no connection to \(address.address) within \(profile.connectTimeout)")
+            turns.give(.initiating)
+            throw LinkError(.timeout, "no connection to \(address.address) within \(limit)")
         } catch {
+            turns.give(.initiating)
             throw LinkError(.peerUnreachable, "could not connect to \(address.address): \(error)")
         }
         watch(connection)
@@ -93,7 +113,7 @@ extension BLELink {
     }
 
     /// LE Create Connection, cancelled and issued again every ``BLELinkProfile/connectAttempt``
-    /// until ``BLELinkProfile/connectTimeout``. A connection request the advertiser never
+    /// until `limit`. A connection request the advertiser never
     /// answered (two centrals sent theirs in one advertising event and it took the other) ends
     /// on a controller as Connection Failed to be Established after a few connection intervals
     /// (Vol 6, Part B §4.5); Rootcanal reports nothing, its initiator ignores every later
@@ -102,8 +122,8 @@ extension BLELink {
     /// the request again soon is what clears it, before the peer, whose
     /// ``BLELinkProfile/initiatorGrace`` has passed, tries the other way into the stuck
     /// controller and is stuck in turn.
-    private func connectAttempts(to address: BLEPeerAddress) async throws(LEHostError) -> LEConnection {
-        var left = profile.connectTimeout
+    private func connectAttempts(to address: BLEPeerAddress, within limit: Duration) async throws(LEHostError) -> LEConnection {
+        var left = limit
         while true {
             let attempt = min(max(profile.connectAttempt, .milliseconds(100)), left)
             left -= attempt

@@ -39,13 +39,19 @@ public struct BLELinkProfile: Hashable, Sendable {
     /// How long a connection that named both ends stays when neither application asked for it
     /// (on-demand mode learns its nearby users this way).
     public var probeHold: Duration
+    /// How long a naming connection may take to be made before it is given up and tried again
+    /// later (shorter than `connectTimeout`: the host initiates one connection at a time, and
+    /// an application's `connect` may be waiting behind it).
+    public var namingTimeout: Duration
 
     public init(service: BluetoothUUID = BLELinkProfile.transmitterService,
                 characteristic: BluetoothUUID = BLELinkProfile.frameCharacteristic,
                 mtu: Int = 517, staleAfter: Duration? = .seconds(5), connectTimeout: Duration = .seconds(10),
                 connectAttempt: Duration = .seconds(1), initiatorGrace: Duration = .seconds(2),
                 frameLimit: Int = BLEFrameChunk.defaultFrameLimit, platform: DevicePlatform? = nil,
-                addressRotation: Duration? = .seconds(600), announcesUser: Bool = false, probeHold: Duration = .seconds(3)) {
+                addressRotation: Duration? = .seconds(600), announcesUser: Bool = false, probeHold: Duration = .seconds(3),
+                namingTimeout: Duration = .seconds(4)) {
+        self.namingTimeout = namingTimeout
         self.platform = platform
         self.addressRotation = addressRotation
         self.announcesUser = announcesUser
