@@ -76,7 +76,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "BlueproofTransmitterLinks", dependencies: [
-            "BlueproofTransmitter", "BlueproofHost", "BlueproofWire", "BlueproofAsync", "CBlueproofSystem",
+            "BlueproofTransmitter", "BlueproofHost", "BlueproofTransport", "BlueproofWire", "BlueproofAsync", "CBlueproofSystem",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "BlueproofCheck", dependencies: ["BlueproofWire", "BlueproofCapture", "BlueproofHost"]),
