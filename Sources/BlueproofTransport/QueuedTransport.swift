@@ -43,7 +43,8 @@ public final class QueuedTransport: HCITransport {
         if code != 0 { core.state.update { $0.failure = .io(operation: "pthread_create", errno: code) } }
     }
 
-    /// The writer thread ends with the last reference; the link underneath stays as it is.
+    /// The writer thread ends with the last reference (once a write in progress returns: closing
+    /// the link underneath frees it); the link itself stays as it is.
     deinit { core.stop(closing: false) }
 
     public var endpoint: String { inner.endpoint }
