@@ -196,6 +196,9 @@ public enum CaptureReader {
         return -Int64(offset - stamp)  // below the offset, itself far below Int64.max
     }
 
+    /// `value` in hexadecimal, `0x`-prefixed, for error messages.
+    static func hex32(_ value: UInt32) -> String { "0x" + String(value, radix: 16, uppercase: true) }
+
     /// The big-endian 32-bit word at `offset`.
     static func bigEndian32<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, at offset: Int) -> UInt32
     where Bytes.Index == Int {
