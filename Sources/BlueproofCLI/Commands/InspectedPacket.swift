@@ -55,25 +55,28 @@ struct InspectedPacket {
     /// `span` µs as `%.6f` seconds, right-aligned in `width` columns (`%11.6f` for 11), without
     /// Foundation's formatter.
     static func appendSeconds(_ span: Int64, width: Int, to out: inout [UInt8]) {
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        // Digits backwards, at least 7 (one before the point); a UInt64 has at most 20.
-        var count = 0
-        var value = span.magnitude
-        withUnsafeMutableBytes(of: &digits) { raw in
+        // Sign, digits (a UInt64 has at most 20, at least 7 here) and point: backwards into 32 bytes.
+        var field: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &field) { raw in
+            var value = span.magnitude
+            var first = raw.count
+            var count = 0
             repeat {
-                raw[count] = 0x30 + UInt8(value % 10)
+                if count == 6 {
+                    first -= 1
+                    raw[first] = 0x2E  // "."
+                }
+                first -= 1
+                raw[first] = 0x30 + UInt8(truncatingIfNeeded: value % 10)
                 value /= 10
                 count += 1
             } while value != 0 || count < 7
-        }
-        let length = count + 1 + (span < 0 ? 1 : 0)
-        if length < width { out.append(contentsOf: repeatElement(0x20, count: width - length)) }
-        if span < 0 { out.append(0x2D) }  // "-"
-        withUnsafeBytes(of: &digits) { raw in
-            for place in stride(from: count - 1, through: 0, by: -1) {
-                if place == 5 { out.append(0x2E) }  // "."
-                out.append(raw[place])
+            if span < 0 {
+                first -= 1
+                raw[first] = 0x2D  // "-"
             }
+            out.appendSpaces(width - (raw.count - first))
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[first...]))
         }
     }
 
@@ -100,7 +103,7 @@ struct InspectedPacket {
         }
         out.append(0x20)
         out.appendUTF8(type)
-        if type.utf8.count < 7 { out.append(contentsOf: repeatElement(0x20, count: 7 - type.utf8.count)) }
+        out.appendSpaces(7 - type.utf8.count)
     }
 
     /// The line after its body: the bytes with `--hex`, the newline.

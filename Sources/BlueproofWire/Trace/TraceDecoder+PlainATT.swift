@@ -7,9 +7,11 @@ extension TraceDecoder {
     /// The packet boundary and broadcast flags as their descriptions print them, by raw value.
     private static let boundaryTexts = (0..<4).map { Array(HCIACLPacketBoundary(rawValue: $0).description.utf8) }
     private static let broadcastTexts = (0..<4).map { Array(HCIACLBroadcast(rawValue: $0).description.utf8) }
-    private static let plainATTNames = Dictionary(uniqueKeysWithValues: plainATTOpcodes.compactMap { code in
-        L2CAPPayloadLayouts.att[code].map { (code, Array($0.name.utf8)) }
-    })
+    /// The names of ``plainATTOpcodes`` as UTF-8, indexed by opcode (nil for the others): a
+    /// lookup per packet without hashing.
+    private static let plainATTNames: [[UInt8]?] = (0...255).map { code in
+        plainATTOpcodes.contains(UInt8(code)) ? L2CAPPayloadLayouts.att[UInt8(code)].map { Array($0.name.utf8) } : nil
+    }
 
     /// The bulk of a long capture, decoded without a `String`: when `packet` is an ACL packet
     /// that holds one whole L2CAP frame on the ATT channel (Vol 3, Part A §3.1) carrying a
@@ -23,13 +25,12 @@ extension TraceDecoder {
         // ACL header (4), L2CAP header (4), opcode and attribute handle (3).
         guard bytes.count >= 11, Int(bytes[2]) | Int(bytes[3]) << 8 == bytes.count - 4,
               Int(bytes[4]) | Int(bytes[5]) << 8 == bytes.count - 8, bytes[6] == 0x04, bytes[7] == 0x00,
-              let name = Self.plainATTNames[bytes[8]] else { return nil }
+              let name = Self.plainATTNames[Int(bytes[8])] else { return nil }
         let boundary = (bytes[1] >> 4) & 0b11
         guard HCIACLPacketBoundary(rawValue: boundary).startsPDU else { return nil }
         let handle = (UInt16(bytes[0]) | UInt16(bytes[1]) << 8) & 0x0FFF
         let attribute = UInt16(bytes[9]) | UInt16(bytes[10]) << 8
-        guard let state = connections[handle], state.labels[attribute] == nil,
-              state.application == nil || attribute != state.applicationHandle else { return nil }
+        guard connections[handle]?.namesNothing(about: attribute) == true else { return nil }
         // A starting fragment ends any frame being rebuilt on its way.
         if !partial.isEmpty { partial[Way(handle: handle, sent: sent)] = nil }
         return PlainATT(payload: bytes, pduName: name, boundary: Self.boundaryTexts[Int(boundary)],
@@ -54,7 +55,8 @@ extension TraceDecoder {
 
         /// The attribute handle as its 4 hexadecimal digits.
         public func appendAttribute(to out: inout [UInt8]) {
-            out.appendHex([payload[10], payload[9]])
+            out.appendHex(byte: payload[10])
+            out.appendHex(byte: payload[9])
         }
 
         /// The value in hexadecimal.
