@@ -116,8 +116,10 @@ struct InspectCommand: AsyncParsableCommand {
             switch entry {
             case let .packet(record):
                 if start == nil, record.isTimestampInRange { start = record.timestampMicros }
-                connections?.consume(record, frame: stream.frameNumber)
-                guard !summary else { continue }
+                if summary {
+                    connections?.consume(record, frame: stream.frameNumber)
+                    continue
+                }
                 guard stream.frameNumber <= limit else {  // counted, not printed
                     describer.skip(record)
                     continue

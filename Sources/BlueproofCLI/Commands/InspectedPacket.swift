@@ -13,6 +13,8 @@ struct InspectedPacket {
     var sent: Bool?
     var controllerIndex: UInt16?
     var type: String
+    /// ` type` padded to 7 columns, for the packet types: the text line's column without a `String`.
+    private var paddedType: StaticString?
     /// Empty until the caller decodes the packet (the plain path writes no body).
     var body = InspectBody()
     /// Microseconds since the first packet; nil when out of range.
@@ -30,6 +32,7 @@ struct InspectedPacket {
         sent = record.direction == .sent
         controllerIndex = record.controllerIndex
         type = record.packet.type.description
+        paddedType = Self.paddedType(record.packet.type)
         bytes = showHex ? record.packet.h4Bytes : nil
     }
 
@@ -42,6 +45,18 @@ struct InspectedPacket {
         controllerIndex = note.controllerIndex
         type = "note"
         body = InspectBody(note, forms: forms)
+    }
+
+    /// ` type` padded to 7 columns as the text line prints it; nil for a type without a name.
+    private static func paddedType(_ type: H4PacketType) -> StaticString? {
+        switch type {
+        case .command: " command"
+        case .event: " event  "
+        case .acl: " acl    "
+        case .sco: " sco    "
+        case .iso: " iso    "
+        default: nil
+        }
     }
 
     /// Microseconds from `start` to `micros`; nil when the record's time is out of range or
@@ -75,6 +90,10 @@ struct InspectedPacket {
                 first -= 1
                 raw[first] = 0x2D  // "-"
             }
+            while raw.count - first < width, first > 0 {  // at most 22 bytes are taken: room for width 10 more
+                first -= 1
+                raw[first] = 0x20
+            }
             out.appendSpaces(width - (raw.count - first))
             out.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[first...]))
         }
@@ -101,9 +120,13 @@ struct InspectedPacket {
             out.appendDecimal(Int(controllerIndex))
             out.append(0x5D)  // "]"
         }
-        out.append(0x20)
-        out.appendUTF8(type)
-        out.appendSpaces(7 - type.utf8.count)
+        if let paddedType {
+            out.append(static: paddedType)
+        } else {
+            out.append(0x20)
+            out.appendUTF8(type)
+            out.appendSpaces(7 - type.utf8.count)
+        }
     }
 
     /// The line after its body: the bytes with `--hex`, the newline.
