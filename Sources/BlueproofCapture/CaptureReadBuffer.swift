@@ -21,10 +21,13 @@ final class CaptureReadBuffer {
         self.offset = offset
     }
 
+    /// Bytes read and not yet consumed.
+    var buffered: Int { bytes.count - start }
+
     /// Reads until `count` bytes are buffered or the file ends; returns the bytes buffered
     /// (at most `count`). A failed read is a cut at `record`.
     func fill(_ count: Int, record: Int) throws(CaptureError) -> Int {
-        while bytes.count - start < count && !atEnd {
+        while buffered < count && !atEnd {
             if start > 0 {
                 bytes.removeSubrange(..<start)
                 start = 0
@@ -38,7 +41,7 @@ final class CaptureReadBuffer {
             atEnd = chunk.isEmpty
             bytes += chunk
         }
-        return min(bytes.count - start, count)
+        return min(buffered, count)
     }
 
     /// Hands `count` buffered bytes over as read.

@@ -81,8 +81,9 @@ final class PcapSource: CaptureRecordSource {
         let seconds = Int64(Int32(bitPattern: Self.word(buffer.bytes, at: at, bigEndian: bigEndian)))
         let fraction = Int64(Int32(bitPattern: Self.word(buffer.bytes, at: at + 4, bigEndian: bigEndian)))
         let micros = CaptureRecord.clampedMicros(seconds: seconds, microseconds: nanoseconds ? fraction / 1000 : fraction)
-        // Both terms are bounded (24 and 256 KiB): no overflow.
-        available = try buffer.fill(recordHeaderSize + captured, record: number)
+        // Both terms are bounded (24 and 256 KiB): no overflow. Most records are in the buffer already.
+        let needed = recordHeaderSize + captured
+        available = buffer.buffered >= needed ? needed : try buffer.fill(needed, record: number)
         guard available - recordHeaderSize >= captured else {
             throw .truncated(path: path, record: number, byteOffset: buffer.offset,
                              reason: "record holds \(captured) bytes, \(available - recordHeaderSize) left")

@@ -30,8 +30,9 @@ extension TraceDecoder {
         guard HCIACLPacketBoundary(rawValue: boundary).startsPDU else { return nil }
         let handle = (UInt16(bytes[0]) | UInt16(bytes[1]) << 8) & 0x0FFF
         let attribute = UInt16(bytes[9]) | UInt16(bytes[10]) << 8
-        guard let state = connections[handle], state.labels[attribute] == nil,
-              state.application == nil || attribute != state.applicationHandle else { return nil }
+        guard let index = connections.index(forKey: handle), connections.values[index].namesNothing(about: attribute) else {
+            return nil
+        }
         // A starting fragment ends any frame being rebuilt on its way.
         if !partial.isEmpty { partial[Way(handle: handle, sent: sent)] = nil }
         return PlainATT(payload: bytes, pduName: name, boundary: Self.boundaryTexts[Int(boundary)],
