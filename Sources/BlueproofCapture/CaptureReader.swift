@@ -1,7 +1,7 @@
 import BlueproofWire
 
-/// Reads captures recorded by blueproof or elsewhere: pcap (through libpcap) and pcapng (parsed
-/// here, several interfaces of several link types) with link types 201, 187 and 254, and
+/// Reads captures recorded by blueproof or elsewhere: pcap and pcapng (both parsed here; pcapng
+/// with several interfaces of several link types) with link types 201, 187 and 254, and
 /// btsnoop (parsed here) with datalinks 1001, 1002 and 2001.
 public enum CaptureReader {
     /// Microseconds from btsnoop's epoch ("midnight, January 1st, 0 AD" as btsnoop counts it)

@@ -1,5 +1,5 @@
-/// The records of a classic pcap file, parsed here from a ``CaptureReadBuffer`` (libpcap's
-/// `pcap_next_ex` copied every record and cost more than the rest of reading; issue 16).
+/// The records of a classic pcap file, parsed here from a ``CaptureReadBuffer`` instead of
+/// libpcap's `pcap_next_ex`, which copied every record once more (issue 16).
 ///
 /// pcap (draft-ietf-opsawg-pcap §4–5): a 24-byte file header (magic, version 2.x, reserved
 /// words, snap length, link type) in the byte order the magic gives, then records of a 16-byte
