@@ -32,7 +32,7 @@ let package = Package(
         .target(name: "BlueproofFiles"),
         .target(name: "BlueproofCapture", dependencies: ["BlueproofWire", "CPcap"]),
         .target(name: "BlueproofTransport", dependencies: [
-            "BlueproofWire", "BlueproofCapture", "CBluetooth", "CBlueproofSystem",
+            "BlueproofWire", "BlueproofCapture", "BlueproofAsync", "CBluetooth", "CBlueproofSystem",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "BlueproofBackend", dependencies: [
@@ -76,7 +76,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "BlueproofTransmitterLinks", dependencies: [
-            "BlueproofTransmitter", "BlueproofHost", "BlueproofWire", "BlueproofAsync", "CBlueproofSystem",
+            "BlueproofTransmitter", "BlueproofHost", "BlueproofTransport", "BlueproofWire", "BlueproofAsync", "CBlueproofSystem",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "BlueproofCheck", dependencies: ["BlueproofWire", "BlueproofCapture", "BlueproofHost"]),
@@ -116,7 +116,7 @@ let package = Package(
             "BlueproofBluenet", "BlueproofBluenetHost", // issue 18: Bluenet's host adapter on the scripted controller
             .product(name: "Logging", package: "swift-log"),
         ]),
-        .testTarget(name: "BlueproofRadioTests", dependencies: ["BlueproofRadio", "BlueproofTransport", "BlueproofWire", "BlueproofTestSupport"]),
+        .testTarget(name: "BlueproofRadioTests", dependencies: ["BlueproofRadio", "BlueproofTransport", "BlueproofAsync", "BlueproofWire", "BlueproofTestSupport"]),
         .testTarget(name: "BlueproofTransferTests", dependencies: ["BlueproofTransfer", "BlueproofHost", "BlueproofWire"]),
         .testTarget(name: "BlueproofTransmitterTests", dependencies: [
             "BlueproofTransmitter", "BlueproofTestSupport", "BlueproofAsync", .product(name: "Logging", package: "swift-log"),

@@ -2,22 +2,32 @@ import Synchronization
 
 /// Every event a stream has produced, kept in order, and waiting for one: a waiter is resumed
 /// by the event it waits for, by its deadline, or by the end of the stream (no polling).
-/// Used for a transmitter's events, a link's, and a process's output lines.
+/// Used for a transmitter's events, a Spark node's, a link's, and a process's output lines.
+///
+/// It keeps at most `limit` events (a subject flooding events cannot grow it without bound):
+/// past it an event is counted, not kept, though a waiter it matches still gets it, and
+/// ``overflow`` names the limit, for a case to report instead of judging what it cannot see.
 public final class EventLog<Event: Sendable>: Sendable {
     private struct State {
         var events: [Event] = []
+        var dropped = 0
         var waiters = Waiters<Event>()
         var ended = false
     }
 
+    /// 100,000 events: far more than any case produces.
+    public static var defaultLimit: Int { 100_000 }
+
+    /// How many events are kept.
+    public let limit: Int
     private let state = Mutex(State())
 
     /// An empty log, fed by ``record(_:)`` and closed by ``end()``.
-    public init() {}
+    public init(limit: Int = EventLog.defaultLimit) { self.limit = max(1, limit) }
 
     /// A log of `stream`'s events from now on; it ends when the stream does.
-    public convenience init(_ stream: AsyncStream<Event>) {
-        self.init()
+    public convenience init(_ stream: AsyncStream<Event>, limit: Int = EventLog.defaultLimit) {
+        self.init(limit: limit)
         Task { [self] in
             for await event in stream { record(event) }
             end()
@@ -26,6 +36,15 @@ public final class EventLog<Event: Sendable>: Sendable {
 
     /// Every event so far.
     public var events: [Event] { state.withLock { $0.events } }
+
+    /// Events not kept, past ``limit``.
+    public var dropped: Int { state.withLock { $0.dropped } }
+
+    /// Why the log is not the whole story, once events were dropped past ``limit``.
+    public var overflow: EventLogOverflow? {
+        let dropped = dropped
+        return dropped == 0 ? nil : EventLogOverflow(limit: limit, dropped: dropped)
+    }
 
     /// Whether the stream has ended.
     public var ended: Bool { state.withLock { $0.ended } }
@@ -55,10 +74,10 @@ public final class EventLog<Event: Sendable>: Sendable {
         return ended
     }
 
-    /// Appends `event` and resumes the waiters it matches.
+    /// Appends `event` (counts it, past ``limit``) and resumes the waiters it matches.
     public func record(_ event: Event) {
         let ready = state.withLock { state in
-            state.events.append(event)
+            if state.events.count < limit { state.events.append(event) } else { state.dropped += 1 }
             return state.waiters.matching(event)
         }
         for continuation in ready { continuation.resume(returning: event) }
@@ -75,6 +94,21 @@ public final class EventLog<Event: Sendable>: Sendable {
 
     private func expire(_ key: Int) {
         state.withLock { $0.waiters.expire(key) }?.resume(returning: nil)
+    }
+}
+
+/// An ``EventLog`` reached its limit: `dropped` events after the first `limit` were not kept.
+public struct EventLogOverflow: Error, Hashable, Sendable, CustomStringConvertible {
+    public var limit: Int
+    public var dropped: Int
+
+    public init(limit: Int, dropped: Int) {
+        self.limit = limit
+        self.dropped = dropped
+    }
+
+    public var description: String {
+        "the event log holds at most \(limit) events: \(dropped) more were not kept, so what came after them cannot be judged"
     }
 }
 

@@ -31,18 +31,25 @@ final class CaptureDescriptor {
     /// Throws the `errno` of a failed `read(2)`.
     func read(upTo count: Int) throws(CaptureDescriptorError) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
+        let filled = try bytes.withUnsafeMutableBufferPointer { (buffer) throws(CaptureDescriptorError) -> Int in
+            try read(into: buffer)
+        }
+        bytes.removeSubrange(filled...)
+        return bytes
+    }
+
+    /// Reads into `buffer` from where the file stands until it is full or the file ends;
+    /// returns the bytes read. Throws the `errno` of a failed `read(2)`.
+    func read(into buffer: UnsafeMutableBufferPointer<UInt8>) throws(CaptureDescriptorError) -> Int {
         var filled = 0
-        while filled < count {
-            let got = bytes.withUnsafeMutableBytes { buffer in
-                Glibc.read(descriptor, buffer.baseAddress.map { $0 + filled }, count - filled)
-            }
+        while filled < buffer.count {
+            let got = Glibc.read(descriptor, buffer.baseAddress.map { $0 + filled }, buffer.count - filled)
             if got < 0 && errno == EINTR { continue }
             if got < 0 { throw CaptureDescriptorError(errno: errno) }
             if got == 0 { break }
             filled += got
         }
-        bytes.removeSubrange(filled...)
-        return bytes
+        return filled
     }
 
     /// Goes back to the first byte; false when the file cannot seek.

@@ -21,24 +21,37 @@ final class CaptureReadBuffer {
         self.offset = offset
     }
 
+    /// Bytes read and not yet consumed.
+    var buffered: Int { bytes.count - start }
+
     /// Reads until `count` bytes are buffered or the file ends; returns the bytes buffered
     /// (at most `count`). A failed read is a cut at `record`.
     func fill(_ count: Int, record: Int) throws(CaptureError) -> Int {
-        while bytes.count - start < count && !atEnd {
-            if start > 0 {
-                bytes.removeSubrange(..<start)
-                start = 0
+        while buffered < count && !atEnd {
+            // A new array of the bytes kept and the file's next ones, read straight into it: no
+            // chunk array, no second copy, and a record handed out earlier keeps the old one.
+            let kept = buffered
+            let wanted = max(Self.chunkSize, count - kept)
+            var failure: CaptureDescriptorError?
+            let refilled = [UInt8](unsafeUninitializedCapacity: kept + wanted) { storage, initialized in
+                bytes.withUnsafeBufferPointer { old in
+                    for index in 0..<kept { storage[index] = old[start + index] }
+                }
+                do throws(CaptureDescriptorError) {
+                    initialized = kept + (try file.read(into: UnsafeMutableBufferPointer(rebasing: storage[kept...])))
+                } catch {
+                    failure = error
+                    initialized = kept
+                }
             }
-            let chunk: [UInt8]
-            do {
-                chunk = try file.read(upTo: max(Self.chunkSize, count - bytes.count))
-            } catch {
-                throw .truncated(path: path, record: record, byteOffset: offset, reason: "reading failed: \(error.reason)")
+            if let failure {
+                throw .truncated(path: path, record: record, byteOffset: offset, reason: "reading failed: \(failure.reason)")
             }
-            atEnd = chunk.isEmpty
-            bytes += chunk
+            atEnd = refilled.count == kept
+            bytes = refilled
+            start = 0
         }
-        return min(bytes.count - start, count)
+        return min(buffered, count)
     }
 
     /// Hands `count` buffered bytes over as read.

@@ -1,7 +1,7 @@
 import BlueproofWire
 
-/// Reads captures recorded by blueproof or elsewhere: pcap (through libpcap) and pcapng (parsed
-/// here, several interfaces of several link types) with link types 201, 187 and 254, and
+/// Reads captures recorded by blueproof or elsewhere: pcap and pcapng (both parsed here; pcapng
+/// with several interfaces of several link types) with link types 201, 187 and 254, and
 /// btsnoop (parsed here) with datalinks 1001, 1002 and 2001.
 public enum CaptureReader {
     /// Microseconds from btsnoop's epoch ("midnight, January 1st, 0 AD" as btsnoop counts it)
@@ -195,6 +195,9 @@ public enum CaptureReader {
         guard stamp < offset else { return Int64(exactly: stamp - offset) ?? .max }
         return -Int64(offset - stamp)  // below the offset, itself far below Int64.max
     }
+
+    /// `value` in hexadecimal, `0x`-prefixed, for error messages.
+    static func hex32(_ value: UInt32) -> String { "0x" + String(value, radix: 16, uppercase: true) }
 
     /// The big-endian 32-bit word at `offset`.
     static func bigEndian32<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, at offset: Int) -> UInt32

@@ -14,7 +14,9 @@ public final class CaptureStream: Sequence, IteratorProtocol {
     public let linkType: UInt32
     /// The link types of the file's interfaces known so far: one, but for a pcapng file that
     /// describes several (then a packet's ``CaptureRecord/controllerIndex`` is its interface).
-    public private(set) var linkTypes: [UInt32]
+    public var linkTypes: [UInt32] { source?.linkTypes ?? endedLinkTypes }
+    /// The source's link types when it ended (asked once then, not after every record).
+    private var endedLinkTypes: [UInt32] = []
     /// Records read so far, packets or not: the frame number of the last one, as Wireshark
     /// numbers frames.
     public private(set) var frameNumber = 0
@@ -31,7 +33,6 @@ public final class CaptureStream: Sequence, IteratorProtocol {
         self.format = format
         self.linkType = linkType
         self.source = source
-        linkTypes = source.linkTypes
     }
 
     /// Where the packet directions come from: guessed when the file has an interface of link
@@ -60,8 +61,8 @@ public final class CaptureStream: Sequence, IteratorProtocol {
             truncated = error
             raw = nil
         }
-        linkTypes = source.linkTypes
         guard let raw else {
+            endedLinkTypes = source.linkTypes
             self.source = nil
             return nil
         }
@@ -70,7 +71,7 @@ public final class CaptureStream: Sequence, IteratorProtocol {
         if var record = CaptureReader.decodeRecord(linkType: linkType, data: raw.data, flags: raw.flags,
                                                    timestampMicros: raw.timestampMicros) {
             packetCount += 1
-            if record.controllerIndex == nil, linkTypes.count > 1, let interface = raw.interface {
+            if record.controllerIndex == nil, let interface = raw.interface, source.linkTypes.count > 1 {
                 record.controllerIndex = UInt16(truncatingIfNeeded: interface)
             }
             return .packet(record)

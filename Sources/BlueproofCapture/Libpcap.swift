@@ -1,8 +1,8 @@
 import CPcap
 import Glibc
 
-// The only file in blueproof that touches libpcap pointers. Everything it hands out is plain
-// Swift values; the pcap_t / pcap_dumper_t handles never leave it.
+// The only file in blueproof that touches libpcap pointers (to write pcap files; reading is parsed
+// in Swift, PcapSource). Everything it hands out is plain Swift values; the handles never leave it.
 
 /// An open pcap file being written: `pcap_open_dead` + `pcap_dump_open`, microsecond stamps.
 ///
@@ -64,69 +64,4 @@ final class LibpcapDumper {
     }
 
     deinit { close() }
-}
-
-/// A pcap or pcapng file read through libpcap (`pcap_fopen_offline` + `pcap_next_ex`), one
-/// frame at a time, handed out as plain values.
-///
-/// Not Sendable: one reader walks it. It owns its `pcap_t` (and so the file), closed at deinit.
-final class LibpcapReader {
-    struct Frame {
-        /// Microseconds since the Unix epoch, clamped (``CaptureRecord/isTimestampInRange``).
-        var timestampMicros: Int64
-        /// The captured length the record declares.
-        var length: Int
-        /// The captured bytes; empty when ``length`` is over the limit given to ``next(maximumLength:)``.
-        var bytes: [UInt8]
-    }
-
-    /// The file's link type (`DLT_` value).
-    let linkType: Int32
-    private let pcap: OpaquePointer
-
-    /// Reads the file open on `descriptor`, from its first byte. Takes the descriptor over: it
-    /// is closed with the reader, or at once when libpcap refuses the file.
-    init(descriptor: Int32) throws(LibpcapFailure) {
-        guard let file = fdopen(descriptor, "rb") else {
-            let reason = String(cString: strerror(errno))
-            close(descriptor)
-            throw LibpcapFailure(message: reason)
-        }
-        var errorBuffer = [CChar](repeating: 0, count: Int(PCAP_ERRBUF_SIZE) + 1)
-        let opened = errorBuffer.withUnsafeMutableBufferPointer { buffer in
-            pcap_fopen_offline_with_tstamp_precision(file, UInt32(PCAP_TSTAMP_PRECISION_MICRO), buffer.baseAddress)
-        }
-        guard let opened else {
-            fclose(file)  // libpcap closes the file only once it has opened it
-            throw LibpcapFailure(message: String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) },
-                                                 as: UTF8.self))
-        }
-        pcap = opened
-        linkType = pcap_datalink(opened)
-    }
-
-    /// The next frame; nil at the end of the file. Throws libpcap's message when reading fails
-    /// (a cut or corrupt record). Copies nothing of a frame longer than `maximumLength`.
-    func next(maximumLength: Int) throws(LibpcapFailure) -> Frame? {
-        var headerPointer: UnsafeMutablePointer<pcap_pkthdr>?
-        var dataPointer: UnsafePointer<UInt8>?
-        let status = pcap_next_ex(pcap, &headerPointer, &dataPointer)
-        if status == PCAP_ERROR_BREAK { return nil }  // end of file
-        guard status == 1, let header = headerPointer?.pointee else {
-            throw LibpcapFailure(message: String(cString: pcap_geterr(pcap)))
-        }
-        let length = Int(header.caplen)
-        let micros = CaptureRecord.clampedMicros(seconds: Int64(header.ts.tv_sec), microseconds: Int64(header.ts.tv_usec))
-        guard length <= maximumLength, length > 0, let dataPointer else {
-            return Frame(timestampMicros: micros, length: length, bytes: [])
-        }
-        return Frame(timestampMicros: micros, length: length, bytes: Array(UnsafeBufferPointer(start: dataPointer, count: length)))
-    }
-
-    deinit { pcap_close(pcap) }
-}
-
-/// libpcap's message when it refused a file or a record.
-struct LibpcapFailure: Error {
-    var message: String
 }

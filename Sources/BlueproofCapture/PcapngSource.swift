@@ -101,7 +101,7 @@ final class PcapngSource: CaptureRecordSource {
             switch word(8) {
             case 0x1A2B_3C4D: break
             case 0x4D3C_2B1A: littleEndian.toggle()
-            default: throw malformed("section header byte-order magic \(hex32(word(8))) is not 0x1A2B3C4D")
+            default: throw malformed("section header byte-order magic \(CaptureReader.hex32(word(8))) is not 0x1A2B3C4D")
             }
         }
         let length = Int(word(4))
@@ -231,7 +231,6 @@ final class PcapngSource: CaptureRecordSource {
         return littleEndian ? value.byteSwapped : value
     }
 
-    private func hex32(_ value: UInt32) -> String { "0x" + String(value, radix: 16, uppercase: true) }
 
     private func cut(_ reason: String) -> CaptureError {
         .truncated(path: path, record: frames + 1, byteOffset: buffer.offset, reason: reason)

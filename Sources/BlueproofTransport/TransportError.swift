@@ -13,6 +13,9 @@ public enum TransportError: Error, Hashable, Sendable, CustomStringConvertible {
     case closedByPeer
     /// This side closed the transport: `send` after `close()`.
     case closed
+    /// The peer stopped reading: a send found `packets` packets or `bytes` bytes already
+    /// waiting for it (``QueuedTransport``), so the link was closed.
+    case backlogFull(endpoint: String, packets: Int, bytes: Int)
     /// A system call on an open link failed.
     case io(operation: String, errno: Int32)
     /// The controller sent bytes that are not an H4 stream; nothing after them can be trusted.
@@ -42,6 +45,9 @@ public enum TransportError: Error, Hashable, Sendable, CustomStringConvertible {
             return "the controller closed the link"
         case .closed:
             return "the transport was closed by this side"
+        case let .backlogFull(endpoint, packets, bytes):
+            return "\(endpoint) stopped reading: \(packets) packets or \(bytes) bytes were already waiting for it "
+                + "(the send queue's limit), so the link was closed"
         case let .io(operation, code):
             return "\(operation) failed: \(errnoText(code))"
         case let .malformedStream(error):

@@ -50,3 +50,18 @@ struct EventLogTests {
         #expect(await fed.first(within: .seconds(5)) { $0 == 5 } == nil, "nothing comes after the end")
     }
 }
+
+@Suite("EventLog: bound")
+struct EventLogBoundTests {
+    @Test("past its limit the log keeps the oldest, counts the rest and names the limit")
+    func bounded() async {
+        let log = EventLog<Int>(limit: 3)
+        #expect(log.overflow == nil)
+        for value in 0..<10 { log.record(value) }
+        #expect(log.events == [0, 1, 2])
+        #expect(log.dropped == 7)
+        #expect(log.overflow == EventLogOverflow(limit: 3, dropped: 7))
+        #expect(log.overflow.map { "\($0)" }?.contains("at most 3 events: 7 more were not kept") == true)
+        #expect(EventLog<Int>().limit == 100_000)
+    }
+}

@@ -51,7 +51,7 @@ struct HostileCaptureTests {
         #expect(file.truncated?.description.contains("262144") == true)
     }
 
-    @Test("a pcap record declaring more than libpcap's bound is refused with the length, not allocated")
+    @Test("a pcap record declaring more than libpcap's bound is refused with the length and the limit, not allocated")
     func pcapHugeRecord() throws {
         var builder = PcapBuilder(linkType: 201)
         builder.add(unixMicros: 1_000_000, data: [0, 0, 0, 0] + SamplePackets.reset.h4Bytes)
@@ -62,12 +62,9 @@ struct HostileCaptureTests {
         bytes += [0, 0, 0, 0, 0x01, 0x03, 0x0C, 0x00]
         let file = try readCapture(bytes)
         #expect(file.records.map(\.packet) == [SamplePackets.reset])
-        guard case let .malformed(_, record, byteOffset, reason)? = file.truncated else {
-            Issue.record("expected malformed, got \(String(describing: file.truncated))")
-            return
-        }
-        #expect(record == 2 && byteOffset == 24 + 16 + 8)
-        #expect(reason.contains("300000"))
+        #expect(file.truncated == .recordTooLong(path: file.path, record: 2, byteOffset: 24 + 16 + 8,
+                                                 length: 300_000, limit: CaptureReader.maximumRecordLength))
+        #expect(file.truncated?.description.contains("300000") == true)
     }
 
     // MARK: not files

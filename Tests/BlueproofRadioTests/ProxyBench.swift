@@ -24,7 +24,10 @@ struct ProxyBench {
     /// The next events of node `node`'s host before a marker passed through its controller.
     mutating func events(_ node: Int, marker: UInt8 = 0) async throws -> [HCIEvent] {
         controllers[node].injectMarker(marker)
-        return try await hosts[node].until(marker: marker)
+        let events = try await hosts[node].until(marker: marker)
+        // What the proxy sent the controllers meanwhile has reached them (their writers are threads).
+        guard await world.drained() else { throw DrainTimeout() }
+        return events
     }
 
     static func report(from address: BDAddress, rssi: Int8) -> HCIEvent {
@@ -52,6 +55,10 @@ struct ProxyBench {
     static func credits(_ handle: UInt16, _ count: UInt16) -> HCIEvent {
         .numberOfCompletedPackets(.init(handles: [.init(connectionHandle: handle, numCompletedPackets: count)]))
     }
+}
+
+struct DrainTimeout: Error, CustomStringConvertible {
+    var description: String { "timed out waiting for the proxy's writes to the controllers" }
 }
 
 extension HCIEvent {

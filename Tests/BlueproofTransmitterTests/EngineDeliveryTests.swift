@@ -101,7 +101,7 @@ struct EngineDeliveryTests {
         let a = try await harness.node()
         let sessionB = InMemorySession(identity: try EngineHarness.identities.make())
         let b = Transmitter(configuration: try harness.configuration(session: sessionB))
-        let recorderB = await EventRecorder.attach(to: b)
+        let recorderB = await TransmitterEventLog.attach(to: b)
         try await b.start(mode: .automatic)
         let userB = try #require(await b.localUser())
         var wide = TransmitterLimits.documented

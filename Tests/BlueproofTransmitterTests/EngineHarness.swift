@@ -3,20 +3,15 @@ import BlueproofTransmitter
 import Foundation
 import Synchronization
 
-/// A transmitter's events, which a test waits on.
-typealias EventRecorder = EventLog<TransmitterEvent>
-
 /// An event a test waited for did not come.
 struct EventNotSeen: Error, CustomStringConvertible {
     let limit: Duration
     var description: String { "the awaited transmitter event did not come within \(limit)" }
 }
 
+/// The waits of the engine tests on a transmitter's events (``TransmitterEventLog``), which
+/// fail the test instead of returning nil.
 extension EventLog where Event == TransmitterEvent {
-    static func attach(to transmitter: Transmitter) async -> EventRecorder {
-        EventRecorder(await transmitter.events())
-    }
-
     /// The first event (recorded from position `start` on, or to come) matching `predicate`;
     /// one that never comes fails the test after 30 s rather than hanging the run.
     @discardableResult
@@ -26,14 +21,9 @@ extension EventLog where Event == TransmitterEvent {
         return event
     }
 
-    /// Received packets so far.
-    var received: [ReceivedPacket] {
-        events.compactMap { if case .received(let packet) = $0 { packet } else { nil } }
-    }
-
     func receivedPacket(_ id: PacketID) async throws -> ReceivedPacket {
-        let event = try await first { if case .received(let packet) = $0 { packet.packetID == id } else { false } }
-        guard case .received(let packet) = event else { throw EventNotSeen(limit: .zero) }
+        let limit = Duration.seconds(30)
+        guard let packet = await received(id, within: limit) else { throw EventNotSeen(limit: limit) }
         return packet
     }
 }
@@ -41,7 +31,7 @@ extension EventLog where Event == TransmitterEvent {
 /// One transmitter on the simulated network, with its recorder.
 struct SimNode: Sendable {
     let transmitter: Transmitter
-    let recorder: EventRecorder
+    let recorder: TransmitterEventLog
     let user: UserID
     let session: any TransmitterSessionBacking
 }
@@ -83,7 +73,7 @@ final class EngineHarness: Sendable {
         let identity = try Self.identities.make()
         let session = InMemorySession(identity: identity)
         let transmitter = Transmitter(configuration: try configuration(session: session, defects: defects, hopLimit: hopLimit, secure: secure))
-        let recorder = await EventRecorder.attach(to: transmitter)
+        let recorder = await TransmitterEventLog.attach(to: transmitter)
         try await transmitter.start(mode: mode)
         return SimNode(transmitter: transmitter, recorder: recorder, user: identity.userID, session: session)
     }

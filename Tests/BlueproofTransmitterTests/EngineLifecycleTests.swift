@@ -20,7 +20,7 @@ struct EngineLifecycleTests {
         let harness = EngineHarness()
         let session = InMemorySession(identity: try EngineHarness.identities.make())
         let transmitter = Transmitter(configuration: try harness.configuration(session: session, licence: "not.a-licence"))
-        let recorder = await EventRecorder.attach(to: transmitter)
+        let recorder = await TransmitterEventLog.attach(to: transmitter)
         await #expect(throws: TransmitterError.licenceInvalid) { try await transmitter.start(mode: .automatic) }
         try await recorder.first { if case .startFailed = $0 { true } else { false } }
         #expect(recorder.events == [.startFailed(.licenceInvalid)])
@@ -54,7 +54,7 @@ struct EngineLifecycleTests {
         try await first.start(mode: .automatic)
         // The same user cannot join the simulated network twice: the second link refuses to start.
         let second = Transmitter(configuration: try harness.configuration(session: InMemorySession(identity: identity)))
-        let recorder = await EventRecorder.attach(to: second)
+        let recorder = await TransmitterEventLog.attach(to: second)
         await #expect(throws: TransmitterError.notStarted) { try await second.start(mode: .automatic) }
         try await recorder.first { if case .startFailed = $0 { true } else { false } }
         // Its log line ("link start failed") comes first: log events keep the order of writing.

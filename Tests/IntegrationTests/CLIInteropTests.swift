@@ -31,7 +31,7 @@ extension Integration {
                     let ready = try await advertiser.next(event: "ready", within: .seconds(15))
                     let address = try #require(ready.string("address"))
 
-                    let scan = try await runCLIInBackground(cli, ["scan", "--controller", controller, "--json", "--duration", "3"])
+                    let scan = try await LiveCLI.run(cli, ["scan", "--controller", controller, "--json", "--duration", "3"])
                     #expect(scan.status == 0, "stderr: \(scan.stderr)")
                     let lines = try jsonLines(scan.stdout)
                     // One line per change: the last one about the advertiser holds everything learnt.
@@ -47,7 +47,7 @@ extension Integration {
                     // btvirt reports RSSI 127, "not available": null, and the key is there.
                     #expect(device.keys.contains("rssi") && device["rssi"] is NSNull, "\(device)")
 
-                    let table = try await runCLIInBackground(cli, ["scan", "--controller", controller, "--duration", "3"])
+                    let table = try await LiveCLI.run(cli, ["scan", "--controller", controller, "--duration", "3"])
                     #expect(table.status == 0, "stderr: \(table.stderr)")
                     let row = try #require(table.stdout.split(separator: "\n").last { $0.hasPrefix(address) },
                                            "no row for \(address) in: \(table.stdout)")
@@ -85,7 +85,7 @@ extension Integration {
                     let ready = try await server.next(event: "ready", within: .seconds(15))
                     let address = try #require(ready.string("address"))
 
-                    let result = try await runCLIInBackground(cli, [
+                    let result = try await LiveCLI.run(cli, [
                         "gatt", "--controller", controller, "--name", "bp-x", "--capture", folder.file("gatt.pcap"),
                         "--read", TestService.read.description,
                         "--write", "\(TestService.write)=c0ffee01", "--write-command", "\(TestService.write)=c0ffee02",
@@ -176,7 +176,7 @@ extension Integration {
             let folder = try WorkFolder("cli-absent")
             defer { folder.cleanUp() }
             try await withBackend(.btvirt, in: folder.path) { backend in
-                let result = try await runCLIInBackground(cli, ["gatt", "--controller", try sharedController(of: backend),
+                let result = try await LiveCLI.run(cli, ["gatt", "--controller", try sharedController(of: backend),
                                                     "--peer", "00:11:22:33:44:55", "--connect-timeout", "0.5"])
                 #expect(result.status == 3, "stdout: \(result.stdout)\nstderr: \(result.stderr)")
                 #expect(result.stderr.contains("cannot connect to 00:11:22:33:44:55"), "stderr: \(result.stderr)")
@@ -192,7 +192,7 @@ extension Integration {
         @Test("gatt --read nonsense is a usage error: exit 2 and the accepted forms", .requires(.cli))
         func gattBadTarget() async throws {
             let cli = try RequiredComponent.require(.cli)[0]
-            let result = try await runCLIInBackground(cli, ["gatt", "--peer", "00:11:22:33:44:55", "--read", "nonsense"])
+            let result = try await LiveCLI.run(cli, ["gatt", "--peer", "00:11:22:33:44:55", "--read", "nonsense"])
             #expect(result.status == 2)
             #expect(result.stderr.contains("nonsense") && result.stderr.contains("0x0012"), "stderr: \(result.stderr)")
             #expect(result.stdout.isEmpty)
@@ -202,7 +202,7 @@ extension Integration {
         func advertiseNameTooLong() async throws {
             let cli = try RequiredComponent.require(.cli)[0]
             let name = String(repeating: "n", count: 30)  // 32 bytes as an AD structure
-            let result = try await runCLIInBackground(cli, ["advertise", "--name", name])
+            let result = try await LiveCLI.run(cli, ["advertise", "--name", name])
             #expect(result.status == 2)
             #expect(result.stderr.contains("at most 31"), "stderr: \(result.stderr)")
             #expect(result.stdout.isEmpty)

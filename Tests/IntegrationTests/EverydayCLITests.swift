@@ -39,7 +39,7 @@ extension Integration {
                         "\(heart.lines)")
 
                 // JSON: one object per device, the scan response merged in.
-                let scan = try await runCLIInBackground(cli, ["scan", "--controller", controller, "--json", "--duration", "3"])
+                let scan = try await LiveCLI.run(cli, ["scan", "--controller", controller, "--json", "--duration", "3"])
                 #expect(scan.status == 0, "stderr: \(scan.stderr)")
                 let lines = try jsonLines(scan.stdout)
                 let beacons = lines.filter { $0["address"] as? String == beaconAddress }
@@ -49,7 +49,7 @@ extension Integration {
                 #expect(lines.filter { $0["address"] as? String == heartAddress }.count == 1, "\(scan.stdout)")
 
                 // The table: one row per device, every column under its heading.
-                let table = try await runCLIInBackground(cli, ["scan", "--controller", controller, "--duration", "3"])
+                let table = try await LiveCLI.run(cli, ["scan", "--controller", controller, "--duration", "3"])
                 #expect(table.status == 0, "stderr: \(table.stderr)")
                 let rows = table.stdout.split(separator: "\n").map(String.init)
                 let header = try #require(rows.first { $0.hasPrefix("ADDRESS") }, "\(table.stdout)")
@@ -62,7 +62,7 @@ extension Integration {
                 }
 
                 // gatt against our own advertiser: GAP, GATT and the advertised service.
-                let gatt = try await runCLIInBackground(cli, ["gatt", "--controller", controller, "--name", "bp-heart",
+                let gatt = try await LiveCLI.run(cli, ["gatt", "--controller", controller, "--name", "bp-heart",
                                                               "--discover", "--read", "2A00", "--json"])
                 #expect(gatt.status == 0, "stdout: \(gatt.stdout)\nstderr: \(gatt.stderr)")
                 let events = try jsonLines(gatt.stdout)
@@ -86,11 +86,11 @@ extension Integration {
               .timeLimit(.minutes(1)))
         func iBeaconExample() async throws {
             let cli = try RequiredComponent.require(.cli, .btvirt, .preload)[0]
-            let result = try await runCLIInBackground(cli, [
+            let result = try await LiveCLI.run(cli, [
                 "advertise", "--ibeacon", "\(Self.beacon):1:2:-59", "--non-connectable", "--duration", "1"])
             #expect(result.status == 0, "stdout: \(result.stdout)\nstderr: \(result.stderr)")
             #expect(result.stdout.contains("non-connectable: no GATT server"), "\(result.stdout)")
-            let named = try await runCLIInBackground(cli, [
+            let named = try await LiveCLI.run(cli, [
                 "advertise", "--name", "X", "--ibeacon", "\(Self.beacon):1:2", "--duration", "1"])
             #expect(named.status == 0, "stdout: \(named.stdout)\nstderr: \(named.stderr)")
         }
@@ -99,7 +99,7 @@ extension Integration {
               .requires(.cli, .btvirt, .preload), .timeLimit(.minutes(1)))
         func scanEmptyBackend() async throws {
             let cli = try RequiredComponent.require(.cli, .btvirt, .preload)[0]
-            let result = try await runCLIInBackground(cli, ["scan", "--duration", "0.5"])
+            let result = try await LiveCLI.run(cli, ["scan", "--duration", "0.5"])
             #expect(result.status == 0, "stderr: \(result.stderr)")
             #expect(result.stderr.contains("0 device(s) seen"), "\(result.stderr)")
             #expect(result.stderr.contains("has no other device") && result.stderr.contains("--controller unix:"),
@@ -110,7 +110,7 @@ extension Integration {
         func gattWithoutPeer() async throws {
             let cli = try RequiredComponent.require(.cli)[0]
             let start = ContinuousClock.now
-            let result = try await runCLIInBackground(cli, ["gatt", "--name", "nobody"])
+            let result = try await LiveCLI.run(cli, ["gatt", "--name", "nobody"])
             #expect(ContinuousClock.now - start < .seconds(5), "long before the 10 s scan timeout")
             #expect(result.status == 3)
             #expect(result.stderr.contains("no other device") && result.stderr.contains("--controller"), "\(result.stderr)")
@@ -123,7 +123,7 @@ extension Integration {
             let cli = try RequiredComponent.require(.cli)[0]
             for (arguments, nearest) in [(["rn"], "run"), (["report", "mrge"], "merge"), (["help", "advertize"], "advertise"),
                                          (["transfer", "centrl"], "central")] {
-                let result = try await runCLIInBackground(cli, arguments)
+                let result = try await LiveCLI.run(cli, arguments)
                 #expect(result.status == 2, "\(arguments)")
                 #expect(result.stderr.contains("Did you mean '\(nearest)'?"), "\(arguments): \(result.stderr)")
             }
@@ -148,20 +148,20 @@ extension Integration {
                 report.endedAt = RunReport.timestamp(Date())
                 try ReportWriter(folder: folder.file("shard-\(shard)/run-\(shard)")).write(report)
             }
-            let merged = try await runCLIInBackground(cli, ["report", "merge", folder.file("shard-1"), folder.file("shard-2"),
+            let merged = try await LiveCLI.run(cli, ["report", "merge", folder.file("shard-1"), folder.file("shard-2"),
                                                             "--output", folder.file("all")])
             #expect(merged.status == 0, "stdout: \(merged.stdout)\nstderr: \(merged.stderr)")
             let report = try ReportWriter.read(folder: folder.file("all"))
             #expect(report.cases.map(\.id) == entries.map(\.id), "catalogue order")
 
-            let twice = try await runCLIInBackground(cli, ["report", "merge", folder.file("shard-1"), folder.file("shard-1/run-1"),
+            let twice = try await LiveCLI.run(cli, ["report", "merge", folder.file("shard-1"), folder.file("shard-1/run-1"),
                                                            "--output", folder.file("twice")])
             #expect(twice.status == 2)
             #expect(twice.stderr.contains("is in both"), "\(twice.stderr)")
             #expect(!FileManager.default.fileExists(atPath: folder.file("twice/report.json")))
 
             try FileManager.default.createDirectory(atPath: folder.file("empty/nothing"), withIntermediateDirectories: true)
-            let empty = try await runCLIInBackground(cli, ["report", "merge", folder.file("empty"), "--output", folder.file("none")])
+            let empty = try await LiveCLI.run(cli, ["report", "merge", folder.file("empty"), "--output", folder.file("none")])
             #expect(empty.status == 2 && empty.stderr.contains("no report.json"), "\(empty.stderr)")
         }
 
@@ -170,7 +170,7 @@ extension Integration {
             let cli = try RequiredComponent.require(.cli)[0]
             var total = 0
             for shard in ["1/2", "2/2"] {
-                let list = try await runCLIInBackground(cli, ["run", "--list", "--shard", shard])
+                let list = try await LiveCLI.run(cli, ["run", "--list", "--shard", shard])
                 #expect(list.status == 0, "\(list.stderr)")
                 let lines = list.stdout.split(separator: "\n").map(String.init)
                 let rows = lines.dropLast()
@@ -184,7 +184,7 @@ extension Integration {
                 }
                 total += runnable.count
             }
-            let all = try await runCLIInBackground(cli, ["run", "--list"])
+            let all = try await LiveCLI.run(cli, ["run", "--list"])
             #expect(all.stdout.split(separator: "\n").last?.hasPrefix("\(total) case(s) to run") == true,
                     "the shards together run every case: \(all.stdout.split(separator: "\n").last ?? "")")
         }
@@ -205,7 +205,7 @@ extension Integration {
                     "\(dut.lines)")
             try await withBackend(.btvirt, in: folder.path) { backend in
                 let start = ContinuousClock.now
-                let result = try await runCLIInBackground(cli, [
+                let result = try await LiveCLI.run(cli, [
                     "run", "--dut", "unix:\(folder.file("dut.sock"))", "--controller", try sharedController(of: backend),
                     "--filter", "BFT/SES/*", "--output", folder.file("Reports"), "--captures", folder.file("Captures")])
                 #expect(ContinuousClock.now - start < .seconds(30), "at preflight, not after every case's timeout")
@@ -215,7 +215,7 @@ extension Integration {
                 #expect(!result.stdout.contains("BFT/SES/"), "no case ran: \(result.stdout)")
             }
             // A backend the runner starts per case can never hold it: said at once.
-            let fresh = try await runCLIInBackground(cli, [
+            let fresh = try await LiveCLI.run(cli, [
                 "run", "--dut", "unix:\(folder.file("dut.sock"))", "--filter", "BFT/SES/*",
                 "--output", folder.file("Reports"), "--captures", folder.file("Captures")])
             #expect(fresh.status == 3 && fresh.stderr.contains("starts a new btvirt for every case"), "\(fresh.stderr)")

@@ -46,7 +46,7 @@ extension Integration {
             </script></body></html>
             """
             try harness.write(toFile: folder.file("harness.html"), atomically: true, encoding: .utf8)
-            let result = try await runCLIInBackground(chromium, [
+            let result = try await LiveCLI.run(chromium, [
                 "--headless", "--no-sandbox", "--disable-gpu", "--allow-file-access-from-files",
                 "--user-data-dir=\(folder.file("profile"))", "--virtual-time-budget=5000", "--dump-dom",
                 "file://\(folder.file("harness.html"))"])

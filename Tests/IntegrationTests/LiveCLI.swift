@@ -10,6 +10,7 @@ final class LiveCLI: Sendable {
     private let input: Pipe
     /// Both streams' lines, interleaved as they came; it ends when both streams have.
     private let log = EventLog<String>()
+    private let outputs = Mutex<[String]>([])
     private let errors = Mutex<[String]>([])
     private let openStreams = Mutex(2)
     private let exited: AsyncStream<Int32>
@@ -44,6 +45,8 @@ final class LiveCLI: Sendable {
                         pending.removeSubrange(pending.startIndex...newline)
                     }
                 }
+                // A last line without its newline.
+                if !pending.isEmpty { record(String(decoding: pending, as: UTF8.self), isError: isError) }
                 end()
             }
         }
@@ -52,8 +55,24 @@ final class LiveCLI: Sendable {
     /// Every line so far, both streams interleaved as they came.
     var lines: [String] { log.events }
 
+    /// Standard output so far.
+    var stdout: String { outputs.withLock { $0.joined(separator: "\n") } }
+
     /// Standard error so far.
     var stderr: String { errors.withLock { $0.joined(separator: "\n") } }
+
+    /// Runs a program to its end without holding a thread of the test's pool (its output is
+    /// read by threads of its own, its standard input closed); its status and both streams.
+    static func run(_ executable: String, _ arguments: [String], within limit: Duration = .seconds(600)) async throws
+        -> (status: Int32, stdout: String, stderr: String) {
+        let cli = try LiveCLI(executable, arguments)
+        cli.endInput()
+        guard let status = await cli.exit(within: limit), await cli.log.waitForEnd(within: limit) else {
+            cli.stop()
+            throw TimeoutError(what: "\(executable) \(arguments.joined(separator: " ")) to end", limit: "\(limit)")
+        }
+        return (status, cli.stdout, cli.stderr)
+    }
 
     /// The exit status, nil when the process has not ended within `limit`.
     func exit(within limit: Duration) async -> Int32? {
@@ -69,6 +88,9 @@ final class LiveCLI: Sendable {
     func line(within limit: Duration, where matches: @escaping @Sendable (String) -> Bool) async -> String? {
         await log.first(within: limit, where: matches)
     }
+
+    /// Closes the process's standard input (end of file).
+    func endInput() { try? input.fileHandleForWriting.close() }
 
     /// Writes `text` and a newline to the process's standard input.
     func type(_ text: String) {
@@ -87,7 +109,7 @@ final class LiveCLI: Sendable {
     }
 
     private func record(_ line: String, isError: Bool) {
-        if isError { errors.withLock { $0.append(line) } }
+        if isError { errors.withLock { $0.append(line) } } else { outputs.withLock { $0.append(line) } }
         log.record(line)
     }
 

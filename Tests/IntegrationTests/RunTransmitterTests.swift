@@ -119,7 +119,7 @@ extension Integration {
             let arguments = ["run", "--controller", controller, "--dut", address,
                              "--output", folder.file("Reports"), "--captures", folder.file("Captures")]
                 + filter.flatMap { ["--filter", $0] }
-            let result = try await runCLIInBackground(cli, arguments)
+            let result = try await LiveCLI.run(cli, arguments)
             let runs = (try? FileManager.default.contentsOfDirectory(atPath: folder.file("Reports"))) ?? []
             let report = try runs.first.map { try ReportWriter.read(folder: folder.file("Reports/\($0)")) }
             return (result.status, result.stdout, result.stderr, report)
@@ -173,12 +173,5 @@ extension Integration {
                 #expect(item.verdict == .error && item.reason.contains("precondition connection not met"), "\(item.id): \(item.reason)")
             }
         }
-    }
-}
-
-/// `run` on a thread, so the test's own tasks go on meanwhile.
-func runCLIInBackground(_ executable: String, _ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread { continuation.resume(with: Result { try run(executable, arguments) }) }.start()
     }
 }

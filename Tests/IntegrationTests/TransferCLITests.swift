@@ -67,7 +67,7 @@ struct TransferCLITests {
         let hint = try #require(await central.line(within: .seconds(20)) { $0.contains("join this backend with --controller ") },
                                 "\(central.lines)")
         let controller = try #require(hint.split(separator: " ").last.map(String.init))
-        let peripheral = try await runCLIInBackground(cli, ["transfer", "peripheral", "--controller", controller,
+        let peripheral = try await LiveCLI.run(cli, ["transfer", "peripheral", "--controller", controller,
                                                             "--file", input, "--json", "--timeout", "30"])
         #expect(peripheral.status == 0, "stderr: \(peripheral.stderr)")
         let json = try JSONSerialization.jsonObject(with: Data(peripheral.stdout.utf8)) as? [String: Any]

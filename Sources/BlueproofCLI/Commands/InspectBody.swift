@@ -87,6 +87,9 @@ struct InspectDescriber {
     private let forms: InspectBody.Forms
     private var commands: [[UInt8]: InspectBody] = [:]
     private var events: [[UInt8]: InspectBody] = [:]
+    /// The last event described and its body: a transfer alternates data with the same
+    /// Number Of Completed Packets, found here without hashing.
+    private var lastEvent: (payload: [UInt8], body: InspectBody)?
 
     init(forms: InspectBody.Forms) {
         self.forms = forms
@@ -97,8 +100,13 @@ struct InspectDescriber {
         let packet = record.packet
         let cacheable = (packet.type == .command || packet.type == .event) && packet.payload.count <= Self.maximumKeyLength
         guard cacheable else { return InspectBody(decoder.describe(packet, sent: record.direction == .sent), forms: forms) }
+        if packet.type == .event, lastEvent?.payload == packet.payload, let body = lastEvent?.body {
+            decoder.observe(event: packet)
+            return body
+        }
         if let body = packet.type == .command ? commands[packet.payload] : events[packet.payload] {
             decoder.observe(event: packet)
+            if packet.type == .event { lastEvent = (packet.payload, body) }
             return body
         }
         let body = InspectBody(decoder.describe(packet, sent: record.direction == .sent), forms: forms)
@@ -108,6 +116,7 @@ struct InspectDescriber {
         } else {
             if events.count >= Self.maximumEntries { events.removeAll(keepingCapacity: true) }
             events[packet.payload] = body
+            lastEvent = (packet.payload, body)
         }
         return body
     }

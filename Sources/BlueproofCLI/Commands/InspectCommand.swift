@@ -116,8 +116,10 @@ struct InspectCommand: AsyncParsableCommand {
             switch entry {
             case let .packet(record):
                 if start == nil, record.isTimestampInRange { start = record.timestampMicros }
-                connections?.consume(record, frame: stream.frameNumber)
-                guard !summary else { continue }
+                if summary {
+                    connections?.consume(record, frame: stream.frameNumber)
+                    continue
+                }
                 guard stream.frameNumber <= limit else {  // counted, not printed
                     describer.skip(record)
                     continue
@@ -130,10 +132,15 @@ struct InspectCommand: AsyncParsableCommand {
                 }
                 if view.grep == nil, let plain = describer.plain(record) {
                     // Most packets of a long transfer: written from the decoder's fields.
-                    if writer != nil { writer?.add(shown, plain, to: &out) } else { shown.appendLine(plain, to: &out) }
+                    Self.write(shown, plain, writer: &writer, to: &out)
                     packet = nil
                 } else {
                     shown.body = describer.body(of: record)
+                    guard view.grep != nil else {  // written here: not copied to `packet`
+                        Self.write(shown, writer: &writer, to: &out)
+                        Self.flush(&out)
+                        continue
+                    }
                     packet = shown
                 }
             case let .note(note):
@@ -143,12 +150,9 @@ struct InspectCommand: AsyncParsableCommand {
             }
             if let packet {
                 if view.grep != nil, !view.admits(line: packet.line) { continue }
-                if writer != nil { writer?.add(packet, to: &out) } else { packet.appendLine(to: &out) }
+                Self.write(packet, writer: &writer, to: &out)
             }
-            if out.count >= Console.bufferBytes {
-                Console.lines(utf8: out)
-                out.removeAll(keepingCapacity: true)
-            }
+            Self.flush(&out)
         }
         Console.lines(utf8: out)
         if let connections {
@@ -166,6 +170,20 @@ struct InspectCommand: AsyncParsableCommand {
         if let truncated = stream.truncated {
             Console.error("the capture ends early: \(truncated)")
             throw ExitCode(1)
+        }
+    }
+
+    /// The packet's text line or JSON object into `out`; its body from `plain` when given.
+    private static func write(_ packet: InspectedPacket, _ plain: TraceDecoder.PlainATT? = nil,
+                              writer: inout InspectJSONWriter?, to out: inout [UInt8]) {
+        if writer != nil { writer?.add(packet, plain, to: &out) } else { packet.appendLine(plain, to: &out) }
+    }
+
+    /// Writes `out` once it holds ``Console/bufferBytes``.
+    private static func flush(_ out: inout [UInt8]) {
+        if out.count >= Console.bufferBytes {
+            Console.lines(utf8: out)
+            out.removeAll(keepingCapacity: true)
         }
     }
 

@@ -13,6 +13,8 @@ struct InspectedPacket {
     var sent: Bool?
     var controllerIndex: UInt16?
     var type: String
+    /// ` type` padded to 7 columns, for the packet types: the text line's column without a `String`.
+    private var paddedType: StaticString?
     /// Empty until the caller decodes the packet (the plain path writes no body).
     var body = InspectBody()
     /// Microseconds since the first packet; nil when out of range.
@@ -30,6 +32,7 @@ struct InspectedPacket {
         sent = record.direction == .sent
         controllerIndex = record.controllerIndex
         type = record.packet.type.description
+        paddedType = Self.paddedType(record.packet.type)
         bytes = showHex ? record.packet.h4Bytes : nil
     }
 
@@ -44,6 +47,18 @@ struct InspectedPacket {
         body = InspectBody(note, forms: forms)
     }
 
+    /// ` type` padded to 7 columns as the text line prints it; nil for a type without a name.
+    private static func paddedType(_ type: H4PacketType) -> StaticString? {
+        switch type {
+        case .command: " command"
+        case .event: " event  "
+        case .acl: " acl    "
+        case .sco: " sco    "
+        case .iso: " iso    "
+        default: nil
+        }
+    }
+
     /// Microseconds from `start` to `micros`; nil when the record's time is out of range or
     /// the span does not fit in 64-bit microseconds.
     static func span(from start: Int64?, to micros: Int64) -> Int64? {
@@ -55,25 +70,32 @@ struct InspectedPacket {
     /// `span` µs as `%.6f` seconds, right-aligned in `width` columns (`%11.6f` for 11), without
     /// Foundation's formatter.
     static func appendSeconds(_ span: Int64, width: Int, to out: inout [UInt8]) {
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        // Digits backwards, at least 7 (one before the point); a UInt64 has at most 20.
-        var count = 0
-        var value = span.magnitude
-        withUnsafeMutableBytes(of: &digits) { raw in
+        // Sign, digits (a UInt64 has at most 20, at least 7 here) and point: backwards into 32 bytes.
+        var field: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &field) { raw in
+            var value = span.magnitude
+            var first = raw.count
+            var count = 0
             repeat {
-                raw[count] = 0x30 + UInt8(value % 10)
+                if count == 6 {
+                    first -= 1
+                    raw[first] = 0x2E  // "."
+                }
+                first -= 1
+                raw[first] = 0x30 + UInt8(truncatingIfNeeded: value % 10)
                 value /= 10
                 count += 1
             } while value != 0 || count < 7
-        }
-        let length = count + 1 + (span < 0 ? 1 : 0)
-        if length < width { out.append(contentsOf: repeatElement(0x20, count: width - length)) }
-        if span < 0 { out.append(0x2D) }  // "-"
-        withUnsafeBytes(of: &digits) { raw in
-            for place in stride(from: count - 1, through: 0, by: -1) {
-                if place == 5 { out.append(0x2E) }  // "."
-                out.append(raw[place])
+            if span < 0 {
+                first -= 1
+                raw[first] = 0x2D  // "-"
             }
+            while raw.count - first < width, first > 0 {  // at most 22 bytes are taken: room for width 10 more
+                first -= 1
+                raw[first] = 0x20
+            }
+            out.appendSpaces(width - (raw.count - first))
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[first...]))
         }
     }
 
@@ -98,9 +120,13 @@ struct InspectedPacket {
             out.appendDecimal(Int(controllerIndex))
             out.append(0x5D)  // "]"
         }
-        out.append(0x20)
-        out.appendUTF8(type)
-        if type.utf8.count < 7 { out.append(contentsOf: repeatElement(0x20, count: 7 - type.utf8.count)) }
+        if let paddedType {
+            out.append(static: paddedType)
+        } else {
+            out.append(0x20)
+            out.appendUTF8(type)
+            out.appendSpaces(7 - type.utf8.count)
+        }
     }
 
     /// The line after its body: the bytes with `--hex`, the newline.

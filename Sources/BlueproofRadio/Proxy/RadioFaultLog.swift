@@ -37,6 +37,8 @@ public struct RadioFaultLogEntry: Hashable, Sendable, Codable, CustomStringConve
         case bufferSize = "buffer-size"
         case disconnect
         case hardwareError = "hardware-error"
+        /// The node's controller stopped reading: the queue towards it overflowed, its link was closed.
+        case linkFaulted = "link-faulted"
     }
 
     public var description: String {

@@ -7,8 +7,8 @@ import BlueproofWire
 public struct RadioProxyTransport: HCITransport {
     let world: RadioWorld
     public let node: Int
-    /// The real link underneath.
-    public let inner: any HCITransport
+    /// The real link underneath, behind its writer queue.
+    public let inner: QueuedTransport
     public let inbound: AsyncThrowingStream<H4Packet, any Error>
 
     /// The real link's endpoint: the proxy adds no place of its own.

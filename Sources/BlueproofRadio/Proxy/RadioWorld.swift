@@ -11,7 +11,11 @@ import Synchronization
 /// Time comes from the injected clock (run time counts from the world's creation), randomness
 /// from the scenario's seed. Decisions are made synchronously by a sans-I/O core
 /// (``RadioSwitchboard``) under a lock, because ``HCITransport/send(_:)`` is synchronous and
-/// must report the link's errors. Timers wait in one agenda; a single task sleeps on the clock
+/// must report the link's errors. Nothing waits for a controller under the lock: each
+/// controller's packets go through a ``QueuedTransport`` (a writer thread behind a bounded
+/// queue), so a controller that stops reading faults its own link (its host's stream ends with
+/// ``TransportError/backlogFull(endpoint:packets:bytes:)``, logged as `link-faulted`) and no
+/// other node waits. Timers wait in one agenda; a single task sleeps on the clock
 /// until the earliest. Whatever happens first at a given time, every timer due by then fires
 /// first, in time order and with its own time as "now", so a manual clock that jumps gives the
 /// same run as one that creeps.
@@ -31,6 +35,8 @@ public final class RadioWorld: Sendable {
         var armed: (at: Duration, task: Task<Void, Never>)?
         var logged = 0
         var closed = false
+        /// Nodes whose controller stopped reading (their send queue overflowed).
+        var faulted: [Int: TransportError] = [:]
         /// Streams of fault-log entries (``RadioWorld/faultLogEntries()``), by subscriber.
         var watchers: [UInt64: AsyncStream<RadioFaultLogEntry>.Continuation] = [:]
         var nextWatcher: UInt64 = 0
@@ -41,16 +47,19 @@ public final class RadioWorld: Sendable {
     }
 
     private struct Link: Sendable {
-        let inner: any HCITransport
+        let inner: QueuedTransport
         let host: AsyncThrowingStream<H4Packet, any Error>.Continuation
     }
 
     /// `reemitBacklog`: how late a repeated advertising report may fire before its missed
     /// repetitions are dropped (nil: never; a manual clock that jumps wants every repetition).
+    /// `sendLimit`: how much may wait for one controller before its link counts as faulted.
     public init(scenario: RadioScenario, clock: any Clock<Duration> = ContinuousClock(), logger: Logger? = nil,
-                reemitBacklog: Duration? = RadioWorld.defaultReemitBacklog) {
+                reemitBacklog: Duration? = RadioWorld.defaultReemitBacklog,
+                sendLimit: QueuedTransport.Limit = .standard) {
         self.scenario = scenario
         self.reemitBacklog = reemitBacklog
+        self.sendLimit = sendLimit
         timeline = Timeline(clock)
         self.logger = logger ?? Logger(label: "blueproof.radio")
         let board = RadioSwitchboard(scenario: scenario)
@@ -66,28 +75,40 @@ public final class RadioWorld: Sendable {
     /// passes, unless given here.
     public func attach(node: Int, to transport: any HCITransport, address: BDAddress? = nil) -> any HCITransport {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: H4Packet.self, throwing: (any Error).self)
+        let queued = QueuedTransport(transport, limit: sendLimit)
         state.withLock { state in
-            state.links[node] = Link(inner: transport, host: continuation)
+            state.links[node] = Link(inner: queued, host: continuation)
             let now = catchUp(&state)
             perform(state.board.attach(node: node, address: address, now: now), &state)
             arm(&state)
         }
         let inbound = transport.inbound
         let pump = Task { [weak self] in
+            var failure: (any Error)?
             do {
                 for try await packet in inbound { self?.received(packet, at: node) }
-                continuation.finish()
             } catch {
-                continuation.finish(throwing: error)
+                failure = error
             }
+            // A faulted link was closed by its queue: the host learns the fault, not the close.
+            continuation.finish(throwing: self?.state.withLock { $0.faulted[node] } ?? failure)
         }
         continuation.onTermination = { _ in pump.cancel() }
-        return RadioProxyTransport(world: self, node: node, inner: transport, inbound: stream)
+        return RadioProxyTransport(world: self, node: node, inner: queued, inbound: stream)
     }
 
     /// Sets a node's address, for controllers whose Read BD_ADDR the world does not see.
     public func setAddress(_ address: BDAddress, of node: Int) {
         state.withLock { $0.board.setAddress(address, of: node) }
+    }
+
+    /// Whether every packet sent towards the controllers has been written (or their link
+    /// failed) within `timeout`.
+    public func drained(within timeout: Duration = .seconds(15)) async -> Bool {
+        for link in state.withLock({ Array($0.links.values) }) where !(await link.inner.drained(within: timeout)) {
+            return false
+        }
+        return true
     }
 
     /// Every fault and decision so far, in order, for the run's report.
@@ -165,6 +186,7 @@ public final class RadioWorld: Sendable {
     /// missed repetitions are dropped.
     public static let defaultReemitBacklog: Duration = .seconds(1)
     private let reemitBacklog: Duration?
+    private let sendLimit: QueuedTransport.Limit
 
     /// Fires every timer due by the clock's time, earliest first, each at its own time;
     /// returns the clock's time. A re-emission more than `reemitBacklog` late fires once, at
@@ -211,6 +233,7 @@ public final class RadioWorld: Sendable {
                 do {
                     try state.links[node]?.inner.send(packet)
                 } catch {
+                    if case .backlogFull = error, state.faulted[node] == nil { fault(node, error, &state) }
                     if node == sender, failure == nil { failure = error } else {
                         logger.warning("radio proxy: node \(node): could not send to the controller: \(error)")
                     }
@@ -230,6 +253,15 @@ public final class RadioWorld: Sendable {
         }
         state.logged = log.count
         if let failure { throw failure }
+    }
+
+    /// A controller stopped reading: its link is faulted (the queue towards it dropped and the
+    /// link closed by ``QueuedTransport``); its host's stream ends with why, and the fault log says so.
+    private func fault(_ node: Int, _ error: TransportError, _ state: inout State) {
+        logger.error("radio proxy: node \(node): \(error)")
+        state.faulted[node] = error
+        state.board.record(timeline.elapsed(), node, .linkFaulted, "\(error)")
+        state.links[node]?.host.finish(throwing: error)
     }
 
     /// ``perform(_:_:sender:)`` for actions no host send waits on.

@@ -1,5 +1,4 @@
 import BlueproofAsync
-import Synchronization
 
 /// One event of a Spark node and when it was recorded.
 public struct SparkRecord: Sendable {
@@ -13,59 +12,37 @@ public struct SparkRecord: Sendable {
 }
 
 /// The events of one Spark node (the sample's delegate callbacks), timestamped as they come,
-/// for a case to read and wait on. Holds at most `limit` records (a subject flooding events
-/// cannot grow it without bound); the count dropped past it is kept.
+/// for a case to read and wait on: an ``EventLog`` of ``SparkRecord``s, with its bound
+/// (``overflow`` names the limit past which records are counted, not kept).
 public final class SparkEventLog: Sendable {
-    public static let defaultLimit = 100_000
+    public static let defaultLimit = EventLog<SparkRecord>.defaultLimit
 
-    private struct State {
-        var records: [SparkRecord] = []
-        var dropped = 0
-        var subscribers: [UInt64: AsyncStream<SparkRecord>.Continuation] = [:]
-        var nextSubscriber: UInt64 = 0
-    }
+    /// The records, with their waiters and bound.
+    public let log: EventLog<SparkRecord>
 
-    public let limit: Int
-    private let state = Mutex(State())
+    public init(limit: Int = SparkEventLog.defaultLimit) { log = EventLog(limit: limit) }
 
-    public init(limit: Int = SparkEventLog.defaultLimit) { self.limit = max(1, limit) }
+    public var limit: Int { log.limit }
 
-    public func append(_ event: SparkEvent) {
-        let record = SparkRecord(at: .now, event: event)
-        let subscribers = state.withLock { state in
-            if state.records.count < limit { state.records.append(record) } else { state.dropped += 1 }
-            return Array(state.subscribers.values)
-        }
-        for subscriber in subscribers { subscriber.yield(record) }
-    }
+    /// Records `event`, timestamped now.
+    public func append(_ event: SparkEvent) { log.record(SparkRecord(at: .now, event: event)) }
 
     /// Every record so far, oldest first.
-    public var records: [SparkRecord] { state.withLock { $0.records } }
+    public var records: [SparkRecord] { log.events }
     /// The events so far, oldest first.
     public var events: [SparkEvent] { records.map(\.event) }
     /// Records left out past `limit`.
-    public var dropped: Int { state.withLock { $0.dropped } }
-
-    /// The records so far, then every new one.
-    public func stream() -> AsyncStream<SparkRecord> {
-        let (stream, continuation) = AsyncStream.makeStream(of: SparkRecord.self)
-        let id = state.withLock { state in
-            for record in state.records { continuation.yield(record) }
-            defer { state.nextSubscriber += 1 }
-            state.subscribers[state.nextSubscriber] = continuation
-            return state.nextSubscriber
-        }
-        continuation.onTermination = { [weak self] _ in _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) } }
-        return stream
-    }
+    public var dropped: Int { log.dropped }
+    /// Why the log is not the whole story, once records were dropped past `limit`.
+    public var overflow: EventLogOverflow? { log.overflow }
 
     /// The first event, recorded or to come, that `match` maps to a value; throws
     /// `TimeoutError` naming `what` when none comes within `limit`.
     public func first<T: Sendable>(_ what: String, within limit: Duration, _ match: @escaping @Sendable (SparkEvent) -> T?) async throws -> T {
-        let stream = stream()
-        return try await withTimeout(limit, what: what) {
-            for await record in stream { if let value = match(record.event) { return value } }
-            throw CancellationError()
+        guard let record = await log.first(within: limit, where: { match($0.event) != nil }), let value = match(record.event) else {
+            try Task.checkCancellation()
+            throw TimeoutError(what: what, limit: "\(limit)")
         }
+        return value
     }
 }

@@ -1,5 +1,6 @@
 import BlueproofAsync
 import BlueproofTransmitter
+import BlueproofTransport
 import Logging
 
 /// The transmitter's Wi-Fi-like link: TCP between nodes on this machine
@@ -28,7 +29,7 @@ public actor TCPLink: TransmitterLink {
 
     private var localUser: UserID?
     private var stopped = false
-    private var listener: TCPListener?
+    private var listener: StreamListener?
     private var peerAddresses: [TCPAddress] = []
     private var tasks: [Task<Void, Never>] = []
     /// Each connection's reader, dropped when it ends.
@@ -53,14 +54,14 @@ public actor TCPLink: TransmitterLink {
 
     /// Where this node listens, once started (the port chosen when 0 was asked for).
     public var listeningAddress: TCPAddress? {
-        listener.map { TCPAddress(host: configuration.listen.host, port: $0.port) }
+        listener?.tcpPort.map { TCPAddress(host: configuration.listen.host, port: $0) }
     }
 
     public func start(localUser user: UserID) async throws(LinkError) {
         guard localUser == nil, !stopped else { throw LinkError(.unavailable, "the TCP link was already started") }
-        let listener: TCPListener
+        let listener: StreamListener
         do {
-            listener = try TCPListener(on: configuration.listen)
+            listener = try StreamListener(listeningOn: .tcp(host: configuration.listen.host, port: configuration.listen.port))
         } catch {
             throw LinkError(.unavailable, "cannot listen on \(configuration.listen): \(error)")
         }
@@ -68,9 +69,9 @@ public actor TCPLink: TransmitterLink {
         self.listener = listener
         let limit = messageLimit
         tasks.append(Task { [weak self] in
-            for await fd in listener.accepted {
+            for await socket in listener.connections {
                 guard let self else { break }
-                let stream = TCPStream(fd: fd, limit: limit)
+                let stream = TCPStream(socket, limit: limit)
                 await self.attach(stream, dialed: false)
             }
         })
@@ -111,7 +112,7 @@ public actor TCPLink: TransmitterLink {
             if let user = known, let session = sessions[user] { _ = await session.ended.wait() }
             guard !stopped, !Task.isCancelled else { return }
             do {
-                let stream = TCPStream(fd: try await TCPSocket.dial(address), limit: limit)
+                let stream = try await TCPStream.dial(address, limit: limit)
                 if let user = await attach(stream, dialed: true) {
                     known = user
                     if sessions[user] != nil { continue }

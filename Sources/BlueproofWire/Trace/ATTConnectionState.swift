@@ -16,6 +16,13 @@ struct ATTConnectionState: Sendable {
     var application: (any ATTValueDescriber)?
     var applicationHandle: UInt16?
 
+    /// Whether a PDU about `attribute` names nothing here: no label, not the application's
+    /// characteristic. Mutating only so that a caller reaches the state in place through
+    /// `Dictionary.Values` instead of copying its dictionaries per packet.
+    mutating func namesNothing(about attribute: UInt16) -> Bool {
+        labels[attribute] == nil && (application == nil || attribute != applicationHandle)
+    }
+
     /// Learns from `pdu` (sent by the host when `sent`) and returns the fields it adds.
     mutating func learn(_ pdu: ATTPDU, sent: Bool) -> [HCIPacketDescription.Field] {
         var fields: [HCIPacketDescription.Field] = []

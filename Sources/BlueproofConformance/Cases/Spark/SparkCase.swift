@@ -48,7 +48,7 @@ struct SparkCase: ConformanceCase {
             throw error
         }
         await stage.stop()
-        return outcome
+        return outcome.unlessOverflowed([stage.subject.events.overflow] + stage.testers.map(\.events.overflow))
     }
 }
 

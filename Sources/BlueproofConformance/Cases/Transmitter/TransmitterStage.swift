@@ -181,7 +181,7 @@ extension TransmitterCase {
         do {
             let outcome = try await check(stage)
             await stage.stopAll()
-            return outcome
+            return outcome.unlessOverflowed(stage.logs.map(\.overflow))
         } catch let failure as StageFailure {
             await stage.stopAll()
             return failure.outcome(optional: context.optionalPreconditions)

@@ -1,5 +1,4 @@
 import BlueproofAsync
-import BlueproofTransmitter
 
 /// The events of one transmitter under test, which a case waits on with a deadline.
 public typealias TransmitterEventLog = EventLog<TransmitterEvent>
