@@ -51,16 +51,9 @@ enum BluenetBeaconCases {
             guard let first = try await ranging(stage) else {
                 throw BluenetPreconditionNotMet("no iBeaconAdvertisement within \(BluenetStage.airWait) of trackUUID(\(uuid)) with its beacon in range")
             }
-            // About time: four more rounds at one a second, watched on the case's clock.
-            let interval = Duration.seconds((try? stage.context.profile.int("bluenet.ranging_interval_s")) ?? 1)
-            let watch = interval * 4 + interval / 2
-            _ = await stage.publications.first(within: watch) { _ in false }
-            let rounds = stage.publications.events.filter { $0.topic == .iBeaconAdvertisement && $0.subscription == nil && $0.at >= first.at }
-            let gaps = zip(rounds.dropFirst(), rounds).map { $0.at - $1.at }
-            guard rounds.count >= 4, gaps.allSatisfy({ $0 >= interval / 2 && $0 <= interval * 3 / 2 }) else {
-                return .fail("\(rounds.count) ranging rounds in \(watch) after the first, gaps \(gaps): not one every \(interval)")
-            }
-            return .pass("\(rounds.count) ranging rounds, gaps \(gaps)")
+            let rounds = await stage.everyInterval(after: first)
+            guard rounds.regular else { return .fail("ranging rounds: \(rounds.summary)") }
+            return .pass("ranging rounds: \(rounds.summary)")
         },
         BluenetCase("BLN/BCN/BV-05", nodes: 2, brokenBy: [.bluenetRegionNamedByUUID], radioScenario: room) { stage in
             _ = try await ranging(stage)

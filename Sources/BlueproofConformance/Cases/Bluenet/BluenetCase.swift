@@ -48,5 +48,6 @@ struct BluenetCase: ConformanceCase {
 
 /// Every BLN case, in catalogue order.
 enum BluenetCases {
-    static func all() -> [BluenetCase] { BluenetScanCases.all + BluenetConnectionCases.all + BluenetBeaconCases.all }
+    static func all() -> [BluenetCase] { BluenetScanCases.all + BluenetConnectionCases.all + BluenetBeaconReadingCases.all + BluenetBeaconCases.all
+        + BluenetLocationCases.all }
 }

@@ -73,6 +73,19 @@ final class BluenetStage: Sendable {
         return publications.events.dropFirst(start).filter(matches)
     }
 
+    /// The subject's own events on `first`'s topic from `first` on, watched four ranging
+    /// intervals and a half on the case's clock (the one real-time wait about time): regular when
+    /// at least four came, each within half an interval of one interval after the one before.
+    func everyInterval(after first: BluenetPublication) async -> (regular: Bool, summary: String) {
+        let interval = Duration.seconds((try? context.profile.int("bluenet.ranging_interval_s")) ?? 1)
+        let watch = interval * 4 + interval / 2
+        _ = await publications.first(within: watch) { _ in false }
+        let events = publications.events.filter { $0.topic == first.topic && $0.subscription == nil && $0.at >= first.at }
+        let gaps = zip(events.dropFirst(), events).map { $0.at - $1.at }
+        let regular = events.count >= 4 && gaps.allSatisfy { $0 >= interval / 2 && $0 <= interval * 3 / 2 }
+        return (regular, "\(events.count) \(first.topic) in \(watch) from the first, gaps \(gaps)\(regular ? "" : ": not one every \(interval)")")
+    }
+
     /// How a promise of the subject ended, or nil when it did not within `limit`.
     func settle(_ what: String, within limit: Duration, _ call: @escaping @Sendable (any BluenetControl) async -> BluenetOutcome)
         async -> BluenetOutcome? {

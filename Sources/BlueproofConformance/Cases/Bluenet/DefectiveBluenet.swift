@@ -1,5 +1,6 @@
 import BlueproofAsync
 import BlueproofBluenet
+import BlueproofWire
 import Foundation
 import Synchronization
 
@@ -10,10 +11,14 @@ public final class DefectiveBluenet: BluenetControl {
     public let defects: Set<Defect>
     public let publications = BluenetPublicationLog()
     private let relay: Task<Void, Never>
+    /// Tracks every beacon heard (``Defect/bluenetRangesUntracked``).
+    private let untracked: Task<Void, Never>?
     /// Whether a connect fulfilled since the last disconnect (for bluenetDisconnectNeedsConnection).
     private let connected = Mutex(false)
     /// The UUID last tracked (for bluenetRegionNamedByUUID).
     private let trackedUUID = TrackedUUID()
+    /// The localization defects' memory (``LocationRelay``).
+    let locations = LocationRelay()
 
     /// The Bluenet defects among `defects`.
     public static func relevant(_ defects: Set<Defect>) -> Set<Defect> { defects.filter { $0.rawValue.hasPrefix("bluenet") } }
@@ -23,13 +28,17 @@ public final class DefectiveBluenet: BluenetControl {
     private let another: @Sendable () async -> any BluenetControl
     private let others = Mutex<[any BluenetControl]>([])
 
-    public init(wrapping inner: any BluenetControl, defects: Set<Defect>, another: @escaping @Sendable () async -> any BluenetControl) {
+    /// `beacons` are those the inner library read (``beaconReading(_:)``).
+    public init(wrapping inner: any BluenetControl, defects: Set<Defect>, beacons: AsyncStream<IBeacon>,
+                another: @escaping @Sendable () async -> any BluenetControl) {
         self.inner = inner
         self.defects = defects
         self.another = another
+        untracked = defects.contains(.bluenetRangesUntracked) ? Self.rangeEvery(beacons, on: inner) : nil
         let source = inner.publications
         let log = publications
         let tracked = trackedUUID
+        let locations = locations
         relay = Task {
             var index = 0
             var rounds = 0
@@ -46,7 +55,7 @@ public final class DefectiveBluenet: BluenetControl {
                     altered.object = "\"\(uuid)\""
                     altered.stringified = altered.object
                 }
-                log.record(altered)
+                for relayed in locations.relay(altered, by: defects) { log.record(relayed) }
             }
             log.end()
         }
@@ -122,6 +131,7 @@ public final class DefectiveBluenet: BluenetControl {
         for other in others.withLock({ $0 }) { await other.stop() }
         await inner.stop()
         relay.cancel()
+        untracked?.cancel()
         publications.end()
     }
 
@@ -149,6 +159,10 @@ public final class DefectiveBluenet: BluenetControl {
                 data[uuid] = fields
                 object["serviceData"] = data
             }
+            publication.stringified = publication.object
+        }
+        if publication.topic == .iBeaconAdvertisement {
+            publication.object = misread(publication.object, by: defects)
             publication.stringified = publication.object
         }
         if defects.contains(.bluenetIdStringMisjoined), publication.topic == .iBeaconAdvertisement {
