@@ -11,17 +11,7 @@ enum BluenetBeaconCases {
     static let beacon = IBeacon(proximityUUID: BluetoothUUID(uuid) ?? BluetoothUUID(uuid16: 0), major: 258, minor: 772, measuredPower: -59)
 
     /// The subject at the origin, the beacon 2 m away: about -65 dBm, always in range.
-    static let room = """
-        seed: 1
-        advertising-interval: 100ms
-        sensitivity: -100
-        nodes:
-          - name: subject
-          - name: beacon
-            position: [2, 0]
-        rssi:
-          path-loss: {tx-power: -59, exponent: 2}
-        """
+    static let room = BluenetStage.scenario(testers: [("beacon", 2, 0)])
 
     /// Tracks ``uuid`` for ``group``, starts the beacon, and waits for the first ranging round.
     static func ranging(_ stage: BluenetStage) async throws -> BluenetPublication? {

@@ -9,21 +9,7 @@ enum BluenetBeaconReadingCases {
     typealias Beacons = BluenetBeaconCases
 
     /// The subject at the origin, three testers 2 m around it (about -65 dBm each).
-    static let crowd = """
-        seed: 1
-        advertising-interval: 100ms
-        sensitivity: -100
-        nodes:
-          - name: subject
-          - name: beacon
-            position: [2, 0]
-          - name: other-company
-            position: [0, 2]
-          - name: other-type
-            position: [-2, 0]
-        rssi:
-          path-loss: {tx-power: -59, exponent: 2}
-        """
+    static let crowd = BluenetStage.scenario(testers: [("beacon", 2, 0), ("other-company", 0, 2), ("other-type", -2, 0)])
 
     /// An iBeacon's 23 octets under `company` with `type`: the tracked UUID, major and minor `tag`.
     static func lookalike(company: UInt16, type: UInt8, tag: UInt16) -> AdvertisingData {

@@ -52,9 +52,7 @@ extension BluenetLocationCases {
             return leaving
         }(),
         BluenetCase("BLN/LOC/BI-04", nodes: 4, brokenBy: [.bluenetAbortKeepsSamples], radioScenario: scenario) { stage in
-            let start = try await enter(stage, set: 0)
-            try await stage.subject.startCollectingFingerprint()
-            try await rounds(stage, 2, from: start + 1)
+            try await collecting(stage)
             await stage.subject.abortCollectingFingerprint()
             let finalized = (try? await stage.subject.finalizeFingerprint(groupId: Beacons.group, locationId: "aborted")) != nil
             if let left = await stored(stage, "aborted") {
@@ -101,9 +99,7 @@ extension BluenetLocationCases {
             return .pass("exitLocation \"A\" then enterLocation \"B\"")
         },
         BluenetCase("BLN/LOC/BV-04", nodes: 4, brokenBy: [.bluenetFinalizeDiscards], radioScenario: scenario) { stage in
-            let start = try await enter(stage, set: 0)
-            try await stage.subject.startCollectingFingerprint()
-            try await rounds(stage, 2, from: start + 1)
+            try await collecting(stage)
             try await stage.subject.finalizeFingerprint(groupId: Beacons.group, locationId: "A")
             guard let fingerprint = await stored(stage, "A") else { return .fail("getFingerprint(\(Beacons.group), A) is nil after finalizeFingerprint") }
             let expected = idStrings(set: 0)
@@ -114,9 +110,7 @@ extension BluenetLocationCases {
         },
         BluenetCase("BLN/LOC/BV-05", nodes: 4, brokenBy: [.bluenetResumeRestarts], radioScenario: scenario) { stage in
             // A before the pause, B during it, C after the resume: one fingerprint of A and C.
-            let start = try await enter(stage, set: 0)
-            try await stage.subject.startCollectingFingerprint()
-            try await rounds(stage, 2, from: start + 1)
+            try await collecting(stage)
             try await stage.subject.pauseCollectingFingerprint()
             try await rounds(stage, 1, from: try await place(stage, set: 1) + 1)
             try await place(stage, set: 2)

@@ -90,6 +90,13 @@ enum BluenetLocationCases {
         }
     }
 
+    /// trackUUID with A in range, then a collection started and two rounds taken in.
+    static func collecting(_ stage: BluenetStage) async throws {
+        let start = try await enter(stage, set: 0)
+        try await stage.subject.startCollectingFingerprint()
+        try await rounds(stage, 2, from: start + 1)
+    }
+
     /// The fingerprint stored for `location`, parsed (idString → RSSI values); nil when none or not that shape.
     static func stored(_ stage: BluenetStage, _ location: String) async -> (text: String, samples: [String: [Int]])? {
         guard let text = await stage.subject.getFingerprint(groupId: Beacons.group, locationId: location) else { return nil }

@@ -15,6 +15,8 @@ public final class DefectiveBluenet: BluenetControl {
     private let untracked: Task<Void, Never>?
     /// Whether a connect fulfilled since the last disconnect (for bluenetDisconnectNeedsConnection).
     private let connected = Mutex(false)
+    /// Connects not yet settled (for bluenetConnectLeavesPending).
+    private let pending = Mutex(0)
     /// The UUID last tracked (for bluenetRegionNamedByUUID).
     private let trackedUUID = TrackedUUID()
     /// The localization defects' memory (``LocationRelay``).
@@ -23,8 +25,16 @@ public final class DefectiveBluenet: BluenetControl {
     /// The Bluenet defects among `defects`.
     public static func relevant(_ defects: Set<Defect>) -> Set<Defect> { defects.filter { $0.rawValue.hasPrefix("bluenet") } }
 
-    /// Makes another library on the same node (``Defect/bluenetConnectKeepsCurrent`` connects
-    /// through it, leaving the current link to the first).
+    /// The connection configuration of the reference under `defects` (its connect timeout).
+    public static func connection(_ defects: Set<Defect>) -> BluenetConnection.Configuration {
+        var configuration = BluenetConnection.Configuration()
+        if defects.contains(.bluenetConnectTimeoutShort) { configuration.connectTimeout = .seconds(2) }
+        return configuration
+    }
+
+    /// Makes another library on the same node (``Defect/bluenetConnectKeepsCurrent`` and
+    /// ``Defect/bluenetConnectLeavesPending`` connect through it, leaving the first's link or
+    /// pending connect alone).
     private let another: @Sendable () async -> any BluenetControl
     private let others = Mutex<[any BluenetControl]>([])
 
@@ -96,12 +106,15 @@ public final class DefectiveBluenet: BluenetControl {
     }
 
     public func connect(_ handle: String) async -> BluenetOutcome {
-        if defects.contains(.bluenetConnectKeepsCurrent), connected.withLock({ $0 }) {
+        if defects.contains(.bluenetConnectKeepsCurrent) && connected.withLock({ $0 })
+            || defects.contains(.bluenetConnectLeavesPending) && pending.withLock({ $0 }) > 0 {
             let other = await another()
             others.withLock { $0.append(other) }
             return await other.connect(handle)
         }
+        pending.withLock { $0 += 1 }
         let outcome = await inner.connect(handle)
+        pending.withLock { $0 -= 1 }
         if outcome == .fulfilled { connected.withLock { $0 = true } }
         guard defects.contains(.bluenetConnectNeverGivesUp), case .rejected = outcome else { return outcome }
         await Self.untilCancelled()
@@ -116,6 +129,9 @@ public final class DefectiveBluenet: BluenetControl {
         }
         if defects.contains(.bluenetDisconnectNeedsConnection), outcome == .fulfilled, !wasConnected {
             return .rejected(.connection(.notConnected))
+        }
+        if defects.contains(.bluenetDisconnectNeverGivesUp), case .rejected(.connection(.disconnectTimeout)) = outcome {
+            await Self.untilCancelled()
         }
         return outcome
     }

@@ -22,9 +22,9 @@ public final class ReferenceBluenet<C: Clock>: BluenetControl where C.Duration =
 
     /// The library on `host` (already started): isReady fulfils from now on. `beaconReader`
     /// reads iBeacons (a broken variant injects its own).
-    public init(host: LEHost, clock: C, localization: BluenetLocalization.Configuration = .init(),
-                beaconReader: @escaping IBeaconReader = standardIBeaconReader) async {
-        bluenet = BluenetHost(host: host, clock: clock, localization: localization, beaconReader: beaconReader)
+    public init(host: LEHost, clock: C, connection: BluenetConnection.Configuration = .init(),
+                localization: BluenetLocalization.Configuration = .init(), beaconReader: @escaping IBeaconReader = standardIBeaconReader) async {
+        bluenet = BluenetHost(host: host, clock: clock, configuration: connection, localization: localization, beaconReader: beaconReader)
         self.clock = clock
         let origin = clock.now
         self.origin = origin

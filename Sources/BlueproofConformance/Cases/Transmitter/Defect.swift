@@ -166,6 +166,12 @@ public enum Defect: String, CaseIterable, Sendable, Codable {
     case bluenetAbortKeepsSamples, bluenetFinalizeDiscards, bluenetResumeRestarts
     /// A loaded fingerprint keeps each beacon's last sample only; loadFingerprint stores nothing.
     case bluenetFingerprintKeepsLastSample, bluenetLoadedFingerprintIgnored
+    // issue 18: Bluenet disconnect unanswered (BLN/CONN/BI-02)
+    /// A disconnect whose disconnection is never confirmed is never settled.
+    case bluenetDisconnectNeverGivesUp
+    // issue 18: Bluenet connect behind the radio proxy (BLN/CONN/BV-01, BV-02)
+    /// connect gives up after 2 s, not 3; a connect while one is pending leaves that one pending.
+    case bluenetConnectTimeoutShort, bluenetConnectLeavesPending
 
     /// The engine defect this is, if it lives in the engine.
     public var engine: TransmitterDefects? {

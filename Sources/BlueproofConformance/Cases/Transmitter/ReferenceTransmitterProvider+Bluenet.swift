@@ -11,15 +11,16 @@ extension ReferenceTransmitterProvider {
         let faults = DefectiveBluenet.relevant(defects)
         guard !faults.isEmpty else { return await Self.referenceBluenet(on: host, clock: clock) }
         let reading = DefectiveBluenet.beaconReading(faults)
-        let reference = await Self.referenceBluenet(on: host, clock: clock, localization: DefectiveBluenet.localization(faults),
-                                                    beaconReader: reading.reader)
+        let reference = await Self.referenceBluenet(on: host, clock: clock, connection: DefectiveBluenet.connection(faults),
+                                                    localization: DefectiveBluenet.localization(faults), beaconReader: reading.reader)
         return DefectiveBluenet(wrapping: reference, defects: faults, beacons: reading.beacons) {
             await Self.referenceBluenet(on: host, clock: clock)
         }
     }
 
-    private static func referenceBluenet(on host: LEHost, clock: some Clock<Duration>, localization: BluenetLocalization.Configuration = .init(),
+    private static func referenceBluenet(on host: LEHost, clock: some Clock<Duration>, connection: BluenetConnection.Configuration = .init(),
+                                         localization: BluenetLocalization.Configuration = .init(),
                                          beaconReader: @escaping IBeaconReader = standardIBeaconReader) async -> any BluenetControl {
-        await ReferenceBluenet(host: host, clock: clock, localization: localization, beaconReader: beaconReader)
+        await ReferenceBluenet(host: host, clock: clock, connection: connection, localization: localization, beaconReader: beaconReader)
     }
 }
