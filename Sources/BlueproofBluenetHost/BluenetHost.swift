@@ -40,6 +40,8 @@ public actor BluenetHost<C: Clock> where C.Duration == Duration {
     /// Devices (and malformed reports) remembered from scanning; past this the list starts over.
     public static var deviceMaximum: Int { 4096 }
 
+    /// The library on `host` with its deadlines on `clock`; the connection timeouts, the
+    /// localization's figures and the iBeacon reader are the documented ones unless given.
     public init(host: LEHost, clock: C, configuration: BluenetConnection.Configuration = .init(),
                 localization: BluenetLocalization.Configuration = .init(),
                 beaconReader: @escaping IBeaconReader = standardIBeaconReader) {
