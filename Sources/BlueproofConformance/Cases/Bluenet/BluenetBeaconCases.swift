@@ -37,7 +37,8 @@ enum BluenetBeaconCases {
             }
             return .pass("idString \(expected)")
         },
-        BluenetCase("BLN/BCN/BV-04", nodes: 2, brokenBy: [.bluenetRangingEveryOtherRound], radioScenario: room) { stage in
+        BluenetCase("BLN/BCN/BV-04", nodes: 2, brokenBy: [.bluenetRangingEveryOtherRound], radioScenario: room,
+                    quietWindow: BluenetStage.intervalWatch) { stage in
             guard let first = try await ranging(stage) else {
                 throw BluenetPreconditionNotMet("no iBeaconAdvertisement within \(BluenetStage.airWait) of trackUUID(\(uuid)) with its beacon in range")
             }

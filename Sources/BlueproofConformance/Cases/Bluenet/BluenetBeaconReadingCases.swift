@@ -38,7 +38,8 @@ enum BluenetBeaconReadingCases {
     }
 
     static let all: [BluenetCase] = [
-        BluenetCase("BLN/BCN/BI-01", nodes: 4, brokenBy: [.bluenetIBeaconAnyCompany], radioScenario: crowd) { stage in
+        BluenetCase("BLN/BCN/BI-01", nodes: 4, brokenBy: [.bluenetIBeaconAnyCompany], radioScenario: crowd,
+                    quietWindow: BluenetStage.quietWait) { stage in
             // Look-alikes first (tracked UUID, major and minor 1 and 2), then the iBeacon itself.
             let nordic: UInt16 = 0x0059
             for (node, data) in [(2, lookalike(company: nordic, type: IBeacon.beaconType, tag: 1)),
@@ -54,7 +55,8 @@ enum BluenetBeaconReadingCases {
             }
             return .pass("only the Apple type 0x02 iBeacon was ranged, not its look-alikes of company 0x0059 and type 0x03")
         },
-        BluenetCase("BLN/BCN/BI-02", nodes: 2, brokenBy: [.bluenetRangesUntracked], radioScenario: Beacons.room) { stage in
+        BluenetCase("BLN/BCN/BI-02", nodes: 2, brokenBy: [.bluenetRangesUntracked], radioScenario: Beacons.room,
+                    quietWindow: BluenetStage.quietWait) { stage in
             try await stage.subject.startScanning(.all)
             try await stage.context.host(1).startAdvertising(LEAdvertisingParameters(
                 data: try Beacons.beacon.advertisingData.encodedLegacy(), connectable: false))

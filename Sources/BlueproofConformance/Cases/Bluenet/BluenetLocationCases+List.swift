@@ -3,7 +3,8 @@ import BlueproofBluenet
 /// The eleven BLN/LOC cases, in catalogue order.
 extension BluenetLocationCases {
     static let all: [BluenetCase] = [
-        BluenetCase("BLN/LOC/BI-01", nodes: 4, brokenBy: [.bluenetLocationBeforeFingerprint], radioScenario: scenario) { stage in
+        BluenetCase("BLN/LOC/BI-01", nodes: 4, brokenBy: [.bluenetLocationBeforeFingerprint], radioScenario: scenario,
+                    quietWindow: BluenetStage.quietWait) { stage in
             let start = try await enter(stage, set: 0)
             let early = await stage.publishedWhileQuiet(from: start) { locationTopics.contains($0.topic) && $0.subscription == nil }
             guard early.isEmpty else { return .fail("published \(early.map { "\($0.topic) \($0.object)" }) with no fingerprint loaded or finalized") }
@@ -15,7 +16,8 @@ extension BluenetLocationCases {
             }
             return .pass("no location event in \(BluenetStage.quietWait) of ranging 3 beacons without a fingerprint; A once loaded")
         },
-        BluenetCase("BLN/LOC/BI-02", nodes: 4, brokenBy: [.bluenetPredictsWithTwoBeacons], radioScenario: scenario) { stage in
+        BluenetCase("BLN/LOC/BI-02", nodes: 4, brokenBy: [.bluenetPredictsWithTwoBeacons], radioScenario: scenario,
+                    quietWindow: BluenetStage.quietWait) { stage in
             let minimum = (try? stage.context.profile.int("bluenet.min_beacons_for_prediction")) ?? 3
             guard (2...beaconNodes.count).contains(minimum) else {
                 throw BluenetPreconditionNotMet("bluenet.min_beacons_for_prediction \(minimum): the case has \(beaconNodes.count) beacons")
@@ -72,7 +74,8 @@ extension BluenetLocationCases {
             }
             return .pass("currentLocation \(located.object) with \(minimum) beacons in range")
         },
-        BluenetCase("BLN/LOC/BV-02", nodes: 4, brokenBy: [.bluenetCurrentLocationOnChangeOnly], radioScenario: scenario) { stage in
+        BluenetCase("BLN/LOC/BV-02", nodes: 4, brokenBy: [.bluenetCurrentLocationOnChangeOnly], radioScenario: scenario,
+                    quietWindow: BluenetStage.intervalWatch) { stage in
             try await load(stage, [0])
             let start = try await enter(stage, set: 0)
             guard let first = await event(stage, .currentLocation, "A", from: start) else {

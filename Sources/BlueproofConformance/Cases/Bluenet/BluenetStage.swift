@@ -17,6 +17,8 @@ final class BluenetStage: Sendable {
     static let airWait: Duration = .seconds(15)
     /// How long a case watches for something the subject must not publish (an absence).
     static let quietWait: Duration = .seconds(2)
+    /// How long ``everyInterval(after:)`` watches: four ranging intervals and a half (of the document's 1 s).
+    static let intervalWatch: Duration = .milliseconds(4500)
 
     init(context: CaseContext, subject: any BluenetControl) {
         self.context = context
