@@ -2,6 +2,12 @@ import BlueproofBluenet
 import BlueproofHost
 import BlueproofWire
 
+/// How the host reads an iBeacon from an advertisement's data (``IBeacon/init(advertisingData:)``
+/// unless a caller injects another).
+public typealias IBeaconReader = @Sendable (AdvertisingData) -> IBeacon?
+/// The standard reader: Apple's type 0x02 frames only.
+public let standardIBeaconReader: IBeaconReader = { IBeacon(advertisingData: $0) }
+
 /// Bluenet on an LE host: the I/O half of ``BluenetScanner`` and ``BluenetConnection``
 /// (bluenet-lib-ios README, "Bluenet (BLE)" and "Methods"). Advertising reports of an active
 /// scan (ADV_IND and SCAN_RSP merged per device) become scan reports; the connection core's
@@ -13,7 +19,7 @@ public actor BluenetHost<C: Clock> where C.Duration == Duration {
     private let clock: C
     private let origin: C.Instant
     private var scanner = BluenetScanner()
-    private var localization = BluenetLocalization()
+    private var localization: BluenetLocalization
     private var rangingTask: Task<Void, Never>?
     private var connection: BluenetConnection
     private var devices = LEDeviceList()
@@ -27,14 +33,21 @@ public actor BluenetHost<C: Clock> where C.Duration == Duration {
     private var outcomes: [Int: BluenetOutcome] = [:]
     private let advertisementStream: AsyncStream<BluenetAdvertisement>
     private let advertisementContinuation: AsyncStream<BluenetAdvertisement>.Continuation
+    private let beaconReader: IBeaconReader
 
     /// Advertisements kept for a reader that lags (the newest are kept).
     public static var advertisementBuffer: Int { 1024 }
     /// Devices (and malformed reports) remembered from scanning; past this the list starts over.
     public static var deviceMaximum: Int { 4096 }
 
-    public init(host: LEHost, clock: C, configuration: BluenetConnection.Configuration = .init()) {
+    /// The library on `host` with its deadlines on `clock`; the connection timeouts, the
+    /// localization's figures and the iBeacon reader are the documented ones unless given.
+    public init(host: LEHost, clock: C, configuration: BluenetConnection.Configuration = .init(),
+                localization: BluenetLocalization.Configuration = .init(),
+                beaconReader: @escaping IBeaconReader = standardIBeaconReader) {
         self.host = host
+        self.beaconReader = beaconReader
+        self.localization = BluenetLocalization(configuration: localization)
         self.clock = clock
         origin = clock.now
         connection = BluenetConnection(configuration: configuration)
@@ -82,6 +95,29 @@ public actor BluenetHost<C: Clock> where C.Duration == Duration {
     }
 
     private func rangingTick() { localization.tick(now: now) }
+
+    // MARK: Fingerprints ("Methods"; the core's FingerprintCollection)
+
+    /// "startCollectingFingerprint()", "pauseCollectingFingerprint()", "resumeCollectingFingerprint()",
+    /// "abortCollectingFingerprint()": the ranging rounds the collection takes in.
+    public func startCollectingFingerprint() throws(BluenetError) { try localization.startCollectingFingerprint() }
+    public func pauseCollectingFingerprint() throws(BluenetError) { try localization.pauseCollectingFingerprint() }
+    public func resumeCollectingFingerprint() throws(BluenetError) { try localization.resumeCollectingFingerprint() }
+    public func abortCollectingFingerprint() { localization.abortCollectingFingerprint() }
+
+    /// "finalizeFingerprint(groupId, locationId)": stores the collection and loads it into the classifier.
+    public func finalizeFingerprint(groupId: String, locationId: String) throws(BluenetError) {
+        try localization.finalizeFingerprint(groupId: groupId, locationId: locationId)
+    }
+
+    /// "loadFingerprint(groupId, locationId, fingerprint)" and "getFingerprint(groupId, locationId)".
+    public func loadFingerprint(groupId: String, locationId: String, fingerprint: Fingerprint) throws(BluenetError) {
+        try localization.loadFingerprint(groupId: groupId, locationId: locationId, fingerprint: fingerprint)
+    }
+
+    public func getFingerprint(groupId: String, locationId: String) -> Fingerprint? {
+        localization.getFingerprint(groupId: groupId, locationId: locationId)
+    }
 
     /// Stops scanning and ranging: nothing more is published on any topic.
     public func stop() {
@@ -145,7 +181,7 @@ public actor BluenetHost<C: Clock> where C.Duration == Duration {
         }
         _ = devices.add(report)
         // RSSI 127 ("not available") is passed on: the localization core ignores it.
-        if let data = try? AdvertisingData(bytes: report.data), let beacon = IBeacon(advertisingData: data) {
+        if let data = try? AdvertisingData(bytes: report.data), let beacon = beaconReader(data) {
             localization.receive(beacon, rssi: Int(report.rssi ?? 127))
         }
         guard let device = devices.devices[report.address] else { return }

@@ -11,17 +11,7 @@ enum BluenetBeaconCases {
     static let beacon = IBeacon(proximityUUID: BluetoothUUID(uuid) ?? BluetoothUUID(uuid16: 0), major: 258, minor: 772, measuredPower: -59)
 
     /// The subject at the origin, the beacon 2 m away: about -65 dBm, always in range.
-    static let room = """
-        seed: 1
-        advertising-interval: 100ms
-        sensitivity: -100
-        nodes:
-          - name: subject
-          - name: beacon
-            position: [2, 0]
-        rssi:
-          path-loss: {tx-power: -59, exponent: 2}
-        """
+    static let room = BluenetStage.scenario(testers: [("beacon", 2, 0)])
 
     /// Tracks ``uuid`` for ``group``, starts the beacon, and waits for the first ranging round.
     static func ranging(_ stage: BluenetStage) async throws -> BluenetPublication? {
@@ -47,20 +37,14 @@ enum BluenetBeaconCases {
             }
             return .pass("idString \(expected)")
         },
-        BluenetCase("BLN/BCN/BV-04", nodes: 2, brokenBy: [.bluenetRangingEveryOtherRound], radioScenario: room) { stage in
+        BluenetCase("BLN/BCN/BV-04", nodes: 2, brokenBy: [.bluenetRangingEveryOtherRound], radioScenario: room,
+                    quietWindow: BluenetStage.intervalWatch) { stage in
             guard let first = try await ranging(stage) else {
                 throw BluenetPreconditionNotMet("no iBeaconAdvertisement within \(BluenetStage.airWait) of trackUUID(\(uuid)) with its beacon in range")
             }
-            // About time: four more rounds at one a second, watched on the case's clock.
-            let interval = Duration.seconds((try? stage.context.profile.int("bluenet.ranging_interval_s")) ?? 1)
-            let watch = interval * 4 + interval / 2
-            _ = await stage.publications.first(within: watch) { _ in false }
-            let rounds = stage.publications.events.filter { $0.topic == .iBeaconAdvertisement && $0.subscription == nil && $0.at >= first.at }
-            let gaps = zip(rounds.dropFirst(), rounds).map { $0.at - $1.at }
-            guard rounds.count >= 4, gaps.allSatisfy({ $0 >= interval / 2 && $0 <= interval * 3 / 2 }) else {
-                return .fail("\(rounds.count) ranging rounds in \(watch) after the first, gaps \(gaps): not one every \(interval)")
-            }
-            return .pass("\(rounds.count) ranging rounds, gaps \(gaps)")
+            let rounds = await stage.everyInterval(after: first)
+            guard rounds.regular else { return .fail("ranging rounds: \(rounds.summary)") }
+            return .pass("ranging rounds: \(rounds.summary)")
         },
         BluenetCase("BLN/BCN/BV-05", nodes: 2, brokenBy: [.bluenetRegionNamedByUUID], radioScenario: room) { stage in
             _ = try await ranging(stage)

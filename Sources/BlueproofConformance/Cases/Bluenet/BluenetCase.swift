@@ -15,12 +15,13 @@ struct BluenetCase: ConformanceCase {
     var quietWindow: Duration?
     let script: @Sendable (BluenetStage) async throws -> CaseOutcome
 
-    init(_ id: CaseID, nodes: Int, brokenBy: Set<Defect>, radioScenario: String? = nil,
+    init(_ id: CaseID, nodes: Int, brokenBy: Set<Defect>, radioScenario: String? = nil, quietWindow: Duration? = nil,
          _ script: @escaping @Sendable (BluenetStage) async throws -> CaseOutcome) {
         self.id = id
         self.nodes = nodes
         self.brokenBy = brokenBy
         self.radioScenario = radioScenario
+        self.quietWindow = quietWindow
         self.script = script
     }
 
@@ -48,5 +49,6 @@ struct BluenetCase: ConformanceCase {
 
 /// Every BLN case, in catalogue order.
 enum BluenetCases {
-    static func all() -> [BluenetCase] { BluenetScanCases.all + BluenetConnectionCases.all + BluenetBeaconCases.all }
+    static func all() -> [BluenetCase] { BluenetScanCases.all + BluenetConnectionCases.all + BluenetBeaconReadingCases.all + BluenetBeaconCases.all
+        + BluenetLocationCases.all }
 }

@@ -10,6 +10,19 @@ enum BluenetConnectionCases {
     /// Time the subject is given past a documented timeout to report it.
     static let slack: Duration = .seconds(3)
 
+    /// The subject and a Crownstone 2 m apart behind the radio proxy, which drops every
+    /// Disconnection Complete (0x05) to the subject's host: its disconnections are never confirmed.
+    static let unanswered = BluenetStage.scenario(testers: [("crownstone", 2, 0)], faults: ["- node: subject", "  drop: {event: \"0x05\"}"])
+
+    /// How late the subject's controller tells its host a connection completed (BV-01, BV-02).
+    static let answerDelay: Duration = .milliseconds(2500)
+
+    /// The subject and two Crownstones 2 m away behind the radio proxy, which hands the subject's
+    /// host its first connection's completion ``answerDelay`` late (the device answers slowly).
+    static let slowAnswer = BluenetStage.scenario(testers: [("crownstone", 2, 0), ("second", 0, 2)], faults: [
+        "LE Connection Complete", "LE Enhanced Connection Complete", "LE Enhanced Connection Complete [v2]",
+    ].flatMap { ["- node: subject", "  delay: {event: \"\($0)\", by: \(Int(answerDelay.seconds * 1000))ms, count: 1}"] })
+
     static let all: [BluenetCase] = [
         BluenetCase("BLN/CONN/BI-01", nodes: 1, brokenBy: [.bluenetConnectNeverGivesUp]) { stage in
             let timeout = Duration.seconds((try? stage.context.profile.int("bluenet.connect_timeout_s")) ?? 3)
@@ -28,6 +41,21 @@ enum BluenetConnectionCases {
                 return .fail("connect(\(nobody)), a device nobody plays, ended \(outcome)")
             }
         },
+        BluenetCase("BLN/CONN/BI-02", nodes: 2, brokenBy: [.bluenetDisconnectNeverGivesUp], radioScenario: unanswered) { stage in
+            _ = try await stage.connectedCrownstone(1)
+            let timeout = stage.disconnectTimeout
+            let clock = ContinuousClock()
+            let start = clock.now
+            guard let outcome = await stage.settle("disconnect()", within: timeout + slack, { await $0.disconnect() }) else {
+                return .fail("disconnect(), its disconnection never confirmed, was not settled within the \(timeout) timeout and \(slack) more")
+            }
+            let took = start.duration(to: clock.now)
+            guard case .rejected(.connection(.disconnectTimeout)) = outcome else {
+                return .fail("disconnect(), its disconnection never confirmed, ended \(outcome), not with the disconnect timeout")
+            }
+            guard took >= timeout else { return .fail("disconnect() reported the disconnect timeout after \(took), before \(timeout)") }
+            return .pass("disconnect() with no confirmation was rejected with the disconnect timeout after \(took)")
+        },
         BluenetCase("BLN/CONN/BI-03", nodes: 2, brokenBy: [.bluenetDimmingAccepted]) { stage in
             let crownstone = try await stage.connectedCrownstone(1)
             let dimmed = await stage.settle("setSwitchState(0.5)", within: BluenetStage.airWait) { await $0.setSwitchState(0.5) }
@@ -43,6 +71,46 @@ enum BluenetConnectionCases {
                 return .fail("the Crownstone was switched to \(first) for the refused setSwitchState(0.5)")
             }
             return .pass("setSwitchState(0.5) was refused as unsupported and wrote nothing")
+        },
+        BluenetCase("BLN/CONN/BV-01", nodes: 2, brokenBy: [.bluenetConnectTimeoutShort], radioScenario: slowAnswer) { stage in
+            let timeout = Duration.seconds((try? stage.context.profile.int("bluenet.connect_timeout_s")) ?? 3)
+            let (_, handle) = try await stage.heardCrownstone(1)
+            let clock = ContinuousClock()
+            let start = clock.now
+            guard let outcome = await stage.settle("connect(\(handle))", within: timeout + slack, { await $0.connect(handle) }) else {
+                return .fail("connect(\(handle)) to a Crownstone answering after \(answerDelay) was not settled within \(timeout + slack)")
+            }
+            let took = start.duration(to: clock.now)
+            guard outcome == .fulfilled else {
+                return .fail("connect(\(handle)) to a Crownstone answering after \(answerDelay), within the \(timeout) timeout, ended \(outcome) after \(took)")
+            }
+            guard took >= answerDelay else {
+                throw BluenetPreconditionNotMet("the connection completed after \(took): the proxy did not hold its answer back \(answerDelay)")
+            }
+            return .pass("connect(\(handle)) fulfilled after \(took), the Crownstone answering after \(answerDelay)")
+        },
+        BluenetCase("BLN/CONN/BV-02", nodes: 3, brokenBy: [.bluenetConnectLeavesPending], radioScenario: slowAnswer) { stage in
+            let (slowCrownstone, slow) = try await stage.heardCrownstone(1)
+            let (_, other) = try await stage.heardCrownstone(2)
+            let subject = stage.subject
+            let first = Task { await subject.connect(slow) }
+            // The Crownstone has the link; the subject hears of it only after answerDelay: pending.
+            guard await slowCrownstone.events.first(within: BluenetStage.airWait, where: { if case .connected = $0 { true } else { false } }) != nil else {
+                first.cancel()
+                throw BluenetPreconditionNotMet("connect(\(slow)) reached no link at the Crownstone within \(BluenetStage.airWait)")
+            }
+            let second = await stage.settle("connect(\(other))", within: BluenetStage.airWait) { await $0.connect(other) }
+            guard let firstOutcome = try? await withTimeout(BluenetStage.airWait, what: "connect(\(slow))", { await first.value }) else {
+                first.cancel()
+                return .fail("the first connect(\(slow)) was never settled after connect(\(other)) was made while it was pending")
+            }
+            guard case .rejected(.connection(.aborted)) = firstOutcome else {
+                return .fail("connect(\(other)) while connect(\(slow)) was pending: the first ended \(firstOutcome), not aborted")
+            }
+            guard second == .fulfilled else {
+                throw BluenetPreconditionNotMet("connect(\(other)) after aborting the first ended \(second.map { "\($0)" } ?? "unsettled within \(BluenetStage.airWait)")")
+            }
+            return .pass("connect(\(other)) aborted the pending connect(\(slow)) and connected")
         },
         BluenetCase("BLN/CONN/BV-03", nodes: 3, brokenBy: [.bluenetConnectKeepsCurrent]) { stage in
             let first = try await stage.connectedCrownstone(1)

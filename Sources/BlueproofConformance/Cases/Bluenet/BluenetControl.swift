@@ -25,6 +25,19 @@ public protocol BluenetControl: Sendable {
     func connect(_ handle: String) async -> BluenetOutcome
     func disconnect() async -> BluenetOutcome
     func setSwitchState(_ state: Double) async -> BluenetOutcome
+    // issue 18: Bluenet Localization fingerprints ("Methods"; a fingerprint travels as its
+    // stringified JSON, "Fingerprint": idString → RSSI values)
+    /// start/pause/resume/abortCollectingFingerprint: the collection of the ranging rounds.
+    func startCollectingFingerprint() async throws
+    func pauseCollectingFingerprint() async throws
+    func resumeCollectingFingerprint() async throws
+    func abortCollectingFingerprint() async
+    /// "finalizeFingerprint(groupId, locationId)": stores the collection for the location.
+    func finalizeFingerprint(groupId: String, locationId: String) async throws
+    /// "loadFingerprint(groupId, locationId, Fingerprint(string))".
+    func loadFingerprint(groupId: String, locationId: String, fingerprint: String) async throws
+    /// "getFingerprint(groupId, locationId)", stringified; nil when there is none.
+    func getFingerprint(groupId: String, locationId: String) async -> String?
     /// Ends scanning and the publication log; the control is not used afterwards.
     func stop() async
 }

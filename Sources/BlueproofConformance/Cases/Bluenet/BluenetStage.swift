@@ -17,6 +17,8 @@ final class BluenetStage: Sendable {
     static let airWait: Duration = .seconds(15)
     /// How long a case watches for something the subject must not publish (an absence).
     static let quietWait: Duration = .seconds(2)
+    /// How long ``everyInterval(after:)`` watches: four ranging intervals and a half (of the document's 1 s).
+    static let intervalWatch: Duration = .milliseconds(4500)
 
     init(context: CaseContext, subject: any BluenetControl) {
         self.context = context
@@ -73,6 +75,30 @@ final class BluenetStage: Sendable {
         return publications.events.dropFirst(start).filter(matches)
     }
 
+    /// The subject's own events on `first`'s topic from `first` on, watched four ranging
+    /// intervals and a half on the case's clock (the one real-time wait about time): regular when
+    /// at least four came, each within half an interval of one interval after the one before.
+    func everyInterval(after first: BluenetPublication) async -> (regular: Bool, summary: String) {
+        let interval = Duration.seconds((try? context.profile.int("bluenet.ranging_interval_s")) ?? 1)
+        let watch = interval * 4 + interval / 2
+        _ = await publications.first(within: watch) { _ in false }
+        let events = publications.events.filter { $0.topic == first.topic && $0.subscription == nil && $0.at >= first.at }
+        let gaps = zip(events.dropFirst(), events).map { $0.at - $1.at }
+        let regular = events.count >= 4 && gaps.allSatisfy { $0 >= interval / 2 && $0 <= interval * 3 / 2 }
+        return (regular, "\(events.count) \(first.topic) in \(watch) from the first, gaps \(gaps)\(regular ? "" : ": not one every \(interval)")")
+    }
+
+    /// A radio-proxy scenario: the subject at the origin and each tester at its position (path
+    /// loss from -59 dBm at 1 m, exponent 2: about -65 dBm at 2 m), reports repeated every 100 ms,
+    /// and `faults` (scenario lines under `faults:`, indented by two).
+    static func scenario(testers: [(name: String, x: Int, y: Int)], faults: [String] = []) -> String {
+        var lines = ["seed: 1", "advertising-interval: 100ms", "sensitivity: -100", "nodes:", "  - name: subject"]
+        for tester in testers { lines += ["  - name: \(tester.name)", "    position: [\(tester.x), \(tester.y)]"] }
+        lines += ["rssi:", "  path-loss: {tx-power: -59, exponent: 2}"]
+        if !faults.isEmpty { lines += ["faults:"] + faults.map { "  " + $0 } }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
     /// How a promise of the subject ended, or nil when it did not within `limit`.
     func settle(_ what: String, within limit: Duration, _ call: @escaping @Sendable (any BluenetControl) async -> BluenetOutcome)
         async -> BluenetOutcome? {
@@ -89,14 +115,21 @@ final class BluenetStage: Sendable {
         return handle
     }
 
-    /// Has the subject scan for Crownstones until it hears the one on `node`, then connect to
-    /// it by the handle it published; a subject that cannot is a precondition not met (an
-    /// error, not a verdict on the rule).
-    func connectedCrownstone(_ node: Int) async throws -> (name: String, events: EventLog<SimulatedCrownstone.Event>) {
+    /// Starts a simulated Crownstone on `node` and has the subject scan for Crownstones until it
+    /// publishes it: the Crownstone and the handle the subject gave it (scanning stopped).
+    func heardCrownstone(_ node: Int) async throws -> (crownstone: (name: String, events: EventLog<SimulatedCrownstone.Event>), handle: String) {
         try await subject.startScanning(.crownstones)
         let crownstone = try await crownstone(node)
         let handle = try await publishedHandle(of: crownstone.name)
         await subject.stopScanning()
+        return (crownstone, handle)
+    }
+
+    /// Has the subject scan for Crownstones until it hears the one on `node`, then connect to
+    /// it by the handle it published; a subject that cannot is a precondition not met (an
+    /// error, not a verdict on the rule).
+    func connectedCrownstone(_ node: Int) async throws -> (name: String, events: EventLog<SimulatedCrownstone.Event>) {
+        let (crownstone, handle) = try await heardCrownstone(node)
         let outcome = await settle("connect(\(handle))", within: Self.airWait) { await $0.connect(handle) }
         guard outcome == .fulfilled else {
             throw BluenetPreconditionNotMet("connect(\(handle)) to the simulated Crownstone: \(outcome.map { "\($0)" } ?? "not settled within \(Self.airWait)")")

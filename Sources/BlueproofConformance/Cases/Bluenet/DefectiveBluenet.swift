@@ -1,5 +1,6 @@
 import BlueproofAsync
 import BlueproofBluenet
+import BlueproofWire
 import Foundation
 import Synchronization
 
@@ -10,26 +11,44 @@ public final class DefectiveBluenet: BluenetControl {
     public let defects: Set<Defect>
     public let publications = BluenetPublicationLog()
     private let relay: Task<Void, Never>
+    /// Tracks every beacon heard (``Defect/bluenetRangesUntracked``).
+    private let untracked: Task<Void, Never>?
     /// Whether a connect fulfilled since the last disconnect (for bluenetDisconnectNeedsConnection).
     private let connected = Mutex(false)
+    /// Connects not yet settled (for bluenetConnectLeavesPending).
+    private let pending = Mutex(0)
     /// The UUID last tracked (for bluenetRegionNamedByUUID).
     private let trackedUUID = TrackedUUID()
+    /// The localization defects' memory (``LocationRelay``).
+    let locations = LocationRelay()
 
     /// The Bluenet defects among `defects`.
     public static func relevant(_ defects: Set<Defect>) -> Set<Defect> { defects.filter { $0.rawValue.hasPrefix("bluenet") } }
 
-    /// Makes another library on the same node (``Defect/bluenetConnectKeepsCurrent`` connects
-    /// through it, leaving the current link to the first).
+    /// The connection configuration of the reference under `defects` (its connect timeout).
+    public static func connection(_ defects: Set<Defect>) -> BluenetConnection.Configuration {
+        var configuration = BluenetConnection.Configuration()
+        if defects.contains(.bluenetConnectTimeoutShort) { configuration.connectTimeout = .seconds(2) }
+        return configuration
+    }
+
+    /// Makes another library on the same node (``Defect/bluenetConnectKeepsCurrent`` and
+    /// ``Defect/bluenetConnectLeavesPending`` connect through it, leaving the first's link or
+    /// pending connect alone).
     private let another: @Sendable () async -> any BluenetControl
     private let others = Mutex<[any BluenetControl]>([])
 
-    public init(wrapping inner: any BluenetControl, defects: Set<Defect>, another: @escaping @Sendable () async -> any BluenetControl) {
+    /// `beacons` are those the inner library read (``beaconReading(_:)``).
+    public init(wrapping inner: any BluenetControl, defects: Set<Defect>, beacons: AsyncStream<IBeacon>,
+                another: @escaping @Sendable () async -> any BluenetControl) {
         self.inner = inner
         self.defects = defects
         self.another = another
+        untracked = defects.contains(.bluenetRangesUntracked) ? Self.rangeEvery(beacons, on: inner) : nil
         let source = inner.publications
         let log = publications
         let tracked = trackedUUID
+        let locations = locations
         relay = Task {
             var index = 0
             var rounds = 0
@@ -46,7 +65,7 @@ public final class DefectiveBluenet: BluenetControl {
                     altered.object = "\"\(uuid)\""
                     altered.stringified = altered.object
                 }
-                log.record(altered)
+                for relayed in locations.relay(altered, by: defects) { log.record(relayed) }
             }
             log.end()
         }
@@ -87,12 +106,15 @@ public final class DefectiveBluenet: BluenetControl {
     }
 
     public func connect(_ handle: String) async -> BluenetOutcome {
-        if defects.contains(.bluenetConnectKeepsCurrent), connected.withLock({ $0 }) {
+        if defects.contains(.bluenetConnectKeepsCurrent) && connected.withLock({ $0 })
+            || defects.contains(.bluenetConnectLeavesPending) && pending.withLock({ $0 }) > 0 {
             let other = await another()
             others.withLock { $0.append(other) }
             return await other.connect(handle)
         }
+        pending.withLock { $0 += 1 }
         let outcome = await inner.connect(handle)
+        pending.withLock { $0 -= 1 }
         if outcome == .fulfilled { connected.withLock { $0 = true } }
         guard defects.contains(.bluenetConnectNeverGivesUp), case .rejected = outcome else { return outcome }
         await Self.untilCancelled()
@@ -108,6 +130,9 @@ public final class DefectiveBluenet: BluenetControl {
         if defects.contains(.bluenetDisconnectNeedsConnection), outcome == .fulfilled, !wasConnected {
             return .rejected(.connection(.notConnected))
         }
+        if defects.contains(.bluenetDisconnectNeverGivesUp), case .rejected(.connection(.disconnectTimeout)) = outcome {
+            await Self.untilCancelled()
+        }
         return outcome
     }
 
@@ -122,6 +147,7 @@ public final class DefectiveBluenet: BluenetControl {
         for other in others.withLock({ $0 }) { await other.stop() }
         await inner.stop()
         relay.cancel()
+        untracked?.cancel()
         publications.end()
     }
 
@@ -149,6 +175,10 @@ public final class DefectiveBluenet: BluenetControl {
                 data[uuid] = fields
                 object["serviceData"] = data
             }
+            publication.stringified = publication.object
+        }
+        if publication.topic == .iBeaconAdvertisement {
+            publication.object = misread(publication.object, by: defects)
             publication.stringified = publication.object
         }
         if defects.contains(.bluenetIdStringMisjoined), publication.topic == .iBeaconAdvertisement {

@@ -20,9 +20,11 @@ public final class ReferenceBluenet<C: Clock>: BluenetControl where C.Duration =
     /// Publications logged per case; a crowd of advertisers beyond it is not recorded.
     public static var publicationMaximum: Int { 4096 }
 
-    /// The library on `host` (already started): isReady fulfils from now on.
-    public init(host: LEHost, clock: C) async {
-        bluenet = BluenetHost(host: host, clock: clock)
+    /// The library on `host` (already started): isReady fulfils from now on. `beaconReader`
+    /// reads iBeacons (a broken variant injects its own).
+    public init(host: LEHost, clock: C, connection: BluenetConnection.Configuration = .init(),
+                localization: BluenetLocalization.Configuration = .init(), beaconReader: @escaping IBeaconReader = standardIBeaconReader) async {
+        bluenet = BluenetHost(host: host, clock: clock, configuration: connection, localization: localization, beaconReader: beaconReader)
         self.clock = clock
         let origin = clock.now
         self.origin = origin
@@ -76,6 +78,20 @@ public final class ReferenceBluenet<C: Clock>: BluenetControl where C.Duration =
     public func trackUUID(_ uuid: String, groupId: String) async throws { try await bluenet.trackUUID(uuid, groupId: groupId) }
 
     public func off(_ id: Int) async -> Bool { await bluenet.off(id) }
+
+    public func startCollectingFingerprint() async throws { try await bluenet.startCollectingFingerprint() }
+    public func pauseCollectingFingerprint() async throws { try await bluenet.pauseCollectingFingerprint() }
+    public func resumeCollectingFingerprint() async throws { try await bluenet.resumeCollectingFingerprint() }
+    public func abortCollectingFingerprint() async { await bluenet.abortCollectingFingerprint() }
+    public func finalizeFingerprint(groupId: String, locationId: String) async throws {
+        try await bluenet.finalizeFingerprint(groupId: groupId, locationId: locationId)
+    }
+    public func loadFingerprint(groupId: String, locationId: String, fingerprint: String) async throws {
+        try await bluenet.loadFingerprint(groupId: groupId, locationId: locationId, fingerprint: try Fingerprint(string: fingerprint))
+    }
+    public func getFingerprint(groupId: String, locationId: String) async -> String? {
+        await bluenet.getFingerprint(groupId: groupId, locationId: locationId)?.stringify()
+    }
 
     public func connect(_ handle: String) async -> BluenetOutcome { await bluenet.connect(handle) }
     public func disconnect() async -> BluenetOutcome { await bluenet.disconnect() }

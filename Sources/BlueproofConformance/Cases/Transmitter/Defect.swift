@@ -155,6 +155,28 @@ public enum Defect: String, CaseIterable, Sendable, Codable {
     case bluenetIdStringMisjoined, bluenetRangingEveryOtherRound, bluenetRegionNamedByUUID
     /// exitRegion is never published.
     case bluenetRegionNeverLeft
+    // issue 18: Bluenet iBeacons (BLN/BCN BI-01, BI-02, BV-01, BV-02)
+    /// Manufacturer data of any company and type with an iBeacon's length is read as an iBeacon;
+    /// every iBeacon heard is ranged, tracked or not.
+    case bluenetIBeaconAnyCompany, bluenetRangesUntracked
+    /// The proximity UUID is read byte-reversed; major and minor are read little-endian.
+    case bluenetIBeaconUUIDReversed, bluenetMajorMinorLittleEndian
+    // issue 18: Bluenet Localization (BLN/LOC)
+    /// currentLocation "unknown" each round of 3 beacons before any fingerprint; a prediction
+    /// from 2 beacons; none from fewer than 4.
+    case bluenetLocationBeforeFingerprint, bluenetPredictsWithTwoBeacons, bluenetNeedsFourBeacons
+    /// exitLocation before exitRegion; exitLocation never published; currentLocation only on a change.
+    case bluenetExitLocationOnRegionExit, bluenetExitLocationMissing, bluenetCurrentLocationOnChangeOnly
+    /// abortCollectingFingerprint pauses; finalize drops the collection; resume starts a new one.
+    case bluenetAbortKeepsSamples, bluenetFinalizeDiscards, bluenetResumeRestarts
+    /// A loaded fingerprint keeps each beacon's last sample only; loadFingerprint stores nothing.
+    case bluenetFingerprintKeepsLastSample, bluenetLoadedFingerprintIgnored
+    // issue 18: Bluenet disconnect unanswered (BLN/CONN/BI-02)
+    /// A disconnect whose disconnection is never confirmed is never settled.
+    case bluenetDisconnectNeverGivesUp
+    // issue 18: Bluenet connect behind the radio proxy (BLN/CONN/BV-01, BV-02)
+    /// connect gives up after 2 s, not 3; a connect while one is pending leaves that one pending.
+    case bluenetConnectTimeoutShort, bluenetConnectLeavesPending
 
     /// The engine defect this is, if it lives in the engine.
     public var engine: TransmitterDefects? {

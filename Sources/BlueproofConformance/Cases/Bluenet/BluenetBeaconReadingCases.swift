@@ -1,0 +1,98 @@
+import BlueproofBluenet
+import BlueproofHost
+import BlueproofWire
+
+/// BLN/BCN BI-01, BI-02, BV-01, BV-02 on the air (bluenet-lib-ios README, "iBeaconPacket" and
+/// "Events"): what the subject reads from iBeacon frames, judged on the packets it publishes,
+/// behind the radio proxy as the other BCN cases (``BluenetBeaconCases``).
+enum BluenetBeaconReadingCases {
+    typealias Beacons = BluenetBeaconCases
+
+    /// The subject at the origin, three testers 2 m around it (about -65 dBm each).
+    static let crowd = BluenetStage.scenario(testers: [("beacon", 2, 0), ("other-company", 0, 2), ("other-type", -2, 0)])
+
+    /// An iBeacon's 23 octets under `company` with `type`: the tracked UUID, major and minor `tag`.
+    static func lookalike(company: UInt16, type: UInt8, tag: UInt16) -> AdvertisingData {
+        var beacon = Beacons.beacon
+        (beacon.major, beacon.minor) = (tag, tag)
+        let data = [type] + beacon.manufacturerData.data.dropFirst()
+        return AdvertisingData([.flags(.generalDiscoverableLEOnly), .manufacturerSpecificData(ManufacturerSpecificData(companyIdentifier: company, data: data))])
+    }
+
+    /// The packets of the subject's own ranging rounds since publication `start`.
+    static func packets(_ stage: BluenetStage, from start: Int = 0) -> [[String: Any]] {
+        stage.publications.events.dropFirst(start).filter { $0.topic == .iBeaconAdvertisement && $0.subscription == nil }
+            .flatMap { BluenetPublication.parseArray($0.object) ?? [] }
+    }
+
+    /// The beacon's packet in the subject's first ranging round (``BluenetBeaconCases/ranging(_:)``);
+    /// none is a precondition not met.
+    static func rangedPacket(_ stage: BluenetStage) async throws -> [String: Any] {
+        guard let round = try await Beacons.ranging(stage) else {
+            throw BluenetPreconditionNotMet("no iBeaconAdvertisement within \(BluenetStage.airWait) of trackUUID(\(Beacons.uuid)) with its beacon in range")
+        }
+        guard let packet = BluenetPublication.parseArray(round.object)?.first else {
+            throw BluenetPreconditionNotMet("the first ranging round carried no packet: \(round.object)")
+        }
+        return packet
+    }
+
+    static let all: [BluenetCase] = [
+        BluenetCase("BLN/BCN/BI-01", nodes: 4, brokenBy: [.bluenetIBeaconAnyCompany], radioScenario: crowd,
+                    quietWindow: BluenetStage.quietWait) { stage in
+            // Look-alikes first (tracked UUID, major and minor 1 and 2), then the iBeacon itself.
+            let nordic: UInt16 = 0x0059
+            for (node, data) in [(2, lookalike(company: nordic, type: IBeacon.beaconType, tag: 1)),
+                                 (3, lookalike(company: ManufacturerSpecificData.appleCompanyIdentifier, type: 0x03, tag: 2))] {
+                try await stage.context.host(node).startAdvertising(LEAdvertisingParameters(data: try data.encodedLegacy(), connectable: false))
+            }
+            _ = try await rangedPacket(stage)
+            // Two more rounds with all three in range.
+            _ = await stage.publications.first(within: BluenetStage.quietWait) { _ in false }
+            let taken = packets(stage).filter { $0["major"] as? Int != Int(Beacons.beacon.major) }
+            guard taken.isEmpty else {
+                return .fail("ranged manufacturer data of another company (0x0059) or type (0x03) as iBeacons: \(taken.compactMap { $0["idString"] })")
+            }
+            return .pass("only the Apple type 0x02 iBeacon was ranged, not its look-alikes of company 0x0059 and type 0x03")
+        },
+        BluenetCase("BLN/BCN/BI-02", nodes: 2, brokenBy: [.bluenetRangesUntracked], radioScenario: Beacons.room,
+                    quietWindow: BluenetStage.quietWait) { stage in
+            try await stage.subject.startScanning(.all)
+            try await stage.context.host(1).startAdvertising(LEAdvertisingParameters(
+                data: try Beacons.beacon.advertisingData.encodedLegacy(), connectable: false))
+            guard await stage.publications.first(within: BluenetStage.airWait, where: { $0.topic == .advertisementData }) != nil else {
+                throw BluenetPreconditionNotMet("the scanning subject published no advertisement within \(BluenetStage.airWait) with an iBeacon in range")
+            }
+            let untracked = await stage.publishedWhileQuiet { [.iBeaconAdvertisement, .enterRegion, .exitRegion].contains($0.topic) }
+            guard untracked.isEmpty else {
+                return .fail("published \(untracked.map { "\($0.topic) \($0.object)" }) before any trackUUID")
+            }
+            // The beacon is one the subject ranges once asked: the quiet was the rule, not the radio.
+            let start = stage.publications.events.count
+            try await stage.subject.trackUUID(Beacons.uuid, groupId: Beacons.group)
+            guard await stage.publications.first(within: BluenetStage.airWait, from: start, where: { $0.topic == .iBeaconAdvertisement }) != nil else {
+                throw BluenetPreconditionNotMet("no iBeaconAdvertisement within \(BluenetStage.airWait) of trackUUID(\(Beacons.uuid)) either")
+            }
+            return .pass("nothing ranged in \(BluenetStage.quietWait) of scanning beside an iBeacon; ranged once tracked")
+        },
+        BluenetCase("BLN/BCN/BV-01", nodes: 2, brokenBy: [.bluenetIBeaconUUIDReversed], radioScenario: Beacons.room) { stage in
+            let packet = try await rangedPacket(stage)
+            guard (packet["uuid"] as? String)?.uppercased() == Beacons.uuid else {
+                return .fail("the packet's uuid is \(packet["uuid"] ?? "absent"), not the advertised proximity UUID \(Beacons.uuid)")
+            }
+            guard packet["major"] is Int, packet["minor"] is Int, let rssi = packet["rssi"] as? Int, (-127...20).contains(rssi) else {
+                return .fail("the packet lacks an integer major, minor or an rssi in dBm: \(packet)")
+            }
+            return .pass("uuid \(Beacons.uuid), major \(packet["major"] ?? ""), minor \(packet["minor"] ?? ""), rssi \(rssi)")
+        },
+        BluenetCase("BLN/BCN/BV-02", nodes: 2, brokenBy: [.bluenetMajorMinorLittleEndian], radioScenario: Beacons.room) { stage in
+            // 0x0102 and 0x0304: read little-endian they would be 513 and 1027.
+            let packet = try await rangedPacket(stage)
+            let (major, minor) = (Int(Beacons.beacon.major), Int(Beacons.beacon.minor))
+            guard packet["major"] as? Int == major, packet["minor"] as? Int == minor else {
+                return .fail("major \(packet["major"] ?? "absent"), minor \(packet["minor"] ?? "absent"), not \(major) and \(minor) read big-endian from 01 02 and 03 04")
+            }
+            return .pass("major \(major), minor \(minor) read big-endian")
+        },
+    ]
+}

@@ -1,0 +1,151 @@
+import BlueproofBluenet
+
+/// The eleven BLN/LOC cases, in catalogue order.
+extension BluenetLocationCases {
+    static let all: [BluenetCase] = [
+        BluenetCase("BLN/LOC/BI-01", nodes: 4, brokenBy: [.bluenetLocationBeforeFingerprint], radioScenario: scenario,
+                    quietWindow: BluenetStage.quietWait) { stage in
+            let start = try await enter(stage, set: 0)
+            let early = await stage.publishedWhileQuiet(from: start) { locationTopics.contains($0.topic) && $0.subscription == nil }
+            guard early.isEmpty else { return .fail("published \(early.map { "\($0.topic) \($0.object)" }) with no fingerprint loaded or finalized") }
+            // Once a fingerprint is loaded, the same beacons give a location: the quiet was the rule.
+            let loaded = stage.publications.events.count
+            try await load(stage, [0])
+            guard await event(stage, .currentLocation, "A", from: loaded) != nil else {
+                throw BluenetPreconditionNotMet("no currentLocation \"A\" within \(BluenetStage.airWait) of loading A's fingerprint either")
+            }
+            return .pass("no location event in \(BluenetStage.quietWait) of ranging 3 beacons without a fingerprint; A once loaded")
+        },
+        BluenetCase("BLN/LOC/BI-02", nodes: 4, brokenBy: [.bluenetPredictsWithTwoBeacons], radioScenario: scenario,
+                    quietWindow: BluenetStage.quietWait) { stage in
+            let minimum = (try? stage.context.profile.int("bluenet.min_beacons_for_prediction")) ?? 3
+            guard (2...beaconNodes.count).contains(minimum) else {
+                throw BluenetPreconditionNotMet("bluenet.min_beacons_for_prediction \(minimum): the case has \(beaconNodes.count) beacons")
+            }
+            try await load(stage, [0])
+            let start = try await enter(stage, set: 0, nodes: 1...(minimum - 1))
+            let predicted = await stage.publishedWhileQuiet(from: start) { locationTopics.contains($0.topic) && $0.subscription == nil }
+            guard predicted.isEmpty else { return .fail("with \(minimum - 1) beacons in range: \(predicted.map { "\($0.topic) \($0.object)" })") }
+            let more = try await place(stage, set: 0, nodes: 1...minimum)
+            guard await event(stage, .currentLocation, "A", from: more) != nil else {
+                throw BluenetPreconditionNotMet("no currentLocation \"A\" within \(BluenetStage.airWait) with \(minimum) beacons in range either")
+            }
+            return .pass("no prediction from \(minimum - 1) beacons in \(BluenetStage.quietWait); A from \(minimum)")
+        },
+        {
+            // Leaving the region takes the reference 30 s (BluenetBeaconCases.referenceRegionExit).
+            var leaving = BluenetCase("BLN/LOC/BI-03", nodes: 4, brokenBy: [.bluenetExitLocationOnRegionExit], radioScenario: scenario) { stage in
+                try await load(stage, [0])
+                let start = try await enter(stage, set: 0)
+                guard let entered = await event(stage, .enterLocation, "A", from: start),
+                      let index = stage.publications.events.firstIndex(of: entered) else {
+                    throw BluenetPreconditionNotMet("no enterLocation \"A\" within \(BluenetStage.airWait) of A's beacons in range")
+                }
+                for node in beaconNodes { try await stage.context.host(node).stopAdvertising() }
+                guard await event(stage, .exitRegion, Beacons.group, from: index, within: Beacons.regionExitWait) != nil else {
+                    throw BluenetPreconditionNotMet("no exitRegion within \(Beacons.regionExitWait) of every beacon going quiet")
+                }
+                let exits = stage.publications.events.dropFirst(index).filter { $0.topic == .exitLocation && $0.subscription == nil }
+                guard exits.isEmpty else { return .fail("leaving the region published exitLocation \(exits.map(\.object))") }
+                return .pass("exitRegion without exitLocation")
+            }
+            leaving.timeout = .seconds(90)
+            leaving.quietWindow = Beacons.referenceRegionExit
+            return leaving
+        }(),
+        BluenetCase("BLN/LOC/BI-04", nodes: 4, brokenBy: [.bluenetAbortKeepsSamples], radioScenario: scenario) { stage in
+            try await collecting(stage)
+            await stage.subject.abortCollectingFingerprint()
+            let finalized = (try? await stage.subject.finalizeFingerprint(groupId: Beacons.group, locationId: "aborted")) != nil
+            if let left = await stored(stage, "aborted") {
+                return .fail("after abort, finalize \(finalized ? "succeeded" : "was refused") and getFingerprint returned \(left.text)")
+            }
+            return .pass("after abort, getFingerprint has nothing (finalize \(finalized ? "succeeded" : "was refused"))")
+        },
+        BluenetCase("BLN/LOC/BV-01", nodes: 4, brokenBy: [.bluenetNeedsFourBeacons], radioScenario: scenario) { stage in
+            let minimum = (try? stage.context.profile.int("bluenet.min_beacons_for_prediction")) ?? 3
+            guard beaconNodes.contains(minimum) else {
+                throw BluenetPreconditionNotMet("bluenet.min_beacons_for_prediction \(minimum): the case has \(beaconNodes.count) beacons")
+            }
+            try await load(stage, [0])
+            let start = try await enter(stage, set: 0, nodes: 1...minimum)
+            guard let located = await event(stage, .currentLocation, from: start) else {
+                return .fail("no currentLocation within \(BluenetStage.airWait) with \(minimum) beacons of a loaded fingerprint in range")
+            }
+            return .pass("currentLocation \(located.object) with \(minimum) beacons in range")
+        },
+        BluenetCase("BLN/LOC/BV-02", nodes: 4, brokenBy: [.bluenetCurrentLocationOnChangeOnly], radioScenario: scenario,
+                    quietWindow: BluenetStage.intervalWatch) { stage in
+            try await load(stage, [0])
+            let start = try await enter(stage, set: 0)
+            guard let first = await event(stage, .currentLocation, "A", from: start) else {
+                throw BluenetPreconditionNotMet("no currentLocation \"A\" within \(BluenetStage.airWait) of A's beacons in range")
+            }
+            let located = await stage.everyInterval(after: first)
+            guard located.regular else { return .fail("currentLocation: \(located.summary)") }
+            return .pass("currentLocation: \(located.summary)")
+        },
+        BluenetCase("BLN/LOC/BV-03", nodes: 4, brokenBy: [.bluenetExitLocationMissing], radioScenario: scenario) { stage in
+            try await load(stage, [0, 1])
+            let start = try await enter(stage, set: 0)
+            guard let inA = await event(stage, .enterLocation, "A", from: start), let fromA = stage.publications.events.firstIndex(of: inA) else {
+                throw BluenetPreconditionNotMet("no enterLocation \"A\" within \(BluenetStage.airWait) of A's beacons in range")
+            }
+            try await place(stage, set: 1)
+            guard let inB = await event(stage, .enterLocation, "B", from: fromA), let toB = stage.publications.events.firstIndex(of: inB) else {
+                return .fail("no enterLocation \"B\" within \(BluenetStage.airWait) of B's beacons replacing A's")
+            }
+            let between = stage.publications.events[fromA..<toB].filter { $0.topic == .exitLocation && $0.subscription == nil }
+            guard between.map(\.object) == ["\"A\""] else {
+                return .fail("between enterLocation A and enterLocation B: exitLocation \(between.map(\.object)), not once \"A\"")
+            }
+            return .pass("exitLocation \"A\" then enterLocation \"B\"")
+        },
+        BluenetCase("BLN/LOC/BV-04", nodes: 4, brokenBy: [.bluenetFinalizeDiscards], radioScenario: scenario) { stage in
+            try await collecting(stage)
+            try await stage.subject.finalizeFingerprint(groupId: Beacons.group, locationId: "A")
+            guard let fingerprint = await stored(stage, "A") else { return .fail("getFingerprint(\(Beacons.group), A) is nil after finalizeFingerprint") }
+            let expected = idStrings(set: 0)
+            guard Set(fingerprint.samples.keys) == expected, fingerprint.samples.values.allSatisfy({ !$0.isEmpty }) else {
+                return .fail("getFingerprint returned \(fingerprint.text), not RSSI values for each of \(expected.sorted())")
+            }
+            return .pass("getFingerprint: \(fingerprint.text)")
+        },
+        BluenetCase("BLN/LOC/BV-05", nodes: 4, brokenBy: [.bluenetResumeRestarts], radioScenario: scenario) { stage in
+            // A before the pause, B during it, C after the resume: one fingerprint of A and C.
+            try await collecting(stage)
+            try await stage.subject.pauseCollectingFingerprint()
+            try await rounds(stage, 1, from: try await place(stage, set: 1) + 1)
+            try await place(stage, set: 2)
+            try await stage.subject.resumeCollectingFingerprint()
+            try await rounds(stage, 2, from: stage.publications.events.count)
+            try await stage.subject.finalizeFingerprint(groupId: Beacons.group, locationId: "AC")
+            guard let fingerprint = await stored(stage, "AC") else { return .fail("getFingerprint is nil after pause, resume and finalize") }
+            let (keys, wanted) = (Set(fingerprint.samples.keys), idStrings(set: 0).union(idStrings(set: 2)))
+            guard keys == wanted else {
+                return .fail("the fingerprint holds \(keys.sorted()), not A's before the pause and C's after the resume (\(wanted.sorted())) without B's")
+            }
+            return .pass("one fingerprint of the rounds before the pause and after the resume")
+        },
+        BluenetCase("BLN/LOC/BV-06", nodes: 1, brokenBy: [.bluenetFingerprintKeepsLastSample]) { stage in
+            let text = fingerprint(set: 0)
+            try await stage.subject.loadFingerprint(groupId: Beacons.group, locationId: "A", fingerprint: text)
+            guard let back = await stored(stage, "A"), BluenetPublication.canonical(back.samples) == text else {
+                return .fail("loaded \(text), getFingerprint returned \(await stage.subject.getFingerprint(groupId: Beacons.group, locationId: "A") ?? "nil")")
+            }
+            return .pass("the fingerprint built from \(text) stringifies to the same data")
+        },
+        BluenetCase("BLN/LOC/BV-07", nodes: 4, brokenBy: [.bluenetLoadedFingerprintIgnored], radioScenario: scenario) { stage in
+            try await load(stage, [0, 1])
+            let start = try await enter(stage, set: 0)
+            guard await event(stage, .currentLocation, "A", from: start) != nil else {
+                return .fail("no currentLocation \"A\" within \(BluenetStage.airWait) of A's beacons in range, with A and B loaded")
+            }
+            let moved = try await place(stage, set: 1)
+            guard await event(stage, .currentLocation, "B", from: moved) != nil else {
+                return .fail("no currentLocation \"B\" within \(BluenetStage.airWait) of B's beacons replacing A's")
+            }
+            return .pass("loaded fingerprints: currentLocation A, then B")
+        },
+    ]
+}
