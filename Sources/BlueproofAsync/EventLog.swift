@@ -60,13 +60,28 @@ public final class EventLog<Event: Sendable>: Sendable {
                       where matches: @escaping @Sendable (Event) -> Bool) async -> Event? {
         let key = state.withLock { $0.waiters.newKey() }
         return await Waiters<Event>.wait(key, within: timeout, expire: { self.expire(key) }) { continuation in
-            state.withLock { state -> Event?? in
-                if let found = state.events.dropFirst(start).first(where: matches) { return .some(found) }
-                if state.ended || !state.waiters.add(key, matches: matches, continuation) { return .some(nil) }
-                return nil
+            // `matches` runs outside the lock (it may read this log); the waiter is registered
+            // only once no event came in since the last look.
+            var scanned = start
+            while true {
+                let (batch, seen) = state.withLock { state in (Array(state.events.dropFirst(scanned)), state.events.count + state.dropped) }
+                if let found = batch.first(where: matches) { return .some(found) }
+                scanned = max(scanned, seen)
+                let outcome = state.withLock { state -> Registration in
+                    guard state.events.count + state.dropped == seen else { return .lookAgain }
+                    if state.ended || !state.waiters.add(key, matches: matches, continuation) { return .over }
+                    return .registered
+                }
+                switch outcome {
+                case .lookAgain: continue
+                case .over: return .some(nil)
+                case .registered: return nil
+                }
             }
         }
     }
+
+    private enum Registration { case lookAgain, over, registered }
 
     /// Waits until the stream has ended; whether it did within `limit`.
     public func waitForEnd(within limit: Duration = .seconds(15)) async -> Bool {
@@ -78,9 +93,12 @@ public final class EventLog<Event: Sendable>: Sendable {
     public func record(_ event: Event) {
         let ready = state.withLock { state in
             if state.events.count < limit { state.events.append(event) } else { state.dropped += 1 }
-            return state.waiters.matching(event)
+            return state.waiters.predicates()
         }
-        for continuation in ready { continuation.resume(returning: event) }
+        // Tried outside the lock: a test may read this log.
+        let keys = ready.filter { $0.matches(event) }.map(\.key)
+        guard !keys.isEmpty else { return }
+        for continuation in state.withLock({ $0.waiters.take(keys) }) { continuation.resume(returning: event) }
     }
 
     /// No more events will come: every waiter gets nil.

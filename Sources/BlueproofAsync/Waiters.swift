@@ -41,6 +41,17 @@ struct Waiters<Value: Sendable>: Sendable {
         return keys.compactMap { waiting.removeValue(forKey: $0)?.continuation }
     }
 
+    /// What each waiter waits for, to be tried outside the owner's lock (a test may read the
+    /// owner itself, whose lock is not reentrant).
+    func predicates() -> [(key: Int, matches: @Sendable (Value) -> Bool)] {
+        waiting.map { ($0.key, $0.value.matches) }
+    }
+
+    /// Takes out the waiters `keys` still registered, to be resumed.
+    mutating func take(_ keys: [Int]) -> [Resume] {
+        keys.compactMap { waiting.removeValue(forKey: $0)?.continuation }
+    }
+
     /// Takes out every waiter, to be resumed with nil.
     mutating func removeAll() -> [Resume] {
         defer { waiting.removeAll() }

@@ -15,6 +15,17 @@ struct EventLogTests {
         #expect(log.events == [1, 2, 3])
     }
 
+    @Test("a test may read the log itself, on events already recorded and on events to come (its lock is not held while tests run)", .timeLimit(.minutes(1)))
+    func testReadsTheLog() async {
+        let log = EventLog<Int>()
+        log.record(1)
+        #expect(await log.first(within: .seconds(5)) { _ in log.events.count >= 1 } == 1)
+        async let later = log.first(within: .seconds(5)) { event in event >= 2 && log.events.contains(event) }
+        log.record(2)
+        log.record(3)
+        #expect(await later == 2)
+    }
+
     @Test("from: passes over the events recorded before it")
     func from() async {
         let log = EventLog<Int>()
