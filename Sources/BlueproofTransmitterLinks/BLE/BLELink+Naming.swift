@@ -14,8 +14,8 @@ extension BLELink {
 
     /// Plans a naming connection to the node at `address`: soon when this node's address is the
     /// lower (so two nodes rarely open one each), after ``BLELinkProfile/initiatorGrace``
-    /// otherwise, if the other has not connected by then. Each start is put off by a random
-    /// part of a second: nodes that heard a newcomer at once would otherwise all send it their
+    /// otherwise, if the other has not connected by then. Each start is put off at random
+    /// (``namingJitter()``): nodes that heard a newcomer at once would otherwise all send it their
     /// connection requests in one advertising event, of which it takes one (Vol 6, Part B §4.5),
     /// and Rootcanal's initiators whose request was lost stay stuck (``connectAttempts(to:)``).
     func planNaming(_ address: BLEPeerAddress) {
@@ -29,14 +29,16 @@ extension BLELink {
         }
     }
 
-    /// Up to ``BLELinkProfile/initiatorGrace``, at random.
+    /// A random delay, up to 250 ms for each naming already planned (nodes that heard many
+    /// newcomers at once spread their requests wider), at most ``BLELinkProfile/initiatorGrace``.
     private func namingJitter() -> Duration {
-        .milliseconds(Int.random(in: 0...max(Int(profile.initiatorGrace.seconds * 1000), 1)))
+        let spread = min(250 * (probes.count + 1), Int(profile.initiatorGrace.seconds * 1000))
+        return .milliseconds(Int.random(in: 0...max(spread, 1)))
     }
 
     /// Names the node at `address` by a connection, unless something named it meanwhile. A
     /// failure is logged; the address is not tried again for ``BLELinkProfile/initiatorGrace``
-    /// and a random part of a second.
+    /// and a random delay.
     private func probe(_ address: BLEPeerAddress, clock: any Clock<Duration>) async {
         if !stopped, localUser != nil, sightings.user(at: address.address) == nil, !accepting(from: address) {
             do {
