@@ -60,6 +60,11 @@ public final class QueuedTransport: HCITransport {
     public func drained(within timeout: Duration = .seconds(15)) async -> Bool {
         await core.state.wait(within: timeout) { $0.pending == 0 || $0.failure != nil } != nil
     }
+
+    /// Whether the writer thread has ended within `timeout` (after a failure or ``close()``).
+    public func writerEnded(within timeout: Duration = .seconds(15)) async -> Bool {
+        await core.state.wait(within: timeout) { $0.writerEnded } != nil
+    }
 }
 
 /// The queue and its writer thread, kept apart from ``QueuedTransport`` so the thread does not
@@ -72,6 +77,8 @@ private final class QueueCore: Sendable {
         var bytes = 0
         /// Why sends fail from now on; nil while the link is open.
         var failure: TransportError?
+        /// The writer thread returned.
+        var writerEnded = false
     }
 
     let inner: any HCITransport
@@ -123,6 +130,7 @@ private final class QueueCore: Sendable {
 
     /// The writer thread: writes batches in order until the link fails or is stopped.
     func run() {
+        defer { state.update { $0.writerEnded = true } }
         while true {
             wake.wait()
             let batch: [H4Packet]? = state.update { state in

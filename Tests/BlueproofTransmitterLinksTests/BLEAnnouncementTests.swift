@@ -111,16 +111,37 @@ struct BLEAnnouncementTests {
                                               data: [0x02, 0x01, 0x06])) == nil)
     }
 
-    @Test("sightings keep at most 1,024 advertisers: reports from a further address are dropped, known ones still followed")
+    @Test("sightings keep at most 1,024 advertisers: a new one takes the place of the unnamed one heard longest ago, a named one stays, an advertiser without the service is not kept")
     func sightingsBound() throws {
         var sightings = BLESightings(service: BLELinkProfile.transmitterService)
         let data = try BLEAnnouncement().advertisingData()
+        func address(_ index: Int) -> BDAddress { BDAddress(littleEndian: [UInt8(index & 0xFF), UInt8(index >> 8), 0, 0, 0, 0x01]) }
         func report(_ index: Int) -> LEAdvertisement {
-            LEAdvertisement(eventType: .advInd, addressType: .randomDevice,
-                            address: BDAddress(littleEndian: [UInt8(index & 0xFF), UInt8(index >> 8), 0, 0, 0, 0x01]), rssi: nil, data: data)
+            LEAdvertisement(eventType: .advInd, addressType: .randomDevice, address: address(index), rssi: nil, data: data)
         }
+        let named = BLEPeerAddress(address: address(0), type: .randomDevice)
         for index in 0..<BLESightings.limit { #expect(sightings.add(report(index)) != nil) }
-        #expect(sightings.add(report(BLESightings.limit)) == nil)
-        #expect(sightings.add(report(0)) != nil)
+        sightings.identify(named, as: Self.user)
+        #expect(sightings.count == BLESightings.limit)
+        // A flood of new addresses: each is taken, the count stays at the limit, the named node stays.
+        for index in BLESightings.limit..<(3 * BLESightings.limit) {
+            #expect(sightings.add(report(index)) != nil, "a new node past the limit is still sighted")
+        }
+        #expect(sightings.count == BLESightings.limit)
+        #expect(sightings.user(at: named.address) == Self.user, "the named node outlived the flood")
+        #expect(sightings.add(report(0))?.user == Self.user)
+        // The one heard longest ago went first: the first of the flood is gone, the last is kept.
+        #expect(sightings.add(LEAdvertisement(eventType: .scanRsp, addressType: .randomDevice, address: address(BLESightings.limit),
+                                              rssi: nil, data: try BLEAnnouncement().scanResponse())) == nil)
+        #expect(sightings.add(LEAdvertisement(eventType: .scanRsp, addressType: .randomDevice, address: address(3 * BLESightings.limit - 1),
+                                              rssi: nil, data: try BLEAnnouncement().scanResponse())) != nil)
+        // Advertisers without the service take no place.
+        for index in 0..<BLESightings.limit {
+            _ = sightings.add(LEAdvertisement(eventType: .advInd, addressType: .publicDevice, address: address(10_000 + index),
+                                              rssi: nil, data: [0x02, 0x01, 0x06]))
+        }
+        #expect(sightings.add(report(3 * BLESightings.limit - 1)) != nil)
+        #expect(sightings.count == BLESightings.limit)
+        #expect(sightings.user(at: named.address) == Self.user)
     }
 }

@@ -41,7 +41,7 @@ struct QueuedTransportTests {
         }
         #expect(refusal == full)
         #expect(throws: full) { try queued.send(Self.data) }
-        #expect(await queued.drained(), "the writer was freed")
+        #expect(await queued.writerEnded(), "the writer, blocked on the full socket, was freed by the overflow")
     }
 
     @Test("a peer that went away: later sends throw why the link ended")

@@ -24,15 +24,32 @@ extension LEHost {
         try await changingOwnAddress { () throws(LEHostError) in randomAddress = nil }
     }
 
-    /// Runs `change` with advertising and scanning stopped, then enables them again as they were.
+    /// Runs `change` with advertising and scanning stopped, then enables them again as they were,
+    /// whether the change took or not: a refused change (a controller may refuse §7.8.4 while
+    /// another task enabled advertising between these steps) must leave the node neither silent
+    /// nor deaf. The first failure is thrown once both were tried again.
     private func changingOwnAddress(_ change: () async throws(LEHostError) -> Void) async throws(LEHostError) {
         guard pendingConnection == nil else { throw .connectionInProgress }
         let advertised = advertising ? advertisingParameters : nil
         let scanned = scanParameters
-        if advertised != nil { try await stopAdvertising() }
-        if scanned != nil { try await disableScanning() }
-        try await change()
-        if let scanned { try await enableScanning(scanned) }
-        if let advertised { try await startAdvertising(advertised) }
+        var failure: LEHostError?
+        var scanningStopped = false
+        do throws(LEHostError) {
+            if advertised != nil { try await stopAdvertising() }
+            if scanned != nil {
+                scanningStopped = true
+                try await disableScanning()
+            }
+            try await change()
+        } catch {
+            failure = error
+        }
+        if let scanned, scanningStopped, scanParameters == scanned {
+            do throws(LEHostError) { try await enableScanning(scanned) } catch { failure = failure ?? error }
+        }
+        if let advertised, advertisingParameters == nil {
+            do throws(LEHostError) { try await startAdvertising(advertised) } catch { failure = failure ?? error }
+        }
+        if let failure { throw failure }
     }
 }

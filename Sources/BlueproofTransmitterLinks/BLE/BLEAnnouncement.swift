@@ -15,15 +15,23 @@ import BlueproofWire
 /// observer"). Peers learn it from the hellos of a connection. ``user`` puts it back, in the
 /// layout of the first version (16 octets of user id before the platform octet, which is then
 /// left out when none): the broken variant `stableAdvertisedUserId`, and old captures.
+/// ``device`` adds a second manufacturer entry, company 0xFFFE, holding a device address: the
+/// broken variant `stableDeviceIdentifier`.
 public struct BLEAnnouncement: Hashable, Sendable {
     public var user: UserID?
     public var service: BluetoothUUID
     public var platform: DevicePlatform?
+    public var device: BDAddress?
 
-    public init(user: UserID? = nil, service: BluetoothUUID = BLELinkProfile.transmitterService, platform: DevicePlatform? = nil) {
+    /// The company of the ``device`` entry (a second test company beside 0xFFFF).
+    public static let deviceCompany: UInt16 = 0xFFFE
+
+    public init(user: UserID? = nil, service: BluetoothUUID = BLELinkProfile.transmitterService, platform: DevicePlatform? = nil,
+                device: BDAddress? = nil) {
         self.user = user
         self.service = service
         self.platform = platform
+        self.device = device
     }
 
     /// The advertising data bytes.
@@ -35,8 +43,12 @@ public struct BLEAnnouncement: Hashable, Sendable {
 
     /// The scan response bytes.
     public func scanResponse() throws(WireError) -> [UInt8] {
-        try AdvertisingData([.manufacturerSpecificData(
-            ManufacturerSpecificData(companyIdentifier: BLELinkProfile.testCompany, data: announcedData))]).encodedLegacy()
+        var entries: [AdvertisingDataStructure] = [.manufacturerSpecificData(
+            ManufacturerSpecificData(companyIdentifier: BLELinkProfile.testCompany, data: announcedData))]
+        if let device {
+            entries.append(.manufacturerSpecificData(ManufacturerSpecificData(companyIdentifier: Self.deviceCompany, data: device.littleEndianBytes)))
+        }
+        return try AdvertisingData(entries).encodedLegacy()
     }
 
     private var announcedData: [UInt8] {

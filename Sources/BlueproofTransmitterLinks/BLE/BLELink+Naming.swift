@@ -217,9 +217,16 @@ extension BLELink {
             try? await host.disconnect(existing.connection)
         }
         let mtu = await host.attMTU(on: connection)
-        guard connection.endReason == nil, sessions[user] == nil,
+        guard connection.endReason == nil else { return }
+        // Another connection with `user` was kept while this one waited for its MTU: this one is
+        // nobody's now, so it is closed here (nothing else holds it).
+        guard sessions[user] == nil,
               let chunker = try? BLEFrameChunker(chunkSize: BLEFrameChunk.chunkSize(forATTMTU: mtu), frameLimit: profile.frameLimit)
-        else { return }
+        else {
+            logger.debug("a connection with \(user) not kept; closing it")
+            try? await host.disconnect(connection)
+            return
+        }
         cancelStaleTimer(for: user)
         handles[connection.handle] = user
         sessions[user] = BLESession(connection: connection, role: central.map { .central($0.0, handle: $0.handle) } ?? .peripheral(handle: valueHandle),

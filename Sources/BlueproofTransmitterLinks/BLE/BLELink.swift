@@ -168,7 +168,7 @@ public actor BLELink: PlatformAnnouncingLink {
     func advertise() async throws(LinkError) {
         guard let localUser, !stopped else { return }
         let announcement = BLEAnnouncement(user: profile.announcesUser ? localUser : nil, service: profile.service,
-                                           platform: profile.platform)
+                                           platform: profile.platform, device: profile.announcesDevice ? await host.address : nil)
         do {
             try await host.startAdvertising(LEAdvertisingParameters(
                 data: try announcement.advertisingData(), scanResponse: try announcement.scanResponse()))

@@ -36,6 +36,9 @@ public struct BLELinkProfile: Hashable, Sendable {
     /// Puts the user id in the scan response, as the first version did (the broken variant
     /// `stableAdvertisedUserId`); peers are still named by hellos.
     public var announcesUser: Bool
+    /// Puts the controller's public address in the scan response, as a device identifier that
+    /// outlives every user and address of the device (the broken variant `stableDeviceIdentifier`).
+    public var announcesDevice = false
     /// How long a connection that named both ends stays when neither application asked for it
     /// (on-demand mode learns its nearby users this way).
     public var probeHold: Duration

@@ -19,21 +19,38 @@ struct BLESightings: Sendable {
         var hasService = false
         var user: UserID?
         var platform: DevicePlatform?
+        /// When it was last heard or named, as a count of ``add(_:)`` and ``identify(_:as:)`` calls.
+        var heard: UInt64 = 0
     }
 
     let service: BluetoothUUID
     private var advertisers: [BDAddress: Advertiser] = [:]
-    /// Advertisers kept at most: anyone on the air can send reports from as many addresses as
-    /// it likes, so further ones are dropped and memory stays bounded.
+    private var calls: UInt64 = 0
+    /// Advertisers kept at most. Only transmitter nodes are kept (their advertising data lists
+    /// the service), but anyone on the air can advertise it from as many addresses as it likes:
+    /// past the limit the one heard longest ago that no hello named makes room, so memory stays
+    /// bounded and a flood of addresses can neither keep out a new peer nor push out a named one.
     static let limit = 1_024
 
     init(service: BluetoothUUID) { self.service = service }
 
+    /// How many advertisers are kept.
+    var count: Int { advertisers.count }
+
     /// Takes one report; returns the advertiser's address and its user, if known, once it is a
-    /// transmitter node.
+    /// transmitter node. Reports of an advertiser not kept are taken only when its advertising
+    /// data lists the service (a scan response alone is not).
     mutating func add(_ report: LEAdvertisement) -> (address: BLEPeerAddress, user: UserID?)? {
-        guard advertisers[report.address] != nil || advertisers.count < Self.limit else { return nil }
-        var advertiser = advertisers[report.address] ?? Advertiser(type: report.addressType)
+        calls &+= 1
+        var advertiser: Advertiser
+        if let known = advertisers[report.address] {
+            advertiser = known
+        } else {
+            guard report.eventType != .scanRsp, BLEAnnouncement.advertises(service, in: report.data) else { return nil }
+            makeRoom()
+            advertiser = Advertiser(type: report.addressType)
+        }
+        advertiser.heard = calls
         if report.eventType != .scanRsp {
             advertiser.type = report.addressType
             advertiser.hasService = BLEAnnouncement.advertises(service, in: report.data)
@@ -48,11 +65,26 @@ struct BLESightings: Sendable {
     /// Names the node at `address` (its hello said so); any other address of that user is
     /// forgotten (the peer moved on from it).
     mutating func identify(_ address: BLEPeerAddress, as user: UserID) {
+        calls &+= 1
         for (other, advertiser) in advertisers where advertiser.user == user && other != address.address {
             advertisers[other] = nil
         }
-        guard advertisers[address.address] != nil || advertisers.count < Self.limit else { return }
+        if advertisers[address.address] == nil { makeRoom() }
         advertisers[address.address, default: Advertiser(type: address.type)].user = user
+        advertisers[address.address]?.heard = calls
+    }
+
+    /// At ``limit``, forgets the advertiser heard longest ago that no hello named, or the one
+    /// heard longest ago when every one is named.
+    private mutating func makeRoom() {
+        guard advertisers.count >= Self.limit else { return }
+        var oldestUnnamed: (address: BDAddress, heard: UInt64)?
+        var oldest: (address: BDAddress, heard: UInt64)?
+        for (address, advertiser) in advertisers {
+            if advertiser.user == nil, advertiser.heard < oldestUnnamed?.heard ?? .max { oldestUnnamed = (address, advertiser.heard) }
+            if advertiser.heard < oldest?.heard ?? .max { oldest = (address, advertiser.heard) }
+        }
+        if let victim = oldestUnnamed ?? oldest { advertisers[victim.address] = nil }
     }
 
     /// The user known at `address`, if any.

@@ -23,13 +23,23 @@ struct ObservedIdentifier: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
+extension ObservedIdentifier {
+    /// An AD structure written as the profile declares one, `TYPE:HEX` (the AD type and its data
+    /// in hexadecimal, `ff:ffff00`); nil when `text` is not of that form.
+    init?(declared text: String) {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, let type = bytes(fromHex: String(parts[0])), type.count == 1,
+              let data = bytes(fromHex: String(parts[1])) else { return nil }
+        self.init(kind: .advertised(AdvertisingDataType(rawValue: type[0])), bytes: data)
+    }
+}
+
 extension CaptureEvidence {
-    /// What every node of the service advertises alike (Core Supplement Part A §1.3 flags, §1.1
-    /// service UUID lists): it names the service, which peers must find, not the node.
-    static let sharedADTypes: Set<AdvertisingDataType> = [
-        .flags, .incompleteServiceUUIDs16, .completeServiceUUIDs16, .incompleteServiceUUIDs32,
-        .completeServiceUUIDs32, .incompleteServiceUUIDs128, .completeServiceUUIDs128,
-    ]
+    /// What cannot tell one node from another: the flags (Core Supplement Part A §1.3), one
+    /// octet of discoverability and BR/EDR support. Service UUID lists do count: a UUID can be
+    /// made per device as easily as any other payload; the service every node lists is one of
+    /// the constants a profile declares (``ObservedIdentifier/init(declared:)``).
+    static let sharedADTypes: Set<AdvertisingDataType> = [.flags]
 
     /// Every identifier in the advertising reports of `frames` (1-based; all when nil): what a
     /// scanner that never connects records, as this capture shows it.

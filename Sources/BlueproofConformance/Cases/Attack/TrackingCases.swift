@@ -5,9 +5,12 @@ import BlueproofTransmitter
 /// id per device for good; a scanner that never connects must not be able to follow that user
 /// by what the subject advertises, across restarts (BV-02) or over time (BV-03). The subject
 /// alone runs a transmitter; node 1 is a ``PassiveScanner``. An identifier is the advertiser's
-/// address or an AD structure's payload (flags and service lists aside); an AD structure that a
-/// second user of the same implementation shows too (the implementation's name, say) names no
-/// user and is not counted. The address always counts: it follows the device, whoever uses it.
+/// address or an AD structure's payload (the flags aside). The address always counts: it
+/// follows the device, whoever uses it. An AD structure the profile declares constant (every
+/// device of the implementation advertises it alike: ``constantsKey``) names no one. One that
+/// links the runs and that a second user of the same device shows alike, undeclared, leaves
+/// the case inconclusive: one device cannot tell a constant of the implementation from an
+/// identifier of the device (the broken variant `stableDeviceIdentifier`).
 enum TrackingCases {
     static func all() -> [any TransmitterCase] { [RestartTrackingCase(), RotationTrackingCase()] }
 
@@ -56,25 +59,71 @@ enum TrackingCases {
         return try await view(stage, scanner, "as another user")
     }
 
-    /// The AD structures two users of the implementation both show: they name no user.
+    /// The profile key listing the AD structures every device of the implementation advertises
+    /// alike, as `TYPE:HEX` (``ObservedIdentifier/init(declared:)``).
+    static let constantsKey = "bridgefy.tracking.constant_advertising"
+
+    /// The AD structures the profile declares constant; an entry not of the form `TYPE:HEX` is a
+    /// profile error (the case errs, naming it).
+    static func declaredConstants(_ stage: TransmitterStage) throws -> Set<ObservedIdentifier> {
+        let profile = stage.context.profile
+        var declared: Set<ObservedIdentifier> = []
+        for entry in try profile.strings(constantsKey) {
+            guard let identifier = ObservedIdentifier(declared: entry) else {
+                throw ProfileAccessError.wrongType(key: constantsKey, expected: "TYPE:HEX AD structure (ff:ffff00)", found: entry, profile: profile.path)
+            }
+            declared.insert(identifier)
+        }
+        return declared
+    }
+
+    /// The AD structures two users of the subject's device both show (never its address).
     static func shared(_ views: Set<ObservedIdentifier>...) -> Set<ObservedIdentifier> {
         views.dropFirst().reduce(views.first ?? []) { $0.intersection($1) }.filter { $0.kind != .address }
     }
 
-    /// A failure naming each identifier, the runs it was heard in and the scanner's capture
-    /// frames holding it (the first few).
-    static func tracked(_ identifiers: Set<ObservedIdentifier>, runs: String, stage: TransmitterStage, scanner: PassiveScanner) -> CaseOutcome {
-        let named = identifiers.sorted { $0.description < $1.description }
+    /// Of the identifiers that link two runs, less those the profile declares: those that track
+    /// the user, and those another user of the same device showed alike (undecided: a constant
+    /// of the implementation or an identifier of the device).
+    static func classify(_ linking: Set<ObservedIdentifier>, sameDevice: Set<ObservedIdentifier>, declared: Set<ObservedIdentifier>)
+        -> (tracked: Set<ObservedIdentifier>, undecided: Set<ObservedIdentifier>) {
+        let open = linking.subtracting(declared)
+        return (open.subtracting(sameDevice), open.intersection(sameDevice))
+    }
+
+    /// The verdict on the identifiers that link `runs`: a failure naming those that track the
+    /// user, else inconclusive naming the undecided ones, else nil (nothing links the runs).
+    static func outcome(_ linking: Set<ObservedIdentifier>, sameDevice: Set<ObservedIdentifier>, declared: Set<ObservedIdentifier>,
+                        runs: String, stage: TransmitterStage, scanner: PassiveScanner) -> CaseOutcome? {
+        let (tracked, undecided) = classify(linking, sameDevice: sameDevice, declared: declared)
+        if !tracked.isEmpty {
+            return .fail("a scanner that never connects links the subject \(runs) by \(names(tracked))",
+                         findings: findings(tracked, runs: runs, stage: stage, scanner: scanner))
+        }
+        guard undecided.isEmpty else {
+            return .inconclusive("\(names(undecided)) linked the subject \(runs), and a second user of the same device showed it alike: "
+                                 + "a constant of the implementation or an identifier of the device, which one device cannot tell apart "
+                                 + "(declare what every device of the implementation advertises in the profile's \(constantsKey))",
+                                 findings: findings(undecided, runs: runs, stage: stage, scanner: scanner))
+        }
+        return nil
+    }
+
+    private static func names(_ identifiers: Set<ObservedIdentifier>) -> String {
+        identifiers.map(\.description).sorted().joined(separator: ", ")
+    }
+
+    /// Each identifier, the runs it was heard in and the scanner's capture frames holding it
+    /// (the first few).
+    private static func findings(_ identifiers: Set<ObservedIdentifier>, runs: String, stage: TransmitterStage, scanner: PassiveScanner) -> [Finding] {
         let capture = scanner.node < stage.context.captures.count ? stage.context.captures[scanner.node] : nil
         let evidence = capture.flatMap { try? CaptureEvidence(path: $0) }
-        let findings = named.map { identifier in
+        return identifiers.sorted { $0.description < $1.description }.map { identifier in
             let frames = evidence?.advertisingReports
                 .filter { CaptureEvidence.identifiers(address: $0.address, data: $0.data).contains(identifier) }
                 .prefix(5).map(\.frame) ?? []
             return Finding("\(identifier), heard \(runs)", capture: capture, frames: Array(frames))
         }
-        return .fail("a scanner that never connects links the subject \(runs) by \(named.map(\.description).joined(separator: ", "))",
-                     findings: findings)
     }
 }
 
@@ -104,6 +153,7 @@ struct RestartTrackingCase: TrackingCase {
     let id: CaseID = "BFT/ATK/BV-02"
 
     func check(_ stage: TransmitterStage, scanner: PassiveScanner) async throws -> CaseOutcome {
+        let declared = try TrackingCases.declaredConstants(stage)
         let user = try await stage.start(0)
         let first = try await TrackingCases.view(stage, scanner, "in the first run")
         try await stage.stopSubject()
@@ -111,12 +161,12 @@ struct RestartTrackingCase: TrackingCase {
         guard again == user else { throw StageFailure(.start, "the subject restarted as \(again), not on its session as \(user)") }
         let second = try await TrackingCases.view(stage, scanner, "after a restart on its session")
         let other = try await TrackingCases.otherUser(stage, scanner, than: user)
-        let linking = first.intersection(second).subtracting(TrackingCases.shared(first, second, other))
-        guard linking.isEmpty else {
-            return TrackingCases.tracked(linking, runs: "in the run before and the run after a restart on its session",
-                                        stage: stage, scanner: scanner)
+        if let outcome = TrackingCases.outcome(first.intersection(second), sameDevice: TrackingCases.shared(first, second, other), declared: declared,
+                                               runs: "in the run before and the run after a restart on its session", stage: stage, scanner: scanner) {
+            return outcome
         }
-        return .pass("nothing the subject advertised before its restart on its session was heard after it (\(first.count) and \(second.count) identifiers heard)")
+        return .pass("nothing the subject advertised before its restart on its session was heard after it, but the \(declared.count) AD structures "
+                     + "the profile declares constant (\(first.count) and \(second.count) identifiers heard)")
     }
 }
 
@@ -129,24 +179,23 @@ struct RotationTrackingCase: TrackingCase {
     var needs: CaseNeeds { CaseNeeds(controllers: 2, radioScenario: TrackingCases.rotationScenario, transmitters: 1) }
 
     func check(_ stage: TransmitterStage, scanner: PassiveScanner) async throws -> CaseOutcome {
+        let declared = try TrackingCases.declaredConstants(stage)
         let user = try await stage.start(0)
         let some = try await TrackingCases.view(stage, scanner, "as one user")
         let before = try await TrackingCases.otherUser(stage, scanner, than: user)
-        let shared = TrackingCases.shared(some, before)
         let span = TrackingCases.rotationBound + .seconds(60)
         guard try await stage.moveSubjectClock(span) else {
             return .notApplicable("rotation not judged: the subject's clock cannot be moved, and \(TrackingCases.rotationBound) of real time is not waited")
         }
-        let old = before.subtracting(shared)
+        let old = before.subtracting(declared)
         // The subject may change what it advertises a moment after its clock moved: the first
         // view free of the old identifiers ends the wait.
         let after = try await scanner.view("after \(span) on the subject's clock", within: TrackingCases.rotationShowsWithin, clock: stage.context.clock,
                                            keepLast: true) { $0.isDisjoint(with: old) }
-        let stale = after.intersection(old)
-        guard stale.isEmpty else {
-            return TrackingCases.tracked(stale, runs: "before and \(span) after on the subject's clock, within one run",
-                                        stage: stage, scanner: scanner)
+        if let outcome = TrackingCases.outcome(after.intersection(old), sameDevice: TrackingCases.shared(some, before), declared: declared,
+                                               runs: "before and \(span) after on the subject's clock, within one run", stage: stage, scanner: scanner) {
+            return outcome
         }
-        return .pass("none of the \(old.count) identifiers the subject advertised was heard after \(span) on its clock")
+        return .pass("none of the \(old.count) identifiers the subject advertised (the \(declared.count) the profile declares constant aside) was heard after \(span) on its clock")
     }
 }

@@ -25,7 +25,7 @@ enum BluenetConnectionCases {
 
     static let all: [BluenetCase] = [
         BluenetCase("BLN/CONN/BI-01", nodes: 1, brokenBy: [.bluenetConnectNeverGivesUp]) { stage in
-            let timeout = Duration.seconds((try? stage.context.profile.int("bluenet.connect_timeout_s")) ?? 3)
+            let timeout = stage.connectTimeout
             let clock = ContinuousClock()
             let start = clock.now
             guard let outcome = await stage.settle("connect(\(nobody))", within: timeout + slack, { await $0.connect(nobody) }) else {
@@ -73,7 +73,10 @@ enum BluenetConnectionCases {
             return .pass("setSwitchState(0.5) was refused as unsupported and wrote nothing")
         },
         BluenetCase("BLN/CONN/BV-01", nodes: 2, brokenBy: [.bluenetConnectTimeoutShort], radioScenario: slowAnswer) { stage in
-            let timeout = Duration.seconds((try? stage.context.profile.int("bluenet.connect_timeout_s")) ?? 3)
+            let timeout = stage.connectTimeout
+            guard timeout > answerDelay else {
+                throw BluenetPreconditionNotMet("the profile's connect timeout (\(timeout)) leaves no room past the \(answerDelay) the Crownstone takes to answer")
+            }
             let (_, handle) = try await stage.heardCrownstone(1)
             let clock = ContinuousClock()
             let start = clock.now
@@ -100,7 +103,11 @@ enum BluenetConnectionCases {
                 throw BluenetPreconditionNotMet("connect(\(slow)) reached no link at the Crownstone within \(BluenetStage.airWait)")
             }
             let second = await stage.settle("connect(\(other))", within: BluenetStage.airWait) { await $0.connect(other) }
-            guard let firstOutcome = try? await withTimeout(BluenetStage.airWait, what: "connect(\(slow))", { await first.value }) else {
+            // The first call runs in a task of its own, which a timeout must cancel: the wait
+            // would otherwise outlast the timeout for as long as the subject holds the call.
+            guard let firstOutcome = try? await withTimeout(BluenetStage.airWait, what: "connect(\(slow))", {
+                await withTaskCancellationHandler { await first.value } onCancel: { first.cancel() }
+            }) else {
                 first.cancel()
                 return .fail("the first connect(\(slow)) was never settled after connect(\(other)) was made while it was pending")
             }

@@ -128,6 +128,9 @@ public enum Defect: String, CaseIterable, Sendable, Codable {
     case stableAdvertisedUserId
     /// Advertises from the controller's public address for good, not a rotating random one.
     case stableAdvertisingAddress
+    /// Rotates its address but advertises the controller's public address in a second
+    /// manufacturer entry of the scan response, whoever uses the device.
+    case stableDeviceIdentifier
     // issue 14: BFT/SIZE with an Android peer (BV-03, BV-14), in the node's links (DualLink)
     /// Sends over Wi-Fi peer-to-peer to every peer it reaches there, Android ones too.
     case wifiToAndroidPeer

@@ -48,6 +48,7 @@ extension Set<Defect> {
         var profile = BLELinkProfile(platform: platform)
         if contains(.stableAdvertisedUserId) { profile.announcesUser = true }
         if contains(.stableAdvertisingAddress) { profile.addressRotation = nil }
+        if contains(.stableDeviceIdentifier) { profile.announcesDevice = true }
         return profile
     }
 

@@ -178,17 +178,20 @@ extension TransmitterCase {
         } catch let unavailable as TransmitterUnavailable {
             return .notApplicable(unavailable.reason)
         }
+        // Whatever ended the check, a node log that overflowed hid events from it: an error.
+        let outcome: CaseOutcome
         do {
-            let outcome = try await check(stage)
-            await stage.stopAll()
-            return outcome.unlessOverflowed(stage.logs.map(\.overflow))
+            outcome = try await check(stage)
         } catch let failure as StageFailure {
-            await stage.stopAll()
-            return failure.outcome(optional: context.optionalPreconditions)
+            outcome = failure.outcome(optional: context.optionalPreconditions)
         } catch let refusal as TransmitterError {
             // Only the subject's calls throw transmitter errors out of a check.
+            outcome = .fail("the implementation refused: \(refusal)")
+        } catch {
             await stage.stopAll()
-            return .fail("the implementation refused: \(refusal)")
+            throw error
         }
+        await stage.stopAll()
+        return outcome.unlessOverflowed(stage.logs.map(\.overflow))
     }
 }
