@@ -1,3 +1,4 @@
+import BlueproofAsync
 import BlueproofTransmitter
 import Foundation
 import Testing
@@ -67,6 +68,40 @@ struct DualLinkTests {
         try await c.send([1], to: userD)
         try await Self.seen(d, userC, "the frame over BLE") { $0.bleFrames == 1 }
         #expect(d.carriage(of: userC).wifiFrames == 0)
+    }
+}
+
+extension DualLinkTests {
+    @Test("a Wi-Fi frame from a peer BLE has not reported connected is held, and comes right after that .connected")
+    func noFrameBeforeConnected() async throws {
+        let ble = SimulatedNetwork { _, _ in true }
+        let wifi = SimulatedNetwork { _, _ in true }
+        let a = DualLink(ble: ble.link(platform: .ios), wifi: wifi.link(kind: .wifi), platform: .ios, faults: .wifiToAnyPeer)
+        let b = DualLink(ble: ble.link(platform: .ios), wifi: wifi.link(kind: .wifi), platform: .ios)
+        let (userA, userB) = (UserID.random(), UserID.random())
+        _ = a.events()
+        let events = b.events()
+        try await a.start(localUser: userA)
+        try await b.start(localUser: userB)
+        try await Self.seen(a, userB, "the second on Wi-Fi") { $0.onWiFi }
+        // Over Wi-Fi before either side connected over BLE: it reaches b's link...
+        try await a.send([7], to: userB)
+        try await Self.seen(b, userA, "the early frame over Wi-Fi") { $0.wifiFrames == 1 }
+        try await a.connect(to: userB)
+        try await b.connect(to: userA)
+        // ...and b's transmitter gets it only after a's .connected.
+        let order = try await withTimeout(.seconds(30), what: "b's .connected from a and the held frame") {
+            var seen: [LinkEvent] = []
+            for await event in events {
+                seen.append(event)
+                if case .frame = event { break }
+            }
+            return seen
+        }
+        let connected = order.firstIndex(of: .connected(userA))
+        let frame = order.firstIndex(of: .frame(from: userA, bytes: [7]))
+        #expect(connected != nil && frame != nil && connected! < frame!, "\(order)")
+        #expect(b.droppedEarlyFrames == 0)
     }
 }
 

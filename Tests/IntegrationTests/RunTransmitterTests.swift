@@ -96,7 +96,7 @@ extension Integration {
             #expect(device.cases.count == 2)
             for item in device.cases {
                 #expect(item.verdict == .inconclusive, "stableDeviceIdentifier \(item.id): \(item.reasonWithFrames)")
-                #expect(item.findings.map(\.message).contains { $0.hasPrefix("Manufacturer Specific Data feff") }, "\(item.id): \(item.findings.map(\.message))")
+                #expect(item.findings.map(\.message).contains { $0.hasPrefix("Manufacturer Specific Data (0xff) feff") }, "\(item.id): \(item.findings.map(\.message))")
             }
         }
 

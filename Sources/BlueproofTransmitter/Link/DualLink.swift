@@ -1,4 +1,5 @@
 import BlueproofAsync
+import Synchronization
 
 /// A node with both of the iOS framework's links (bridgefy-ios-sdk-readme.md, "Connections with
 /// Android devices"): BLE, which every peer shares, and Wi-Fi peer-to-peer, used only when this
@@ -12,7 +13,14 @@ import BlueproofAsync
 /// before the peer is reported nearby or connected, so before any frame is sent.
 ///
 /// What crossed each link with a peer, as this end saw it, is kept (``carriage(of:)``).
+///
+/// No frame comes before its connection: a Wi-Fi frame from a peer the BLE link has not yet
+/// reported connected (a hello sent over Wi-Fi outruns BLE's own `.connected`, since loopback
+/// TCP is faster than a controller) is held, at most ``heldLimit`` per peer, and passed on
+/// right after that `.connected`, as the BLE link holds its own early frames.
 public final class DualLink: TransmitterLink {
+    /// Wi-Fi frames held per peer until BLE reports it connected; past it they are dropped.
+    public static let heldLimit = 8
     /// Ways a broken node chooses its carrier (the broken variants of BFT/SIZE/BV-14 and BV-03).
     public struct Faults: OptionSet, Hashable, Sendable {
         public let rawValue: Int
@@ -58,6 +66,15 @@ public final class DualLink: TransmitterLink {
     private let ble: any PlatformAnnouncingLink
     private let wifi: any TransmitterLink
     private let state = Watched(State())
+
+    /// The peers BLE reported connected and the Wi-Fi frames held for the others; events are
+    /// yielded under its lock, so a released frame never passes its `.connected`.
+    private struct Gate {
+        var connected: Set<UserID> = []
+        var held: [UserID: [[UInt8]]] = [:]
+        var dropped = 0
+    }
+    private let gate = Mutex(Gate())
 
     public init(ble: any PlatformAnnouncingLink, wifi: any TransmitterLink, platform: DevicePlatform, faults: Faults = []) {
         self.ble = ble
@@ -105,17 +122,56 @@ public final class DualLink: TransmitterLink {
                 group.addTask {
                     for await event in bleEvents {
                         await self.learnPlatform(from: event)
-                        output.yield(event)
+                        self.passBLE(event, to: output)
                     }
                 }
                 group.addTask {
-                    for await event in wifiEvents where self.wifiEvent(event) { output.yield(event) }
+                    for await event in wifiEvents where self.wifiEvent(event) { self.passWiFi(event, to: output) }
                 }
             }
             output.finish()
         }
         return stream
     }
+
+    /// Passes a BLE event on; a `.connected` releases the Wi-Fi frames held for that peer.
+    private func passBLE(_ event: LinkEvent, to output: AsyncStream<LinkEvent>.Continuation) {
+        gate.withLock { gate in
+            output.yield(event)
+            switch event {
+            case .connected(let peer):
+                gate.connected.insert(peer)
+                for bytes in gate.held.removeValue(forKey: peer) ?? [] { output.yield(.frame(from: peer, bytes: bytes)) }
+            case .disconnected(let peer), .peerGone(let peer):
+                gate.connected.remove(peer)
+                gate.held[peer] = nil
+            case .peerNearby, .frame:
+                break
+            }
+        }
+    }
+
+    /// Passes a Wi-Fi frame on if BLE reported its peer connected, else holds it (or drops it
+    /// past ``heldLimit``).
+    private func passWiFi(_ event: LinkEvent, to output: AsyncStream<LinkEvent>.Continuation) {
+        guard case let .frame(peer, bytes) = event else {
+            output.yield(event)
+            return
+        }
+        gate.withLock { gate in
+            if gate.connected.contains(peer) {
+                output.yield(event)
+            } else if gate.held[peer, default: []].count < Self.heldLimit {
+                gate.held[peer, default: []].append(bytes)
+            } else {
+                gate.dropped += 1
+            }
+        }
+    }
+
+    /// Wi-Fi frames dropped because more than ``heldLimit`` came from a peer before BLE
+    /// reported it connected.
+    public var droppedEarlyFrames: Int { gate.withLock { $0.dropped } }
 
     /// Records the platform a BLE peer announced before its event goes on, and counts frames.
     private func learnPlatform(from event: LinkEvent) async {

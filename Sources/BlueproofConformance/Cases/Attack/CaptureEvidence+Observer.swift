@@ -28,8 +28,8 @@ extension ObservedIdentifier {
     /// in hexadecimal, `ff:ffff00`); nil when `text` is not of that form.
     init?(declared text: String) {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 2, let type = bytes(fromHex: String(parts[0])), type.count == 1,
-              let data = bytes(fromHex: String(parts[1])) else { return nil }
+        guard parts.count == 2, let type = BlueproofWire.bytes(fromHex: String(parts[0])), type.count == 1,
+              let data = BlueproofWire.bytes(fromHex: String(parts[1])) else { return nil }
         self.init(kind: .advertised(AdvertisingDataType(rawValue: type[0])), bytes: data)
     }
 }
