@@ -188,11 +188,15 @@ struct RotationTrackingCase: TrackingCase {
             return .notApplicable("rotation not judged: the subject's clock cannot be moved, and \(TrackingCases.rotationBound) of real time is not waited")
         }
         let old = before.subtracting(declared)
+        let sameDevice = TrackingCases.shared(some, before)
         // The subject may change what it advertises a moment after its clock moved: the first
-        // view free of the old identifiers ends the wait.
+        // view free of the old identifiers that would track it ends the wait (an undecided one,
+        // which a second user showed alike, may stay: it is judged apart; and the proxy may
+        // still repeat the old address's reports for a while, so a later view can be older).
+        let tracking = old.subtracting(sameDevice)
         let after = try await scanner.view("after \(span) on the subject's clock", within: TrackingCases.rotationShowsWithin, clock: stage.context.clock,
-                                           keepLast: true) { $0.isDisjoint(with: old) }
-        if let outcome = TrackingCases.outcome(after.intersection(old), sameDevice: TrackingCases.shared(some, before), declared: declared,
+                                           keepLast: true) { $0.isDisjoint(with: tracking) }
+        if let outcome = TrackingCases.outcome(after.intersection(old), sameDevice: sameDevice, declared: declared,
                                                runs: "before and \(span) after on the subject's clock, within one run", stage: stage, scanner: scanner) {
             return outcome
         }
