@@ -1,3 +1,4 @@
+import BlueproofAsync
 import BlueproofCapture
 import BlueproofWire
 import Foundation
@@ -57,7 +58,7 @@ struct CreditCadence: Encodable, Sendable {
             throw BenchError.run("too few Number Of Completed Packets events (\(events)) to time the controller's credits")
         }
         let intervals = zip(bursts.dropFirst(), bursts).map { Double($0.start - $1.start) / 1e6 }
-        let interval = median(intervals)
+        let interval = median(intervals) ?? 0
         let ceiling = Double(aclBuffers.count) / interval
         let span = Double(bursts[bursts.count - 1].start - bursts[0].start) / 1e6
         let observed = Double(bursts.dropFirst().reduce(0) { $0 + $1.packets }) / span
@@ -65,17 +66,9 @@ struct CreditCadence: Encodable, Sendable {
         return CreditCadence(
             bufferSize: aclBuffers.size, bufferCount: aclBuffers.count, events: events, bursts: bursts.count,
             completedPackets: bursts.reduce(0) { $0 + $1.packets }, medianBurstIntervalMs: interval * 1000,
-            medianBurstPackets: Int(median(bursts.map { Double($0.packets) })),
+            medianBurstPackets: Int(median(bursts.map { Double($0.packets) }) ?? 0),
             ceilingPacketsPerSecond: ceiling, observedPacketsPerSecond: observed,
             ceilingACLBytesPerSecond: ceiling * Double(aclBuffers.size), packetsPerPDU: perPDU,
             ceilingPayloadBytesPerSecond: ceiling / Double(perPDU) * Double(chunk))
     }
-}
-
-/// The middle value (the mean of the two middle ones for an even count); 0 for none.
-func median(_ values: [Double]) -> Double {
-    let sorted = values.sorted()
-    guard !sorted.isEmpty else { return 0 }
-    let middle = sorted.count / 2
-    return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
 }

@@ -1,3 +1,4 @@
+import BlueproofAsync
 import Foundation
 
 /// One measurement of our transfer.
@@ -28,7 +29,7 @@ struct TransferBenchReport: Encodable {
         var runs: [Double]
         init(_ runs: [Double]) {
             self.runs = runs
-            bytesPerSecond = median(runs)
+            bytesPerSecond = median(runs) ?? 0
         }
     }
 
@@ -98,13 +99,13 @@ struct TransferBenchReport: Encodable {
                                             bytesPerSecond: $0.bumble.bytesPerSecond, sequenceGaps: $0.bumble.gaps) }
         let cadences = rounds.compactMap(\.captured.credits)
         if let first = cadences.first {
-            let packets = median(cadences.map(\.ceilingPacketsPerSecond))
-            let payload = median(cadences.map(\.ceilingPayloadBytesPerSecond))
-            let acl = median(cadences.map(\.ceilingACLBytesPerSecond))
+            let packets = median(cadences.map(\.ceilingPacketsPerSecond)) ?? 0
+            let payload = median(cadences.map(\.ceilingPayloadBytesPerSecond)) ?? 0
+            let acl = median(cadences.map(\.ceilingACLBytesPerSecond)) ?? 0
             ceiling = Ceiling(
                 bufferSize: first.bufferSize, bufferCount: first.bufferCount,
-                medianBurstIntervalMs: median(cadences.map(\.medianBurstIntervalMs)),
-                medianBurstPackets: Int(median(cadences.map { Double($0.medianBurstPackets) })),
+                medianBurstIntervalMs: median(cadences.map(\.medianBurstIntervalMs)) ?? 0,
+                medianBurstPackets: Int(median(cadences.map { Double($0.medianBurstPackets) }) ?? 0),
                 packetsPerSecond: packets, aclBytesPerSecond: acl, packetsPerPDU: first.packetsPerPDU,
                 payloadBytesPerSecond: payload,
                 oursPercentOfACLCeiling: ours.bytesPerSecond / acl * 100,

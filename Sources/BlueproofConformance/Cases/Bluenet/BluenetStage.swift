@@ -90,20 +90,12 @@ final class BluenetStage: Sendable {
         _ = await publications.first(within: watch) { _ in false }
         let events = publications.events.filter { $0.topic == first.topic && $0.subscription == nil && $0.at >= first.at }
         let gaps = zip(events.dropFirst(), events).map { $0.at - $1.at }
-        let median = Self.median(gaps)
+        let median = BlueproofAsync.median(gaps)
         let regular = events.count >= 4 && median.map { $0 >= interval * 4 / 5 && $0 <= interval * 6 / 5 } == true
             && gaps.allSatisfy { $0 < interval * 19 / 10 }
         let shown = gaps.map { String(format: "%.3f s", $0.seconds) }.joined(separator: ", ")
         return (regular, "\(events.count) \(first.topic) in \(watch) from the first, gaps [\(shown)]"
             + (median.map { String(format: ", median %.3f s", $0.seconds) } ?? "") + (regular ? "" : ": not one every \(interval)"))
-    }
-
-    /// The median of `values` (the mean of the middle two for an even count), nil for none.
-    static func median(_ values: [Duration]) -> Duration? {
-        guard !values.isEmpty else { return nil }
-        let sorted = values.sorted()
-        let middle = sorted.count / 2
-        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
     }
 
     /// A radio-proxy scenario: the subject at the origin and each tester at its position (path
