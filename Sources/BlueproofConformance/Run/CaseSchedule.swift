@@ -3,11 +3,12 @@ import BlueproofBackend
 /// Which cases `run --jobs N` starts when, sans I/O (issue 14, "Concurrent cases"): up to N
 /// working cases at once, each on its own controllers. A case that spends seconds in a quiet
 /// window (``CaseNeeds/quietWindow``) holds no processor while it waits, so with N of 2 or more
-/// up to N such cases also wait beside the N working ones, and they start first, the longest
-/// wait first. A case that touches state the whole process shares runs with nothing beside it:
-/// the cases before it finish first, the ones after it wait. With `--jobs 1` cases run one at
-/// a time in catalogue order. The runner reports results in catalogue order whatever order
-/// they end in.
+/// up to ``waitingPerJob`` × N such cases also wait beside the N working ones, and they start
+/// first, the longest wait first. A case that touches state the whole process shares runs with
+/// nothing beside it; with N of 2 or more those cases run first, before any other starts, so
+/// that no long quiet window has to end before them. With `--jobs 1` cases run one at a time
+/// in catalogue order. The runner reports results in catalogue order whatever order they end
+/// in.
 struct CaseSchedule: Sendable {
     enum Kind: Sendable, Equatable {
         /// Shares the process with other cases and works most of its time.
@@ -21,6 +22,11 @@ struct CaseSchedule: Sendable {
     /// Per planned run, in order, how it is scheduled.
     let kinds: [Kind]
     let jobs: Int
+    /// Quiet windows that may wait at once per job. They hold no processor, but each still
+    /// works before and after its window (controllers, transmitters, a connection), so they are
+    /// not unbounded: at 3 per job every quiet window of the catalogue has ended 20 s before
+    /// its working cases on 2 cores (docs/runner.md, "Timings").
+    static let waitingPerJob = 3
     /// Planned runs not started yet, in order.
     private var pending: [Int]
     private var working: Set<Int> = []
@@ -31,7 +37,9 @@ struct CaseSchedule: Sendable {
         self.jobs = max(1, jobs)
         // One at a time means one at a time: a quiet window waits its turn like any case.
         self.kinds = self.jobs == 1 ? kinds.map { if case .waits = $0 { .works } else { $0 } } : kinds
-        pending = Array(kinds.indices)
+        // Alone cases first (each still alone): beside nothing, they wait for nothing.
+        pending = self.jobs == 1 ? Array(kinds.indices)
+            : kinds.indices.filter { kinds[$0] == .alone } + kinds.indices.filter { kinds[$0] != .alone }
     }
 
     /// The runs to start now.
@@ -46,7 +54,7 @@ struct CaseSchedule: Sendable {
             }
             // Only the runs before the next alone one may start.
             let segment = pending.prefix { kinds[$0] != .alone }
-            if waiting.count < jobs, let next = Self.longestWait(in: segment, kinds) {
+            if waiting.count < jobs * Self.waitingPerJob, let next = Self.longestWait(in: segment, kinds) {
                 waiting.insert(next)
                 started.append(next)
             } else if working.count < jobs, let next = segment.first(where: { kinds[$0] == .works }) ?? Self.longestWait(in: segment, kinds) {

@@ -45,9 +45,8 @@ public struct Runner: Sendable {
         var schedule = CaseSchedule(plan.map { CaseSchedule.kind(of: $0.1, in: config) }, jobs: config.jobs)
         var ended: [Int: (CaseResult, String?)] = [:]
         var reported = 0
-        // report.html at most every `htmlInterval`; the others after every case.
-        let htmlInterval = Duration.seconds(5)
-        var htmlWritten = ContinuousClock.now
+        // report.html at most every 5 s; the others after every case, off this loop.
+        let updates = ReportUpdates(writer: writer, htmlInterval: .seconds(5))
         await withTaskGroup(of: (Int, CaseResult, String?).self) { group in
             while true {
                 for index in schedule.startable() {
@@ -63,16 +62,14 @@ public struct Runner: Sendable {
                 while let (result, implementation) = ended.removeValue(forKey: reported) {
                     report.cases.append(result)
                     if report.implementation == nil { report.implementation = implementation }
-                    let html = htmlWritten.duration(to: .now) >= htmlInterval
-                    try? writer.write(report, html: html)
-                    if html { htmlWritten = .now }
+                    updates.post(report)
                     onResult(result)
                     reported += 1
                 }
             }
         }
         report.endedAt = RunReport.timestamp(Date())
-        try writer.write(report)
+        try await updates.finish(report)
         return report
     }
 

@@ -22,7 +22,7 @@ enum BluenetBeaconCases {
     }
 
     static let all: [BluenetCase] = [
-        BluenetCase("BLN/BCN/BV-03", nodes: 2, brokenBy: [.bluenetIdStringMisjoined], radioScenario: room) { stage in
+        BluenetCase("BLN/BCN/BV-03", nodes: 2, brokenBy: [.bluenetIdStringMisjoined], radioScenario: room, quietWindow: BluenetStage.timerWait(1)) { stage in
             guard let round = try await ranging(stage) else {
                 throw BluenetPreconditionNotMet("no iBeaconAdvertisement within \(BluenetStage.airWait) of trackUUID(\(uuid)) with its beacon in range")
             }
@@ -46,7 +46,7 @@ enum BluenetBeaconCases {
             guard rounds.regular else { return .fail("ranging rounds: \(rounds.summary)") }
             return .pass("ranging rounds: \(rounds.summary)")
         },
-        BluenetCase("BLN/BCN/BV-05", nodes: 2, brokenBy: [.bluenetRegionNamedByUUID], radioScenario: room) { stage in
+        BluenetCase("BLN/BCN/BV-05", nodes: 2, brokenBy: [.bluenetRegionNamedByUUID], radioScenario: room, quietWindow: BluenetStage.timerWait(1)) { stage in
             _ = try await ranging(stage)
             guard let entered = await stage.publications.first(within: BluenetStage.airWait, where: { $0.topic == .enterRegion && $0.subscription == nil }) else {
                 return .fail("no enterRegion within \(BluenetStage.airWait) of its beacon coming into range")

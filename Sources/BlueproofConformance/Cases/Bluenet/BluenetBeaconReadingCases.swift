@@ -75,7 +75,7 @@ enum BluenetBeaconReadingCases {
             }
             return .pass("nothing ranged in \(BluenetStage.quietWait) of scanning beside an iBeacon; ranged once tracked")
         },
-        BluenetCase("BLN/BCN/BV-01", nodes: 2, brokenBy: [.bluenetIBeaconUUIDReversed], radioScenario: Beacons.room) { stage in
+        BluenetCase("BLN/BCN/BV-01", nodes: 2, brokenBy: [.bluenetIBeaconUUIDReversed], radioScenario: Beacons.room, quietWindow: BluenetStage.timerWait(1)) { stage in
             let packet = try await rangedPacket(stage)
             guard (packet["uuid"] as? String)?.uppercased() == Beacons.uuid else {
                 return .fail("the packet's uuid is \(packet["uuid"] ?? "absent"), not the advertised proximity UUID \(Beacons.uuid)")
@@ -85,7 +85,7 @@ enum BluenetBeaconReadingCases {
             }
             return .pass("uuid \(Beacons.uuid), major \(packet["major"] ?? ""), minor \(packet["minor"] ?? ""), rssi \(rssi)")
         },
-        BluenetCase("BLN/BCN/BV-02", nodes: 2, brokenBy: [.bluenetMajorMinorLittleEndian], radioScenario: Beacons.room) { stage in
+        BluenetCase("BLN/BCN/BV-02", nodes: 2, brokenBy: [.bluenetMajorMinorLittleEndian], radioScenario: Beacons.room, quietWindow: BluenetStage.timerWait(1)) { stage in
             // 0x0102 and 0x0304: read little-endian they would be 513 and 1027.
             let packet = try await rangedPacket(stage)
             let (major, minor) = (Int(Beacons.beacon.major), Int(Beacons.beacon.minor))

@@ -41,7 +41,7 @@ enum BluenetConnectionCases {
                 return .fail("connect(\(nobody)), a device nobody plays, ended \(outcome)")
             }
         },
-        BluenetCase("BLN/CONN/BI-02", nodes: 2, brokenBy: [.bluenetDisconnectNeverGivesUp], radioScenario: unanswered) { stage in
+        BluenetCase("BLN/CONN/BI-02", nodes: 2, brokenBy: [.bluenetDisconnectNeverGivesUp], radioScenario: unanswered, quietWindow: BluenetStage.timerWait(2)) { stage in
             _ = try await stage.connectedCrownstone(1)
             let timeout = stage.disconnectTimeout
             let clock = ContinuousClock()
@@ -72,7 +72,7 @@ enum BluenetConnectionCases {
             }
             return .pass("setSwitchState(0.5) was refused as unsupported and wrote nothing")
         },
-        BluenetCase("BLN/CONN/BV-01", nodes: 2, brokenBy: [.bluenetConnectTimeoutShort], radioScenario: slowAnswer) { stage in
+        BluenetCase("BLN/CONN/BV-01", nodes: 2, brokenBy: [.bluenetConnectTimeoutShort], radioScenario: slowAnswer, quietWindow: BluenetStage.timerWait(2)) { stage in
             let timeout = stage.connectTimeout
             guard timeout > answerDelay else {
                 throw BluenetPreconditionNotMet("the profile's connect timeout (\(timeout)) leaves no room past the \(answerDelay) the Crownstone takes to answer")
@@ -92,7 +92,7 @@ enum BluenetConnectionCases {
             }
             return .pass("connect(\(handle)) fulfilled after \(took), the Crownstone answering after \(answerDelay)")
         },
-        BluenetCase("BLN/CONN/BV-02", nodes: 3, brokenBy: [.bluenetConnectLeavesPending], radioScenario: slowAnswer) { stage in
+        BluenetCase("BLN/CONN/BV-02", nodes: 3, brokenBy: [.bluenetConnectLeavesPending], radioScenario: slowAnswer, quietWindow: BluenetStage.timerWait(2)) { stage in
             let (slowCrownstone, slow) = try await stage.heardCrownstone(1)
             let (_, other) = try await stage.heardCrownstone(2)
             let subject = stage.subject
@@ -163,7 +163,7 @@ enum BluenetConnectionCases {
             }
             return .pass("setSwitchState(1) and (0) switched the Crownstone on (100) and off (0)")
         },
-        BluenetCase("BLN/CONN/BV-06", nodes: 3, brokenBy: [.bluenetOffIgnored]) { stage in
+        BluenetCase("BLN/CONN/BV-06", nodes: 3, brokenBy: [.bluenetOffIgnored], quietWindow: BluenetStage.quietWait) { stage in
             let (first, second) = (await stage.subject.on(.advertisementData), await stage.subject.on(.advertisementData))
             guard first != second else { return .fail("on(advertisementData) returned the id \(first) twice") }
             try await stage.subject.startScanning(.all)

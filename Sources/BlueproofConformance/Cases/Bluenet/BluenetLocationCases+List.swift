@@ -53,7 +53,7 @@ extension BluenetLocationCases {
             leaving.quietWindow = Beacons.referenceRegionExit
             return leaving
         }(),
-        BluenetCase("BLN/LOC/BI-04", nodes: 4, brokenBy: [.bluenetAbortKeepsSamples], radioScenario: scenario) { stage in
+        BluenetCase("BLN/LOC/BI-04", nodes: 4, brokenBy: [.bluenetAbortKeepsSamples], radioScenario: scenario, quietWindow: BluenetStage.timerWait(3)) { stage in
             try await collecting(stage)
             await stage.subject.abortCollectingFingerprint()
             let finalized = (try? await stage.subject.finalizeFingerprint(groupId: Beacons.group, locationId: "aborted")) != nil
@@ -62,7 +62,7 @@ extension BluenetLocationCases {
             }
             return .pass("after abort, getFingerprint has nothing (finalize \(finalized ? "succeeded" : "was refused"))")
         },
-        BluenetCase("BLN/LOC/BV-01", nodes: 4, brokenBy: [.bluenetNeedsFourBeacons], radioScenario: scenario) { stage in
+        BluenetCase("BLN/LOC/BV-01", nodes: 4, brokenBy: [.bluenetNeedsFourBeacons], radioScenario: scenario, quietWindow: BluenetStage.timerWait(1)) { stage in
             let minimum = (try? stage.context.profile.int("bluenet.min_beacons_for_prediction")) ?? 3
             guard beaconNodes.contains(minimum) else {
                 throw BluenetPreconditionNotMet("bluenet.min_beacons_for_prediction \(minimum): the case has \(beaconNodes.count) beacons")
@@ -85,7 +85,7 @@ extension BluenetLocationCases {
             guard located.regular else { return .fail("currentLocation: \(located.summary)") }
             return .pass("currentLocation: \(located.summary)")
         },
-        BluenetCase("BLN/LOC/BV-03", nodes: 4, brokenBy: [.bluenetExitLocationMissing], radioScenario: scenario) { stage in
+        BluenetCase("BLN/LOC/BV-03", nodes: 4, brokenBy: [.bluenetExitLocationMissing], radioScenario: scenario, quietWindow: BluenetStage.timerWait(2)) { stage in
             try await load(stage, [0, 1])
             let start = try await enter(stage, set: 0)
             guard let inA = await event(stage, .enterLocation, "A", from: start), let fromA = stage.publications.events.firstIndex(of: inA) else {
@@ -101,7 +101,7 @@ extension BluenetLocationCases {
             }
             return .pass("exitLocation \"A\" then enterLocation \"B\"")
         },
-        BluenetCase("BLN/LOC/BV-04", nodes: 4, brokenBy: [.bluenetFinalizeDiscards], radioScenario: scenario) { stage in
+        BluenetCase("BLN/LOC/BV-04", nodes: 4, brokenBy: [.bluenetFinalizeDiscards], radioScenario: scenario, quietWindow: BluenetStage.timerWait(3)) { stage in
             try await collecting(stage)
             try await stage.subject.finalizeFingerprint(groupId: Beacons.group, locationId: "A")
             guard let fingerprint = await stored(stage, "A") else { return .fail("getFingerprint(\(Beacons.group), A) is nil after finalizeFingerprint") }
@@ -111,7 +111,7 @@ extension BluenetLocationCases {
             }
             return .pass("getFingerprint: \(fingerprint.text)")
         },
-        BluenetCase("BLN/LOC/BV-05", nodes: 4, brokenBy: [.bluenetResumeRestarts], radioScenario: scenario) { stage in
+        BluenetCase("BLN/LOC/BV-05", nodes: 4, brokenBy: [.bluenetResumeRestarts], radioScenario: scenario, quietWindow: BluenetStage.timerWait(8)) { stage in
             // A before the pause, B during it, C after the resume: one fingerprint of A and C.
             try await collecting(stage)
             try await stage.subject.pauseCollectingFingerprint()
@@ -135,7 +135,7 @@ extension BluenetLocationCases {
             }
             return .pass("the fingerprint built from \(text) stringifies to the same data")
         },
-        BluenetCase("BLN/LOC/BV-07", nodes: 4, brokenBy: [.bluenetLoadedFingerprintIgnored], radioScenario: scenario) { stage in
+        BluenetCase("BLN/LOC/BV-07", nodes: 4, brokenBy: [.bluenetLoadedFingerprintIgnored], radioScenario: scenario, quietWindow: BluenetStage.timerWait(3)) { stage in
             try await load(stage, [0, 1])
             let start = try await enter(stage, set: 0)
             guard await event(stage, .currentLocation, "A", from: start) != nil else {

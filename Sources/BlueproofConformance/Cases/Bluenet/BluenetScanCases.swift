@@ -19,7 +19,7 @@ enum BluenetScanCases {
             }
             return .pass("startScanning published both the plain device and the Crownstone")
         },
-        BluenetCase("BLN/SCAN/BV-02", nodes: 3, brokenBy: [.bluenetCrownstoneFilterIgnored]) { stage in
+        BluenetCase("BLN/SCAN/BV-02", nodes: 3, brokenBy: [.bluenetCrownstoneFilterIgnored], quietWindow: BluenetStage.quietWait) { stage in
             try await stage.subject.startScanning(.crownstones)
             // The plain device first: its report reaches the subject before the Crownstone's.
             let plain = try await stage.plainDevice(1)
@@ -33,7 +33,7 @@ enum BluenetScanCases {
             }
             return .pass("only the Crownstone was published")
         },
-        BluenetCase("BLN/SCAN/BV-03", nodes: 3, brokenBy: [.bluenetServiceFilterIgnored]) { stage in
+        BluenetCase("BLN/SCAN/BV-03", nodes: 3, brokenBy: [.bluenetServiceFilterIgnored], quietWindow: BluenetStage.quietWait) { stage in
             try await stage.subject.startScanning(.service(BluenetStage.plainService))
             // The Crownstone (no 180F) first: its report reaches the subject before the plain device's.
             let crownstone = try await stage.crownstone(2)
@@ -47,7 +47,7 @@ enum BluenetScanCases {
             }
             return .pass("only the device with service \(BluenetStage.plainService) was published")
         },
-        BluenetCase("BLN/SCAN/BV-04", nodes: 3, brokenBy: [.bluenetPublishesAfterStop]) { stage in
+        BluenetCase("BLN/SCAN/BV-04", nodes: 3, brokenBy: [.bluenetPublishesAfterStop], quietWindow: BluenetStage.quietWait) { stage in
             try await stage.subject.startScanning(.all)
             let plain = try await stage.plainDevice(1)
             guard await stage.advertisement(from: plain, withServiceData: true) != nil else {

@@ -19,6 +19,10 @@ final class BluenetStage: Sendable {
     static let quietWait: Duration = .seconds(2)
     /// How long ``everyInterval(after:)`` watches: four ranging intervals and a half (of the document's 1 s).
     static let intervalWatch: Duration = .milliseconds(4500)
+    /// The quiet window (``CaseNeeds/quietWindow``) of a case that spends about `seconds` idle
+    /// on the subject's own timers: ranging rounds (one a second), a connect or disconnect
+    /// timeout. A scheduling hint for `run --jobs N`, never part of a verdict.
+    static func timerWait(_ seconds: Int) -> Duration { .seconds(seconds) }
 
     init(context: CaseContext, subject: any BluenetControl) {
         self.context = context
