@@ -1,3 +1,4 @@
+import Synchronization
 import Foundation
 import Testing
 @testable import BlueproofTransmitter
@@ -63,6 +64,52 @@ struct EngineAttackTests {
             try await relay.link.send(request.encoded(), to: b.user)
             await harness.network.quiescent()
             #expect(await b.transmitter.existsKey(forUser: relay.identity.userID) == taken, "defects \(defects.rawValue)")
+        }
+    }
+
+    @Test("a keyResponse carrying a key that does not derive the peer's id is refused; responseKeyNotBoundToUser takes it, and still refuses such a keyRequest")
+    func substitutedResponse() async throws {
+        for (defects, taken) in [(TransmitterDefects(), false), (.responseKeyNotBoundToUser, true)] {
+            let harness = EngineHarness()
+            let b = try await harness.node(defects: defects)
+            let relay = try await RawNode.join(harness, nextTo: b.user)
+            let peer = relay.identity.userID
+            try await b.recorder.first { $0 == .connected(peer) }
+            let substitute = try EngineHarness.identities.make()
+            func frame(_ kind: FrameKind) throws -> KeyExchangeFrame {
+                let key = substitute.publicKeys.base64
+                return KeyExchangeFrame(user: peer, publicKey: key, signature: try substitute.sign(KeyExchangeFrame.signedBytes(kind: kind, user: peer, publicKey: key)))
+            }
+            try await relay.link.send(TransmitterFrame.keyRequest(try frame(.keyRequest)).encoded(), to: b.user)
+            await harness.network.quiescent()
+            #expect(await !b.transmitter.existsKey(forUser: peer), "a substituted keyRequest, defects \(defects.rawValue)")
+            try await b.transmitter.establishSecureConnection(with: peer)
+            try await relay.link.send(TransmitterFrame.keyResponse(try frame(.keyResponse)).encoded(), to: b.user)
+            await harness.network.quiescent()
+            #expect(await b.transmitter.existsKey(forUser: peer) == taken, "defects \(defects.rawValue)")
+            #expect(b.recorder.events.contains(.secureConnection(peer)) == taken, "defects \(defects.rawValue)")
+        }
+    }
+
+    @Test("a node intercepting key requests hands them over unanswered; secureWithoutResponse reports the secure connection anyway")
+    func withheldRequest() async throws {
+        for (defects, reported) in [(TransmitterDefects(), false), (.secureWithoutResponse, true)] {
+            let harness = EngineHarness()
+            let a = try await harness.node(defects: defects), b = try await harness.node()
+            try await harness.link(a, b)
+            let withheld = Mutex<[UserID]>([])
+            await b.transmitter.interceptKeyRequests { peer in withheld.withLock { $0.append(peer) } }
+            try await a.transmitter.establishSecureConnection(with: b.user)
+            await harness.network.quiescent()
+            #expect(withheld.withLock { $0 } == [a.user])
+            #expect(a.recorder.events.contains(.secureConnection(b.user)) == reported, "defects \(defects.rawValue)")
+            #expect(await !b.transmitter.existsKey(forUser: a.user))
+            await b.transmitter.interceptKeyRequests(nil)
+            let mark = a.recorder.events.count
+            try await a.transmitter.establishSecureConnection(with: b.user)
+            await harness.network.quiescent()
+            try await a.recorder.first(from: mark) { $0 == .secureConnection(b.user) }
+            #expect(await b.transmitter.existsKey(forUser: a.user))
         }
     }
 

@@ -11,4 +11,11 @@ extension Transmitter {
         }
         try await link.send(bytes, to: peer)
     }
+
+    /// A relay withholding key exchanges (BFT/ATK/BI-18, BI-19): while `handler` is set, a
+    /// keyRequest is handed to it (with the requesting peer) unread, neither stored nor answered,
+    /// as if it never reached this user; nil answers them again.
+    public func interceptKeyRequests(_ handler: (@Sendable (UserID) -> Void)?) {
+        keyRequestInterceptor = handler
+    }
 }

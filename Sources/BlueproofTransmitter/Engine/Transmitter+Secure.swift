@@ -57,9 +57,11 @@ extension Transmitter {
         guard let frame = keyExchange(.keyRequest) else { return }
         pendingHandshakes.insert(peer)
         try? await link.send(TransmitterFrame.keyRequest(frame).encoded(), to: peer)
+        if defects.contains(.secureWithoutResponse) { secured(peer) }
     }
 
     func keyRequestArrived(_ request: KeyExchangeFrame, from peer: UserID) async {
+        if let keyRequestInterceptor { return keyRequestInterceptor(peer) }
         guard acceptKey(request, kind: .keyRequest, from: peer), let response = keyExchange(.keyResponse) else { return }
         try? await link.send(TransmitterFrame.keyResponse(response).encoded(), to: peer)
         if !pendingHandshakes.contains(peer) { secured(peer) }
@@ -96,7 +98,8 @@ extension Transmitter {
         }
         // The key must be the peer's own: one that derives its id (docs/security.md, "Key
         // exchange man in the middle"); a relay's substitute is refused before anything is stored.
-        guard defects.contains(.keyNotBoundToUser) || peer.isDerived(from: bundle.signingKey) else {
+        let unbound = defects.contains(.keyNotBoundToUser) || (kind == .keyResponse && defects.contains(.responseKeyNotBoundToUser))
+        guard unbound || peer.isDerived(from: bundle.signingKey) else {
             statistics.rejected += 1
             TransmitterLog.log(.error, "key exchange with \(peer) refused: the key is not the one its id derives from", user: identity?.userID)
             pendingHandshakes.remove(peer)

@@ -51,6 +51,8 @@ public actor Transmitter: TransmitterControl {
     var receiveHalted = false
     /// The delivered packets' ids, loaded from the session at start (`Transmitter+Replay`).
     var replayGuard: ReplayGuard?
+    /// The attacker's relay (`interceptKeyRequests`): where key requests go instead of being answered.
+    var keyRequestInterceptor: (@Sendable (UserID) -> Void)?
 
     public init(configuration: TransmitterConfiguration) {
         self.configuration = configuration

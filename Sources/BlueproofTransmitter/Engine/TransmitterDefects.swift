@@ -85,6 +85,11 @@ public struct TransmitterDefects: OptionSet, Hashable, Sendable {
     /// No replay guard: only the mesh's in-memory duplicate cache (least recently used ids), which a
     /// flood of fresh ids flushes.
     public static let replayGuardOff = TransmitterDefects(rawValue: 1 << 38)
+    /// A secure connection is reported as soon as the keyRequest is sent, before any keyResponse.
+    public static let secureWithoutResponse = TransmitterDefects(rawValue: 1 << 39)
+    /// A keyResponse's key is taken without checking that it derives the user id it names (a
+    /// keyRequest's still is): a relay may answer for a peer with its own key.
+    public static let responseKeyNotBoundToUser = TransmitterDefects(rawValue: 1 << 40)
     // issue 15: the hello
     /// A peer is taken to be whoever the link names, on connection: hellos are not checked
     /// (each side still sends its own, with its proof).
@@ -109,7 +114,8 @@ public struct TransmitterDefects: OptionSet, Hashable, Sendable {
         ("senderNotBoundToKey", .senderNotBoundToKey), ("keyConflictBeforeSignature", .keyConflictBeforeSignature),
         ("keyNotBoundToUser", .keyNotBoundToUser), ("malformedFrameStopsReceiver", .malformedFrameStopsReceiver),
         ("nestedPayloadStopsReceiver", .nestedPayloadStopsReceiver), ("replayStateNotPersisted", .replayStateNotPersisted),
-        ("replayGuardOff", .replayGuardOff),
+        ("replayGuardOff", .replayGuardOff), ("secureWithoutResponse", .secureWithoutResponse),
+        ("responseKeyNotBoundToUser", .responseKeyNotBoundToUser),
         // issue 15: the hello
         ("unsignedHello", .unsignedHello),
     ]

@@ -1,3 +1,4 @@
+import BlueproofAsync
 import BlueproofTransmitter
 import Foundation
 
@@ -100,6 +101,31 @@ struct RawFrameAttacker: Sendable {
         }
         stage.context.log.note("the honest packet after the attack arrived in \(clock.now - start)")
         return nil
+    }
+
+    /// From now on this node withholds key requests (`Transmitter.interceptKeyRequests`): each is
+    /// dropped unread and its sender yielded on the stream returned, as a relay between the
+    /// subject and this user would keep them from it. ``answerKeyRequests()`` ends it.
+    func withholdKeyRequests() async -> AsyncStream<UserID> {
+        let (stream, continuation) = AsyncStream<UserID>.makeStream()
+        await node.interceptKeyRequests { continuation.yield($0) }
+        return stream
+    }
+
+    /// This node answers key requests again.
+    func answerKeyRequests() async { await node.interceptKeyRequests(nil) }
+
+    /// Waits until a keyRequest from `subject` has reached this node and been withheld.
+    func withheldRequest(from subject: UserID, on requests: AsyncStream<UserID>) async throws {
+        do {
+            try await withTimeout(stage.airTimeout, what: "the subject's keyRequest at the relay (node \(index))") {
+                for await peer in requests where peer == subject { return }
+                throw CancellationError()
+            }
+        } catch let timeout as TimeoutError {
+            throw StageFailure(.secureConnection, "the subject started a secure connection but its keyRequest never reached the tester: \(timeout)")
+        }
+        stage.context.log.note("the relay (node \(index)) withheld the subject's keyRequest")
     }
 
     /// Whether the subject reported `id` delivered.

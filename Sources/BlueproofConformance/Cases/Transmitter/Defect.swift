@@ -120,6 +120,10 @@ public enum Defect: String, CaseIterable, Sendable, Codable {
     case replayStateNotPersisted
     /// No replay guard, only the mesh's in-memory duplicate cache, which a flood of fresh ids flushes.
     case replayGuardOff
+    /// A secure connection is reported when the keyRequest is sent, with no keyResponse.
+    case secureWithoutResponse
+    /// A keyResponse's key is taken without checking that it derives the user id it names.
+    case responseKeyNotBoundToUser
     // issue 15: passive observers and the hello
     /// A peer is whoever the link names: hellos are not checked (engine).
     case unsignedHello
@@ -218,6 +222,8 @@ public enum Defect: String, CaseIterable, Sendable, Codable {
         case .nestedPayloadStopsReceiver: .nestedPayloadStopsReceiver
         case .replayStateNotPersisted: .replayStateNotPersisted
         case .replayGuardOff: .replayGuardOff
+        case .secureWithoutResponse: .secureWithoutResponse
+        case .responseKeyNotBoundToUser: .responseKeyNotBoundToUser
         // issue 15: passive observers and the hello
         case .unsignedHello: .unsignedHello
         default: nil
