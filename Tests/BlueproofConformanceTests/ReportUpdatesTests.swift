@@ -15,12 +15,8 @@ struct ReportUpdatesTests {
         var report = try ReportTests.sample()
         report.runID = "posted"
         updates.post(report)
-        let written = try await withTimeout(.seconds(10), what: "report.json of the posted report") {
-            // The writer's queue says nothing when it is done: the file is polled.
-            while (try? ReportWriter.read(folder: folder))?.runID != "posted" { try await Task.sleep(for: .milliseconds(5)) }
-            return true
-        }
-        #expect(written)
+        try await withTimeout(.seconds(10), what: "the report queue to write the posted report") { await updates.settled() }
+        #expect(try ReportWriter.read(folder: folder).runID == "posted")
         #expect(!FileManager.default.fileExists(atPath: "\(folder)/report.html"), "report.html waits for its interval")
         for round in 0..<200 {
             report.runID = "round-\(round)"

@@ -1,4 +1,3 @@
-import Synchronization
 import Foundation
 import Testing
 @testable import BlueproofTransmitter
@@ -32,6 +31,24 @@ struct EngineAttackTests {
         }
     }
 
+    @Test("a sealed frame is checked once opened: claiming a sender never met, it is dropped; senderNotBoundToKey and sealedSenderUnchecked deliver it; the forger's own id is delivered")
+    func sealedForgery() async throws {
+        for (defects, claimVictim, delivered) in [(TransmitterDefects(), true, 0), (.senderNotBoundToKey, true, 1), (.sealedSenderUnchecked, true, 1),
+                                                  (TransmitterDefects(), false, 1)] {
+            let harness = EngineHarness()
+            let b = try await harness.node(defects: defects)
+            let forger = try await RawNode.join(harness, nextTo: b.user)
+            try await b.recorder.first { $0 == .connected(forger.identity.userID) }
+            let claimed = claimVictim ? try EngineHarness.identities.make().userID : forger.identity.userID
+            var frame = try forger.frame(claiming: claimed, to: b.user, text: "sealed", expiry: harness.clock.now().addingTimeInterval(60))
+            frame.flags.insert(.encrypted)
+            frame = try frame.signed(by: forger.identity).sealed(to: PublicKeyBundle(base64: await b.transmitter.localPublicKey()))
+            try await forger.send(frame, to: b.user)
+            await harness.network.quiescent()
+            #expect(await EngineHarness.delivered(b) == delivered, "defects \(defects.rawValue), claiming \(claimVictim ? "a victim" : "itself")")
+        }
+    }
+
     @Test("an unsigned frame claiming a known sender raises no keyConflict; keyConflictBeforeSignature raises it")
     func unsignedKnownSender() async throws {
         for (defects, conflict) in [(TransmitterDefects(), false), (.keyConflictBeforeSignature, true)] {
@@ -58,9 +75,7 @@ struct EngineAttackTests {
             let relay = try await RawNode.join(harness, nextTo: b.user)
             try await b.recorder.first { $0 == .connected(relay.identity.userID) }
             let substitute = try EngineHarness.identities.make()
-            let key = substitute.publicKeys.base64
-            let signature = try substitute.sign(KeyExchangeFrame.signedBytes(kind: .keyRequest, user: relay.identity.userID, publicKey: key))
-            let request = TransmitterFrame.keyRequest(KeyExchangeFrame(user: relay.identity.userID, publicKey: key, signature: signature))
+            let request = TransmitterFrame.keyRequest(try KeyExchangeFrame.signed(.keyRequest, naming: relay.identity.userID, by: substitute))
             try await relay.link.send(request.encoded(), to: b.user)
             await harness.network.quiescent()
             #expect(await b.transmitter.existsKey(forUser: relay.identity.userID) == taken, "defects \(defects.rawValue)")
@@ -76,10 +91,7 @@ struct EngineAttackTests {
             let peer = relay.identity.userID
             try await b.recorder.first { $0 == .connected(peer) }
             let substitute = try EngineHarness.identities.make()
-            func frame(_ kind: FrameKind) throws -> KeyExchangeFrame {
-                let key = substitute.publicKeys.base64
-                return KeyExchangeFrame(user: peer, publicKey: key, signature: try substitute.sign(KeyExchangeFrame.signedBytes(kind: kind, user: peer, publicKey: key)))
-            }
+            func frame(_ kind: FrameKind) throws -> KeyExchangeFrame { try KeyExchangeFrame.signed(kind, naming: peer, by: substitute) }
             try await relay.link.send(TransmitterFrame.keyRequest(try frame(.keyRequest)).encoded(), to: b.user)
             await harness.network.quiescent()
             #expect(await !b.transmitter.existsKey(forUser: peer), "a substituted keyRequest, defects \(defects.rawValue)")
@@ -97,14 +109,15 @@ struct EngineAttackTests {
             let harness = EngineHarness()
             let a = try await harness.node(defects: defects), b = try await harness.node()
             try await harness.link(a, b)
-            let withheld = Mutex<[UserID]>([])
-            await b.transmitter.interceptKeyRequests { peer in withheld.withLock { $0.append(peer) } }
+            let withheld = await b.transmitter.interceptKeyRequests()
             try await a.transmitter.establishSecureConnection(with: b.user)
             await harness.network.quiescent()
-            #expect(withheld.withLock { $0 } == [a.user])
             #expect(a.recorder.events.contains(.secureConnection(b.user)) == reported, "defects \(defects.rawValue)")
             #expect(await !b.transmitter.existsKey(forUser: a.user))
-            await b.transmitter.interceptKeyRequests(nil)
+            await b.transmitter.answerKeyRequests()
+            var requests: [UserID] = []
+            for await peer in withheld { requests.append(peer) }  // ends: answering finishes the stream
+            #expect(requests == [a.user])
             let mark = a.recorder.events.count
             try await a.transmitter.establishSecureConnection(with: b.user)
             await harness.network.quiescent()

@@ -2,6 +2,14 @@ import BlueproofTransmitter
 import Foundation
 import Testing
 
+/// Where `needle` first occurs in `bytes`.
+enum MetadataSearch {
+    static func offset(of needle: [UInt8], in bytes: [UInt8]) -> Int? {
+        guard !needle.isEmpty, bytes.count >= needle.count else { return nil }
+        return (0...(bytes.count - needle.count)).first { bytes[$0..<($0 + needle.count)].elementsEqual(needle) }
+    }
+}
+
 @Suite("Frame wire format")
 struct FrameCodecTests {
     static let user = UserID("6655a16c-8209-46c4-9c51-21d8df3efb95")!
@@ -9,7 +17,7 @@ struct FrameCodecTests {
     static let packet = UUID(uuidString: "0f0e0d0c-0b0a-0908-0706-050403020100")!
 
     static func dataFrame(broadcast: Bool = false) -> DataFrame {
-        DataFrame(flags: broadcast ? [.broadcast, .mesh, .hasDictionary] : [.mesh, .encrypted, .hasDictionary, .hasBinary],
+        DataFrame(flags: broadcast ? [.broadcast, .mesh, .hasDictionary] : [.mesh, .hasDictionary, .hasBinary],
                   hopsRemaining: 7, packetID: packet, sender: user, receiver: broadcast ? nil : other,
                   expiry: 0x0102_0304_0506_0708, senderKey: Array(repeating: 0xAB, count: 32),
                   payload: [1, 2, 3], signature: Array(repeating: 0xCD, count: 64))
@@ -19,7 +27,7 @@ struct FrameCodecTests {
     func helloBytes() throws {
         let frame = TransmitterFrame.hello(HelloFrame(user: Self.user, displayName: "Ana", deviceType: "iOS"))
         let bytes = frame.encoded()
-        #expect(Array(bytes.prefix(6)) == [2, 1, 0, 0, 0, 41])
+        #expect(Array(bytes.prefix(6)) == [3, 1, 0, 0, 0, 41])
         #expect(Array(bytes[6..<22]) == Self.user.bytes)
         #expect(Array(bytes[22...]) == [0x03, 3, 0x41, 0x6E, 0x61, 3, 0x69, 0x4F, 0x53] + Array(repeating: 0, count: 16))
         #expect(try TransmitterFrame.decode(bytes) == frame)
@@ -32,7 +40,7 @@ struct FrameCodecTests {
         let unicast = TransmitterFrame.data(Self.dataFrame())
         let bytes = unicast.encoded()
         #expect(bytes.count == 6 + 1 + 1 + 16 + 16 + 16 + 8 + 32 + 4 + 3 + 64)
-        #expect(bytes[1] == 4 && bytes[6] == 0x1E && bytes[7] == 7)
+        #expect(bytes[1] == 4 && bytes[6] == 0x1A && bytes[7] == 7)
         #expect(try TransmitterFrame.decode(bytes) == unicast)
         let broadcast = TransmitterFrame.data(Self.dataFrame(broadcast: true))
         #expect(broadcast.encoded().count == bytes.count - 16)
@@ -47,7 +55,36 @@ struct FrameCodecTests {
         #expect(frame.signedBytes == signed)
         frame.payload = [9]
         #expect(frame.signedBytes != signed)
-        #expect(frame.associatedData.count == 3 + 16 + 16 + 16 + 8 + 32)
+        // What a relay reads: no sender, no key.
+        #expect(frame.associatedData.count == 3 + 16 + 16 + 8)
+    }
+
+    @Test("sealed data: the sender's id, key and signature only inside; opened by its recipient alone")
+    func sealedSender() throws {
+        let sender = try TransmitterIdentity.generate(), recipient = try TransmitterIdentity.generate()
+        var frame = DataFrame(flags: [.mesh, .encrypted, .hasDictionary], hopsRemaining: 3, packetID: Self.packet, sender: sender.userID,
+                              receiver: recipient.userID, expiry: 0x0102_0304_0506_0708, senderKey: sender.publicKeys.signingKey,
+                              payload: try TransmitterPayload(dictionary: ["text": .string("hi")]).encoded())
+        frame = try frame.signed(by: sender)
+        let sealed = try frame.sealed(to: recipient.publicKeys)
+        #expect(sealed.isSealed && sealed.sender == nil && sealed.senderKey.isEmpty && sealed.signature.isEmpty)
+        let bytes = TransmitterFrame.data(sealed).encoded()
+        #expect(bytes.count == 6 + 1 + 1 + 16 + 16 + 8 + 4 + sealed.payload.count)
+        for secret in [sender.userID.bytes, sender.publicKeys.signingKey, frame.signature] {
+            #expect(MetadataSearch.offset(of: secret, in: bytes) == nil)
+        }
+        let decoded = try TransmitterFrame.decode(bytes)
+        #expect(decoded == .data(sealed))
+        #expect(try sealed.opened(with: recipient) == frame)
+        #expect(throws: PacketSealerError.wrongRecipient) { try sealed.opened(with: sender) }
+        // Moved under another header (a later expiry), it does not open.
+        var moved = sealed
+        moved.expiry += 1
+        #expect(throws: PacketSealerError.tampered) { try moved.opened(with: recipient) }
+        // Encrypted broadcasts do not exist on the wire.
+        var broadcast = bytes
+        broadcast[6] |= DataFrame.Flags.broadcast.rawValue
+        #expect(throws: FrameError.self) { try TransmitterFrame.decode(broadcast) }
     }
 
     @Test("key exchange round trip")
@@ -63,7 +100,8 @@ struct FrameCodecTests {
         let bytes = TransmitterFrame.data(Self.dataFrame()).encoded()
         #expect(throws: FrameError(offset: 0, reason: .truncated(needed: 1))) { try TransmitterFrame.decode([]) }
         #expect(throws: FrameError(offset: 0, reason: .unknownVersion(1))) { try TransmitterFrame.decode([1] + bytes.dropFirst()) }
-        #expect(throws: FrameError(offset: 1, reason: .unknownKind(9))) { try TransmitterFrame.decode([2, 9] + bytes.dropFirst(2)) }
+        #expect(throws: FrameError(offset: 0, reason: .unknownVersion(2))) { try TransmitterFrame.decode([2] + bytes.dropFirst()) }
+        #expect(throws: FrameError(offset: 1, reason: .unknownKind(9))) { try TransmitterFrame.decode([3, 9] + bytes.dropFirst(2)) }
         #expect(throws: FrameError(offset: 2, reason: .lengthMismatch(declared: bytes.count - 6, actual: bytes.count - 7))) {
             try TransmitterFrame.decode(Array(bytes.dropLast()))
         }

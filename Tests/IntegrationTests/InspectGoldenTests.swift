@@ -4,7 +4,8 @@ import Testing
 
 /// `inspect`'s whole output on the suite-made fixtures, byte for byte, against what it printed
 /// before its output was made fast (issue 16): Tests/Fixtures/captures/inspect holds the output
-/// of main 93ff753, run from the package root.
+/// of main 93ff753, run from the package root (suite-transmitter-hello's remade with its capture
+/// at wire version 3, when the adopt chunk stopped being shown as a chunk error).
 @Suite("inspect: whole output unchanged on the fixtures")
 struct InspectGoldenTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

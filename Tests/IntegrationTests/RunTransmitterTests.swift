@@ -69,6 +69,22 @@ extension Integration {
             #expect(item.findings.first?.capture?.hasSuffix("node0.pcap") == true && item.findings.first?.frames.isEmpty == false)
         }
 
+        // issue 15: metadata
+        @Test("btvirt: an encrypted mesh packet crosses the relay with its sender sealed; senderInClear shows the sender's id in the relay's capture, frames named",
+              .requires(.btvirt, .preload), .timeLimit(.minutes(3)))
+        func metadata() async throws {
+            try RequiredComponent.require(.btvirt, .preload)
+            let folder = try WorkFolder("run-bft-metadata")
+            defer { folder.cleanUp() }
+            let reference = try #require(try await Self.run(["BFT/ATK/BV-04"], in: folder).cases.first)
+            #expect(reference.verdict == .pass, "\(reference.reasonWithFrames)")
+            #expect(reference.findings.first?.frames.count ?? 0 >= 2, "the packet arriving at and leaving the relay: \(reference.findings)")
+            let exposed = try #require(try await Self.run(["BFT/ATK/BV-04"], defects: [.senderInClear], in: folder).cases.first)
+            #expect(exposed.verdict == .fail, "\(exposed.reasonWithFrames)")
+            #expect(exposed.findings.contains { $0.message.hasPrefix("the sender's user id") && $0.capture?.hasSuffix("node1.pcap") == true && !$0.frames.isEmpty },
+                    "\(exposed.findings)")
+        }
+
         // issue 15: user tracking by a passive scanner
         @Test("btvirt: a scanner that never connects links the reference neither across a restart nor past 15 minutes; each variant it links by what it keeps, frames named; a device identifier a second user shows alike is inconclusive",
               .requires(.btvirt, .preload), .timeLimit(.minutes(6)))

@@ -17,7 +17,7 @@ struct WiresharkDissectorTests {
     static let bo = UserID("0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0")!
     static let t0: Int64 = 1_718_000_000_000_000
 
-    /// hello, keyRequest, a broadcast data frame and a direct one.
+    /// hello, keyRequest, a broadcast data frame, a direct one and a sealed (encrypted) one.
     static var frames: [TransmitterFrame] {
         let key = [UInt8](repeating: 0x11, count: DataFrame.senderKeySize)
         let signature = [UInt8](repeating: 0x22, count: DataFrame.signatureSize)
@@ -30,6 +30,9 @@ struct WiresharkDissectorTests {
                             signature: signature)),
             .data(DataFrame(flags: [.hasBinary], hopsRemaining: 0, packetID: UUID(), sender: ana, receiver: bo,
                             expiry: 1_900_000_000_000, senderKey: key, payload: [1, 2, 3], signature: signature)),
+            // Sealed: no sender, key or signature in clear (docs/transmitter-wire.md, "data").
+            .data(DataFrame(flags: [.mesh, .encrypted, .hasDictionary], hopsRemaining: 2, packetID: UUID(), sender: nil, receiver: bo,
+                            expiry: 1_900_000_000_000, senderKey: [], payload: [UInt8](repeating: 0x44, count: 40))),
         ]
     }
 
@@ -75,7 +78,7 @@ struct WiresharkDissectorTests {
         // frame and close in one.
         let big = encoded[4]
         let segments = [encoded[0] + encoded[1], encoded[2], encoded[3], Array(big.prefix(100)), Array(big.dropFirst(100)),
-                        encoded[5] + encoded[6]]
+                        encoded[5], encoded[6] + encoded[7]]
         var file = Self.words([0xA1B2_C3D4, 0x0004_0002, 0, 0, 65_535, 101])
         var sequence: UInt32 = 1000
         for (index, segment) in segments.enumerated() {
@@ -90,21 +93,22 @@ struct WiresharkDissectorTests {
         try Self.expectDecoded(tshark, path, options: [])
         let kinds = try tsharkFields(tshark, path, ["blueproof_tcp.kind"], options: ["-X", "lua_script:\(Self.script)"])
         let each: [String] = kinds.flatMap { row in row.flatMap { $0.split(separator: ",").map(String.init) } }
-        #expect(each == ["0", "1", "3", "3", "3", "3", "2"])
+        #expect(each == ["0", "1", "3", "3", "3", "3", "3", "2"])
     }
 
-    /// The four frames decode with their fields; nothing is malformed.
+    /// The five frames decode with their fields; nothing is malformed.
     static func expectDecoded(_ tshark: String, _ path: String, options: [String]) throws {
         let lua = ["-X", "lua_script:\(script)"] + options
         let kinds = try tsharkFields(tshark, path, ["blueproof.kind"], filter: "blueproof", options: lua)
-        #expect(kinds == [["1"], ["2"], ["4"], ["4"]], "\(kinds)")
+        #expect(kinds == [["1"], ["2"], ["4"], ["4"], ["4"]], "\(kinds)")
         let hello = try tsharkFields(tshark, path, ["blueproof.user", "blueproof.hello.name", "blueproof.hello.device"],
                                      filter: "blueproof.kind == 1", options: lua)
         #expect(hello == [["6655a16c-8209-46c4-9c51-21d8df3efb95", "Ana", "iOS"]])
-        let data = try tsharkFields(tshark, path, ["blueproof.data.receiver", "blueproof.data.payload_length", "blueproof.data.hops",
-                                                   "blueproof.data.flags.broadcast"],
+        let data = try tsharkFields(tshark, path, ["blueproof.data.sender", "blueproof.data.receiver", "blueproof.data.payload_length",
+                                                   "blueproof.data.hops", "blueproof.data.flags.broadcast"],
                                     filter: "blueproof.kind == 4", options: lua)
-        #expect(data == [["", "319", "4", "1"], ["0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0", "3", "0", "0"]], "\(data)")
+        let ana = "6655a16c-8209-46c4-9c51-21d8df3efb95", bo = "0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0"
+        #expect(data == [[ana, "", "319", "4", "1"], [ana, bo, "3", "0", "0"], ["", bo, "40", "2", "0"]], "\(data)")
         let broken = try tsharkFields(tshark, path, ["frame.number"], filter: "_ws.malformed || blueproof.malformed || _ws.expert.severity >= error",
                                       options: lua)
         #expect(broken.isEmpty, "malformed frames: \(broken)")

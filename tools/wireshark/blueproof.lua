@@ -5,7 +5,7 @@
 -- Load:  tshark -X lua_script:tools/wireshark/blueproof.lua -r capture.pcap
 -- GATT:  found by the characteristic UUID when the capture shows discovery; otherwise name the
 --        value handle: -o blueproof_chunk.handles:0x0012 (comma-separated).
--- TCP:   found heuristically on any port (u32 length, a message kind, a frame version 2).
+-- TCP:   found heuristically on any port (u32 length, a message kind, a frame version 3).
 
 local frame_proto = Proto("blueproof", "blueproof transmitter frame")
 local chunk_proto = Proto("blueproof_chunk", "blueproof transmitter chunk (GATT)")
@@ -135,23 +135,28 @@ local function dissect_data(tvb, tree, offset)
   end
   tree:add(f.hops, tvb(offset + 1, 1))
   offset = offset + 2
-  local ids = bit.band(flags, 0x01) ~= 0 and 2 or 3
-  if not need(tvb, tree, offset, 16 * ids + 8 + 32 + 4) then return nil end
+  -- An encrypted frame is sealed: its sender id, key and signature travel inside the payload.
+  local sealed = bit.band(flags, 0x04) ~= 0
+  local ids = (bit.band(flags, 0x01) ~= 0 and 1 or 2) + (sealed and 0 or 1)
+  local key = sealed and 0 or 32
+  if not need(tvb, tree, offset, 16 * ids + 8 + key + 4) then return nil end
   tree:add(f.packet, tvb(offset, 16))
-  tree:add(f.sender, tvb(offset + 16, 16))
-  if ids == 3 then tree:add(f.receiver, tvb(offset + 32, 16)) end
+  local at = offset + 16
+  if not sealed then tree:add(f.sender, tvb(at, 16)); at = at + 16 end
+  if bit.band(flags, 0x01) == 0 then tree:add(f.receiver, tvb(at, 16)) end
   offset = offset + 16 * ids
   local ms = tvb(offset, 8):uint64()
   local seconds = (ms / 1000):tonumber()
   tree:add(f.expiry, tvb(offset, 8), NSTime.new(seconds, (ms % 1000):tonumber() * 1000000))
-  tree:add(f.sender_key, tvb(offset + 8, 32))
-  local count = tvb(offset + 40, 4):uint()
-  tree:add(f.payload_length, tvb(offset + 40, 4))
-  offset = offset + 44
-  if not need(tvb, tree, offset, count + 64) then return nil end
+  if not sealed then tree:add(f.sender_key, tvb(offset + 8, 32)) end
+  local count = tvb(offset + 8 + key, 4):uint()
+  tree:add(f.payload_length, tvb(offset + 8 + key, 4))
+  offset = offset + 12 + key
+  local signature = sealed and 0 or 64
+  if not need(tvb, tree, offset, count + signature) then return nil end
   if count > 0 then tree:add(f.payload, tvb(offset, count)) end
-  tree:add(f.signature, tvb(offset + count, 64))
-  return offset + count + 64
+  if not sealed then tree:add(f.signature, tvb(offset + count, 64)) end
+  return offset + count + signature
 end
 
 -- One whole frame.
@@ -165,7 +170,7 @@ function frame_proto.dissector(tvb, pinfo, tree)
   pinfo.cols.protocol = "blueproof"
   pinfo.cols.info:append(" transmitter " .. (kinds[kind] or ("kind " .. kind)))
   subtree:append_text(", " .. (kinds[kind] or ("kind " .. kind)))
-  if tvb(0, 1):uint() ~= 2 then subtree:add_proto_expert_info(e_malformed, "version is not 2") return end
+  if tvb(0, 1):uint() ~= 3 then subtree:add_proto_expert_info(e_malformed, "version is not 3") return end
   if tvb(2, 4):uint() ~= tvb:len() - 6 then
     subtree:add_proto_expert_info(e_malformed, string.format("body length %d, %d byte(s) present", tvb(2, 4):uint(), tvb:len() - 6))
     return
@@ -289,7 +294,7 @@ local function tcp_heuristic(tvb, pinfo, tree)
   if length < 1 or length > 16 * 1024 * 1024 or tcp_kinds[kind] == nil then return false end
   if kind == 0 and length ~= 17 then return false end
   if (kind == 1 or kind == 2) and length ~= 1 then return false end
-  if kind == 3 and (tvb:len() < 7 or tvb(5, 1):uint() ~= 2 or kinds[tvb(6, 1):uint()] == nil) then return false end
+  if kind == 3 and (tvb:len() < 7 or tvb(5, 1):uint() ~= 3 or kinds[tvb(6, 1):uint()] == nil) then return false end
   pinfo.conversation = tcp_proto
   tcp_proto.dissector(tvb, pinfo, tree)
   return true

@@ -31,8 +31,17 @@ extension CaptureEvidence {
     /// Every transmitter frame the capture carries, both directions, in order; chunks that do
     /// not reassemble and frames that do not decode are left out.
     var transmitterFrames: [CapturedTransmitterFrame] {
+        transmitterFrameBytes.compactMap { captured in
+            guard let content = try? TransmitterFrame.decode(captured.bytes) else { return nil }
+            return CapturedTransmitterFrame(frame: captured.frame, direction: captured.direction, content: content)
+        }
+    }
+
+    /// Every whole transmitter frame the capture carries as bytes, decodable or not (what an
+    /// observer of the link reads): the frame number of its last chunk, its way, its bytes.
+    var transmitterFrameBytes: [(frame: Int, direction: CaptureDirection, bytes: [UInt8])] {
         var reassemblers: [CaptureDirection: [UInt16: BLEFrameReassembler]] = [:]
-        var found: [CapturedTransmitterFrame] = []
+        var found: [(frame: Int, direction: CaptureDirection, bytes: [UInt8])] = []
         for captured in attPDUs {
             let value: [UInt8]
             switch captured.pdu {
@@ -42,11 +51,13 @@ extension CaptureEvidence {
             default:
                 continue
             }
+            // Link hellos and adopt chunks carry no frame (docs/transmitter-links.md, "Chunks").
+            if let flags = value.first.map(BLEFrameChunk.Flags.init(rawValue:)), !flags.isDisjoint(with: [.hello, .adopt]) { continue }
             var reassembler = reassemblers[captured.direction]?[captured.connection] ?? BLEFrameReassembler()
             let whole = try? reassembler.receive(value)
             reassemblers[captured.direction, default: [:]][captured.connection] = reassembler
-            guard let whole = whole ?? nil, let content = try? TransmitterFrame.decode(whole) else { continue }
-            found.append(CapturedTransmitterFrame(frame: captured.frame, direction: captured.direction, content: content))
+            guard let whole = whole ?? nil else { continue }
+            found.append((captured.frame, captured.direction, whole))
         }
         return found
     }

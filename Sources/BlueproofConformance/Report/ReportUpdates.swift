@@ -38,8 +38,14 @@ final class ReportUpdates: Sendable {
 
     /// Waits until every posted report was written or replaced, then writes `report`, every file.
     func finish(_ report: RunReport) async throws {
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in queue.async { done.resume() } }
+        await settled()
         try writer.write(report)
+    }
+
+    /// Returns once every report posted before the call was written or replaced: the queue
+    /// runs a drain started by `post` before this block.
+    func settled() async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in queue.async { done.resume() } }
     }
 
     private func drain() {

@@ -12,10 +12,20 @@ extension Transmitter {
         try await link.send(bytes, to: peer)
     }
 
-    /// A relay withholding key exchanges (BFT/ATK/BI-18, BI-19): while `handler` is set, a
-    /// keyRequest is handed to it (with the requesting peer) unread, neither stored nor answered,
-    /// as if it never reached this user; nil answers them again.
-    public func interceptKeyRequests(_ handler: (@Sendable (UserID) -> Void)?) {
-        keyRequestInterceptor = handler
+    /// A relay withholding key exchanges (BFT/ATK/BI-18, BI-19): from now on each keyRequest is
+    /// dropped unread, neither stored nor answered, as if it never reached this user, and the
+    /// requesting peer yielded on the stream returned, until ``answerKeyRequests()`` (or the
+    /// next call) finishes it.
+    public func interceptKeyRequests() -> AsyncStream<UserID> {
+        let (stream, continuation) = AsyncStream<UserID>.makeStream()
+        keyRequestInterceptor?.finish()
+        keyRequestInterceptor = continuation
+        return stream
+    }
+
+    /// Key requests are answered again; the interception stream finishes.
+    public func answerKeyRequests() {
+        keyRequestInterceptor?.finish()
+        keyRequestInterceptor = nil
     }
 }

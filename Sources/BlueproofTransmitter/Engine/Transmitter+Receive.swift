@@ -3,11 +3,19 @@ import Foundation
 
 /// Reception and relaying ("5. Receive Data", "Mesh", "Broadcast messages").
 extension Transmitter {
-    /// A data frame from neighbour `peer`: sender checked, then routed by the `MeshRouter`.
-    func dataArrived(_ frame: DataFrame, from peer: UserID) async {
+    /// A data frame from neighbour `peer`: sender checked, then routed by the `MeshRouter`. A
+    /// sealed frame names no sender a relay could check: a relay routes it unchecked, its
+    /// recipient opens and checks it first, so a forgery under a real packet's id cannot mark
+    /// that id seen here and have the genuine packet dropped as a duplicate.
+    func dataArrived(_ arrived: DataFrame, from peer: UserID) async {
         statistics.dataFramesIn += 1
         guard let me = identity?.userID, router != nil else { return }
-        guard senderIsAuthentic(frame) else {
+        var frame = arrived
+        if arrived.isSealed, arrived.receiver == me {
+            guard let opened = openSealed(arrived) else { return }
+            frame = opened
+        }
+        guard frame.isSealed || senderIsAuthentic(frame) || (arrived.isSealed && defects.contains(.sealedSenderUnchecked)) else {
             statistics.rejected += 1
             return
         }
@@ -30,27 +38,28 @@ extension Transmitter {
     /// only its signer's id, met before or not.
     func senderIsAuthentic(_ frame: DataFrame) -> Bool {
         let me = identity?.userID
-        if defects.contains(.keyConflictBeforeSignature), keyOnRecordDiffers(frame) { return false }
+        guard let sender = frame.sender else { return false }
+        if defects.contains(.keyConflictBeforeSignature), keyOnRecordDiffers(frame, sender) { return false }
         guard let key = try? Curve25519.Signing.PublicKey(rawRepresentation: frame.senderKey),
               key.isValidSignature(frame.signature, for: frame.signedBytes) else {
-            TransmitterLog.log(.error, "packet \(frame.packetID) from \(frame.sender): bad signature, dropped", user: me)
+            TransmitterLog.log(.error, "packet \(frame.packetID) from \(sender): bad signature, dropped", user: me)
             return false
         }
-        if keyOnRecordDiffers(frame) { return false }
-        guard defects.contains(.senderNotBoundToKey) || frame.sender.isDerived(from: frame.senderKey) else {
-            TransmitterLog.log(.error, "packet \(frame.packetID) claims sender \(frame.sender), not the id of its signing key: dropped", user: me)
+        if keyOnRecordDiffers(frame, sender) { return false }
+        guard defects.contains(.senderNotBoundToKey) || sender.isDerived(from: frame.senderKey) else {
+            TransmitterLog.log(.error, "packet \(frame.packetID) claims sender \(sender), not the id of its signing key: dropped", user: me)
             return false
         }
         return true
     }
 
-    /// Whether a key other than the frame's is on record for its sender; reports it as
-    /// `.keyConflict` when so.
-    private func keyOnRecordDiffers(_ frame: DataFrame) -> Bool {
-        guard let known = (try? session.load())?.knownKeys[frame.sender], known.signingKey != frame.senderKey,
+    /// Whether a key other than the frame's is on record for `sender`, the sender it names;
+    /// reports it as `.keyConflict` when so.
+    private func keyOnRecordDiffers(_ frame: DataFrame, _ sender: UserID) -> Bool {
+        guard let known = (try? session.load())?.knownKeys[sender], known.signingKey != frame.senderKey,
               !defects.contains(.keyReplacedSilently) else { return false }
-        TransmitterLog.log(.error, "packet \(frame.packetID) claims sender \(frame.sender) with another key: dropped", user: identity?.userID)
-        emit(.keyConflict(frame.sender))
+        TransmitterLog.log(.error, "packet \(frame.packetID) claims sender \(sender) with another key: dropped", user: identity?.userID)
+        emit(.keyConflict(sender))
         return true
     }
 
@@ -79,24 +88,33 @@ extension Transmitter {
         }
     }
 
-    /// Opens, decodes and size-checks a packet for this user, then reports `.received`.
+    /// `frame` opened with this user's keys; nil (counted, logged) when it does not open.
+    private func openSealed(_ frame: DataFrame) -> DataFrame? {
+        guard let identity else { return nil }
+        do throws(PacketSealerError) {
+            return try frame.opened(with: identity)
+        } catch {
+            statistics.rejected += 1
+            TransmitterLog.log(.error, "packet \(frame.packetID) could not be opened: \(error.kind.rawValue)", user: identity.userID)
+            return nil
+        }
+    }
+
+    /// Decodes and size-checks a packet for this user (opened and checked in `dataArrived`; one
+    /// still sealed is a relay's, under `relayDeliversEverything`, and does not open), then
+    /// reports `.received`.
     func deliverLocally(_ frame: DataFrame) {
         guard let identity else { return }
         let me = identity.userID
-        var plain = frame.payload
-        let encrypted = frame.flags.contains(.encrypted)
-        if encrypted {
-            do throws(PacketSealerError) {
-                plain = try PacketSealer.open(frame.payload, with: identity, associatedData: frame.associatedData)
-            } catch {
-                statistics.rejected += 1
-                TransmitterLog.log(.error, "packet \(frame.packetID) could not be opened: \(error.kind.rawValue)", user: me)
-                return
-            }
+        if frame.isSealed {  // for another user: it does not open (counted, logged)
+            _ = openSealed(frame)
+            return
         }
+        guard let sender = frame.sender else { return }
+        let encrypted = frame.flags.contains(.encrypted)
         let payload: TransmitterPayload
         do throws(FrameError) {
-            payload = try TransmitterPayload.decode(plain)
+            payload = try TransmitterPayload.decode(frame.payload)
         } catch {
             statistics.rejected += 1
             TransmitterLog.log(.error, "packet \(frame.packetID) payload undecodable: \(error)", user: me)
@@ -104,7 +122,7 @@ extension Transmitter {
             return
         }
         let limits = configuration.limits
-        let kind = link.kind(to: frame.sender)  // the sender's carrier; a per-peer link (DualLink) knows it
+        let kind = link.kind(to: sender)  // the sender's carrier; a per-peer link (DualLink) knows it
         if frame.flags.contains(.mesh), let size = payload.dictionarySize, size > limits.meshDictionary(on: kind) {
             emit(.rejectedBySize(frame.packetID, size: size, limit: limits.meshDictionary(on: kind)))
             return
@@ -122,10 +140,10 @@ extension Transmitter {
         if defects.contains(.traceLeaksPayload) {
             TransmitterLog.log(.trace, "packet \(frame.packetID) content \(String(decoding: payload.dictionaryJSON ?? [], as: UTF8.self))", user: me)
         }
-        TransmitterLog.meshTrace(packet: frame.packetID, hops: frame.hopsRemaining, peer: frame.sender, action: "deliver", user: me)
+        TransmitterLog.meshTrace(packet: frame.packetID, hops: frame.hopsRemaining, peer: sender, action: "deliver", user: me)
         let broadcast = frame.flags.contains(.broadcast) && !defects.contains(.broadcastFlagDropped)
         emit(.received(ReceivedPacket(
-            packetID: frame.packetID, sender: frame.sender, dictionary: payload.dictionary, data: payload.binary,
+            packetID: frame.packetID, sender: sender, dictionary: payload.dictionary, data: payload.binary,
             broadcast: broadcast, mesh: frame.flags.contains(.mesh), encrypted: encrypted)))
     }
 }

@@ -61,7 +61,10 @@ extension Transmitter {
     }
 
     func keyRequestArrived(_ request: KeyExchangeFrame, from peer: UserID) async {
-        if let keyRequestInterceptor { return keyRequestInterceptor(peer) }
+        if let keyRequestInterceptor {
+            keyRequestInterceptor.yield(peer)
+            return
+        }
         guard acceptKey(request, kind: .keyRequest, from: peer), let response = keyExchange(.keyResponse) else { return }
         try? await link.send(TransmitterFrame.keyResponse(response).encoded(), to: peer)
         if !pendingHandshakes.contains(peer) { secured(peer) }
@@ -82,9 +85,7 @@ extension Transmitter {
     /// Our keys, signed, for a key exchange frame.
     private func keyExchange(_ kind: FrameKind) -> KeyExchangeFrame? {
         guard let identity else { return nil }
-        let key = identity.publicKeys.base64
-        guard let signature = try? identity.sign(KeyExchangeFrame.signedBytes(kind: kind, user: identity.userID, publicKey: key)) else { return nil }
-        return KeyExchangeFrame(user: identity.userID, publicKey: key, signature: signature)
+        return try? KeyExchangeFrame.signed(kind, naming: identity.userID, by: identity)
     }
 
     /// Checks a peer's key exchange frame and records its key and the secure connection. The

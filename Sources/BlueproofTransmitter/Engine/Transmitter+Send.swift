@@ -87,13 +87,13 @@ extension Transmitter {
             return
         }
         let actions = router!.originate(frame, neighbours: connected.sorted(), now: now)
-        TransmitterLog.meshTrace(packet: packetID, hops: frame.hopsRemaining, peer: nil, action: "originate", user: frame.sender)
+        TransmitterLog.meshTrace(packet: packetID, hops: frame.hopsRemaining, peer: nil, action: "originate", user: identity?.userID)
         await perform(actions)
         emit(.addedToMesh(packetID))
     }
 
-    /// Builds, seals (if encrypted) and signs a data frame; nil if the receiver's key is missing
-    /// or sealing or signing fails.
+    /// Builds, signs and (if encrypted) seals a data frame; nil if the receiver's key is missing
+    /// or signing or sealing fails.
     func makeFrame(_ packetID: PacketID, payload: TransmitterPayload, to receiver: UserID?, encrypted: Bool, mesh: Bool) -> DataFrame? {
         guard let identity else { return nil }
         var flags: DataFrame.Flags = []
@@ -113,14 +113,15 @@ extension Transmitter {
             sender: defects.contains(.senderMisreported) ? .random() : identity.userID,
             receiver: receiver, expiry: DataFrame.milliseconds(now.addingTimeInterval(configuration.meshExpiry)),
             senderKey: identity.publicKeys.signingKey, payload: payload.encoded())
-        if encrypted, let receiver, !defects.contains(.encryptionSkipped) {
-            if defects.contains(.encryptedPayloadCorrupted), let last = frame.payload.indices.last { frame.payload[last] ^= 0x20 }
-            guard let key = (try? session.load())?.knownKeys[receiver],
-                  let sealed = try? PacketSealer.seal(frame.payload, to: key, associatedData: frame.associatedData) else { return nil }
-            frame.payload = sealed
-        }
+        let sealing = encrypted && receiver != nil && !defects.contains(.encryptionSkipped)
+        if sealing, defects.contains(.encryptedPayloadCorrupted), let last = frame.payload.indices.last { frame.payload[last] ^= 0x20 }
         guard let signature = try? identity.sign(frame.signedBytes) else { return nil }
         frame.signature = signature
+        if sealing, let receiver {
+            guard let key = (try? session.load())?.knownKeys[receiver], var sealed = try? frame.sealed(to: key) else { return nil }
+            if defects.contains(.senderInClear) { (sealed.sender, sealed.senderKey, sealed.signature) = (frame.sender, frame.senderKey, frame.signature) }
+            return sealed
+        }
         return frame
     }
 }

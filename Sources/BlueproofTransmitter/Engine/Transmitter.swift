@@ -52,7 +52,7 @@ public actor Transmitter: TransmitterControl {
     /// The delivered packets' ids, loaded from the session at start (`Transmitter+Replay`).
     var replayGuard: ReplayGuard?
     /// The attacker's relay (`interceptKeyRequests`): where key requests go instead of being answered.
-    var keyRequestInterceptor: (@Sendable (UserID) -> Void)?
+    var keyRequestInterceptor: AsyncStream<UserID>.Continuation?
 
     public init(configuration: TransmitterConfiguration) {
         self.configuration = configuration

@@ -40,10 +40,12 @@ public struct TransmitterDefects: OptionSet, Hashable, Sendable {
     public static let encryptedPayloadCorrupted = TransmitterDefects(rawValue: 1 << 15)
     /// Relays never forward: the mesh ends at the sender's neighbours.
     public static let meshNeverRelays = TransmitterDefects(rawValue: 1 << 16)
-    /// Relays hand every packet they carry to their own app, whoever it is for.
+    /// Relays hand every plain packet they carry to their own app, whoever it is for (sealed
+    /// ones do not open for them: they are logged and dropped).
     public static let relayDeliversEverything = TransmitterDefects(rawValue: 1 << 17)
 
-    /// Encrypted packets leave unsealed (still flagged encrypted): the plaintext is on the air.
+    /// Encrypted packets leave unsealed (still flagged encrypted): the plaintext, and the sender,
+    /// are on the air, in a layout receivers refuse.
     public static let encryptionSkipped = TransmitterDefects(rawValue: 1 << 18)
     /// The originator offers a mesh packet only to neighbours other than its receiver (when it
     /// sends it and when neighbours connect later): a receiver in range gets it only through a relay.
@@ -90,6 +92,13 @@ public struct TransmitterDefects: OptionSet, Hashable, Sendable {
     /// A keyResponse's key is taken without checking that it derives the user id it names (a
     /// keyRequest's still is): a relay may answer for a peer with its own key.
     public static let responseKeyNotBoundToUser = TransmitterDefects(rawValue: 1 << 40)
+    /// An encrypted frame keeps its sender id, signing key and signature in the clear header,
+    /// as before issue 15 ("Metadata"), besides sealing the payload: relays and observers learn
+    /// who sent it (and receivers that follow the wire refuse the layout).
+    public static let senderInClear = TransmitterDefects(rawValue: 1 << 41)
+    /// A sealed frame's sender is not checked once it is opened (plain frames still are): a
+    /// frame encrypted to this user may claim anyone.
+    public static let sealedSenderUnchecked = TransmitterDefects(rawValue: 1 << 42)
     // issue 15: the hello
     /// A peer is taken to be whoever the link names, on connection: hellos are not checked
     /// (each side still sends its own, with its proof).
@@ -115,7 +124,8 @@ public struct TransmitterDefects: OptionSet, Hashable, Sendable {
         ("keyNotBoundToUser", .keyNotBoundToUser), ("malformedFrameStopsReceiver", .malformedFrameStopsReceiver),
         ("nestedPayloadStopsReceiver", .nestedPayloadStopsReceiver), ("replayStateNotPersisted", .replayStateNotPersisted),
         ("replayGuardOff", .replayGuardOff), ("secureWithoutResponse", .secureWithoutResponse),
-        ("responseKeyNotBoundToUser", .responseKeyNotBoundToUser),
+        ("responseKeyNotBoundToUser", .responseKeyNotBoundToUser), ("senderInClear", .senderInClear),
+        ("sealedSenderUnchecked", .sealedSenderUnchecked),
         // issue 15: the hello
         ("unsignedHello", .unsignedHello),
     ]

@@ -5,8 +5,10 @@ import Foundation
 /// transmission", "Mesh", "Broadcast messages".
 ///
 /// The sender signs every field except `hopsRemaining` (relays decrement it), so a relay can
-/// neither forge the sender nor alter the payload. When encrypted, `payload` is the sealed
-/// `TransmitterPayload` encoding and `associatedData` binds it to this header.
+/// neither forge the sender nor alter the payload. An encrypted frame travels **sealed**
+/// (docs/security.md, "Metadata"): its sender id, signing key and signature go inside the sealed
+/// payload with the payload encoding, so the header shows only what routing needs; `sealed(to:)`
+/// and `opened(with:)` move them in and out. A sealed frame has `sender` nil.
 public struct DataFrame: Hashable, Sendable {
     public struct Flags: OptionSet, Hashable, Sendable {
         public var rawValue: UInt8
@@ -23,22 +25,24 @@ public struct DataFrame: Hashable, Sendable {
     /// Transmissions still allowed after this one; a relay forwards only when it is above zero.
     public var hopsRemaining: UInt8
     public var packetID: PacketID
-    public var sender: UserID
+    /// The sender; nil exactly while the frame is sealed (encrypted and not yet opened).
+    public var sender: UserID?
     /// The receiver; nil exactly when `flags` holds `.broadcast`.
     public var receiver: UserID?
     /// Milliseconds since 1970-01-01 UTC after which nobody forwards the packet.
     public var expiry: UInt64
-    /// The sender's Ed25519 signing key (32 bytes), checked against the key on record.
+    /// The sender's Ed25519 signing key (32 bytes), checked against the key on record; empty
+    /// while sealed.
     public var senderKey: [UInt8]
     /// The payload encoding (docs/transmitter.md, "Payload encoding"), or its sealed form.
     public var payload: [UInt8]
-    /// Ed25519 signature (64 bytes) over `signedBytes`.
+    /// Ed25519 signature (64 bytes) over `signedBytes`; empty while sealed.
     public var signature: [UInt8]
 
     public static let senderKeySize = 32
     public static let signatureSize = 64
 
-    public init(flags: Flags, hopsRemaining: UInt8, packetID: PacketID, sender: UserID, receiver: UserID?, expiry: UInt64, senderKey: [UInt8], payload: [UInt8], signature: [UInt8] = []) {
+    public init(flags: Flags, hopsRemaining: UInt8, packetID: PacketID, sender: UserID?, receiver: UserID?, expiry: UInt64, senderKey: [UInt8], payload: [UInt8], signature: [UInt8] = []) {
         self.flags = flags
         self.hopsRemaining = hopsRemaining
         self.packetID = packetID
@@ -58,24 +62,63 @@ public struct DataFrame: Hashable, Sendable {
         UInt64(max(0, (date.timeIntervalSince1970 * 1000).rounded()))
     }
 
-    /// The header without the hop field: version, kind, flags, packet id, sender, receiver,
-    /// expiry, sender key. The associated data of the sealed payload.
+    /// Whether the sender's part is inside the payload: encrypted and not opened.
+    public var isSealed: Bool { flags.contains(.encrypted) && sender == nil }
+
+    /// The header a relay reads, without the hop field: version, kind, flags, packet id,
+    /// receiver, expiry. The associated data of a sealed payload, so it cannot be moved under
+    /// another header.
     public var associatedData: [UInt8] {
         var out: [UInt8] = [TransmitterFrame.version, FrameKind.data.rawValue, flags.rawValue]
         out.append(contentsOf: withUnsafeBytes(of: packetID.uuid) { Array($0) })
-        out.append(contentsOf: sender.bytes)
         if let receiver { out.append(contentsOf: receiver.bytes) }
         out.appendU64(expiry)
-        out.append(contentsOf: senderKey)
         return out
     }
 
-    /// What the signature covers: `associatedData`, then the payload length and bytes.
+    /// What the signature covers: version, kind, flags, packet id, sender, receiver, expiry,
+    /// sender key, then the payload length and bytes (of the plain payload when encrypted).
     public var signedBytes: [UInt8] {
-        var out = associatedData
+        var out: [UInt8] = [TransmitterFrame.version, FrameKind.data.rawValue, flags.rawValue]
+        out.append(contentsOf: withUnsafeBytes(of: packetID.uuid) { Array($0) })
+        out.append(contentsOf: sender?.bytes ?? [])
+        if let receiver { out.append(contentsOf: receiver.bytes) }
+        out.appendU64(expiry)
+        out.append(contentsOf: senderKey)
         out.appendU32(UInt32(clamping: payload.count))
         out.append(contentsOf: payload)
         return out
+    }
+
+    /// Bytes in front of the payload encoding inside a sealed payload: sender id, key, signature.
+    static let sealedOriginSize = idSize + senderKeySize + signatureSize
+    static let idSize = 16
+
+    /// This signed, encrypted frame sealed for `recipient`: sender id, key, signature and
+    /// payload encoding become one `PacketSealer` payload bound to `associatedData`.
+    public func sealed(to recipient: PublicKeyBundle) throws(TransmitterError) -> DataFrame {
+        var frame = self
+        frame.payload = try PacketSealer.seal((sender?.bytes ?? []) + senderKey + signature + payload,
+                                              to: recipient, associatedData: associatedData)
+        frame.sender = nil
+        frame.senderKey = []
+        frame.signature = []
+        return frame
+    }
+
+    /// This sealed frame opened by its recipient: sender, key, signature and plain payload
+    /// restored. The signature is not checked here (the receiver does, `signedBytes`).
+    public func opened(with identity: TransmitterIdentity) throws(PacketSealerError) -> DataFrame {
+        let inner = try PacketSealer.open(payload, with: identity, associatedData: associatedData)
+        guard inner.count >= Self.sealedOriginSize else {
+            throw .malformed.with(detail: "sealed content of \(inner.count) bytes, sender id, key and signature need \(Self.sealedOriginSize)")
+        }
+        var frame = self
+        frame.sender = UserID(bytes: inner[0..<Self.idSize])
+        frame.senderKey = Array(inner[Self.idSize..<(Self.idSize + Self.senderKeySize)])
+        frame.signature = Array(inner[(Self.idSize + Self.senderKeySize)..<Self.sealedOriginSize])
+        frame.payload = Array(inner[Self.sealedOriginSize...])
+        return frame
     }
 
     /// This frame with its signature made by `identity` over `signedBytes`.
@@ -85,17 +128,21 @@ public struct DataFrame: Hashable, Sendable {
         return frame
     }
 
+    /// Writes the body. The sender id, key and signature go in clear when the frame carries
+    /// them: a plain frame always, a sealed one never. (An opened frame would be written with
+    /// them in clear, the layout before issue 15 that decoders refuse; only the
+    /// `senderInClear` variant sends one.)
     func encodeBody(into out: inout [UInt8]) {
         out.append(flags.rawValue)
         out.append(hopsRemaining)
         out.append(contentsOf: withUnsafeBytes(of: packetID.uuid) { Array($0) })
-        out.append(contentsOf: sender.bytes)
+        if let sender { out.append(contentsOf: sender.bytes) }
         if let receiver { out.append(contentsOf: receiver.bytes) }
         out.appendU64(expiry)
-        out.append(contentsOf: senderKey)
+        if sender != nil { out.append(contentsOf: senderKey) }
         out.appendU32(UInt32(clamping: payload.count))
         out.append(contentsOf: payload)
-        out.append(contentsOf: signature)
+        if sender != nil { out.append(contentsOf: signature) }
     }
 
     static func decodeBody(_ reader: inout FrameReader) throws(FrameError) -> DataFrame {
@@ -107,15 +154,19 @@ public struct DataFrame: Hashable, Sendable {
         guard !flags.isDisjoint(with: [.hasDictionary, .hasBinary]) else {
             throw FrameError(offset: flagsOffset, reason: .invalidField("data frame carries neither dictionary nor binary"))
         }
+        guard !flags.isSuperset(of: [.broadcast, .encrypted]) else {
+            throw FrameError(offset: flagsOffset, reason: .invalidField("a broadcast cannot be encrypted"))
+        }
+        let sealed = flags.contains(.encrypted)
         let hops = try reader.u8()
         let packetID = UUID(uuid: try reader.userID().uuid.uuid)
-        let sender = try reader.userID()
+        let sender = sealed ? nil : try reader.userID()
         var receiver: UserID?
         if !flags.contains(.broadcast) { receiver = try reader.userID() }
         let expiry = try reader.u64()
-        let senderKey = Array(try reader.take(senderKeySize))
+        let senderKey = sealed ? [] : Array(try reader.take(senderKeySize))
         let payload = Array(try reader.take(Int(try reader.u32())))
-        let signature = Array(try reader.take(signatureSize))
+        let signature = sealed ? [] : Array(try reader.take(signatureSize))
         return DataFrame(flags: flags, hopsRemaining: hops, packetID: packetID, sender: sender, receiver: receiver, expiry: expiry, senderKey: senderKey, payload: payload, signature: signature)
     }
 }

@@ -15,6 +15,13 @@ public struct KeyExchangeFrame: Hashable, Sendable {
         self.signature = signature
     }
 
+    /// A frame of `kind` naming `user`, carrying `signer`'s exported keys and signed by them:
+    /// an honest exchange names the signer itself; a forgery by a relay names someone else.
+    public static func signed(_ kind: FrameKind, naming user: UserID, by signer: TransmitterIdentity) throws(TransmitterError) -> KeyExchangeFrame {
+        let key = signer.publicKeys.base64
+        return KeyExchangeFrame(user: user, publicKey: key, signature: try signer.sign(signedBytes(kind: kind, user: user, publicKey: key)))
+    }
+
     /// The bytes the signature covers: the kind byte, the user id and the key text.
     public static func signedBytes(kind: FrameKind, user: UserID, publicKey: String) -> [UInt8] {
         [kind.rawValue] + user.bytes + Array(publicKey.utf8)

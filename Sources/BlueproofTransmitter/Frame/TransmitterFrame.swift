@@ -8,8 +8,9 @@ public enum TransmitterFrame: Hashable, Sendable {
     case keyResponse(KeyExchangeFrame)
     case data(DataFrame)
 
-    /// The only version this code writes and reads: 2 since the signed hello (issue 15).
-    public static let version: UInt8 = 2
+    /// The only version this code writes and reads: 2 brought the signed hello, 3 the sealed
+    /// data frame (issue 15; docs/transmitter-wire.md).
+    public static let version: UInt8 = 3
     /// Bytes before the body.
     public static let headerSize = 6
 

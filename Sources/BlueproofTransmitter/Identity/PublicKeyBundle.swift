@@ -77,5 +77,5 @@ public struct PublicKeyBundle: Hashable, Sendable {
 
     /// The first 8 bytes of SHA-256 over the encryption key: names the recipient inside a sealed
     /// packet so a packet for someone else is told apart from a damaged one.
-    var encryptionKeyFingerprint: [UInt8] { Array(SHA256.hash(data: encryptionKeyDER).prefix(8)) }
+    public var encryptionKeyFingerprint: [UInt8] { Array(SHA256.hash(data: encryptionKeyDER).prefix(8)) }
 }

@@ -72,7 +72,8 @@ public struct MeshRouter: Sendable {
         }
         var next = frame
         next.hopsRemaining = frame.hopsRemaining == 0 ? 0 : frame.hopsRemaining - 1
-        var offered: Set<UserID> = [from, frame.sender]
+        var offered: Set<UserID> = [from]
+        if let sender = frame.sender { offered.insert(sender) }  // a sealed frame's is unknown here
         for peer in neighbours where !offered.contains(peer) {
             offered.insert(peer)
             actions.append(.forward(next, to: peer))

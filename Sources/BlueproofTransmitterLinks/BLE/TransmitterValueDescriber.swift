@@ -19,10 +19,11 @@ public struct TransmitterValueDescriber: ATTValueDescriber {
         if let chunk = try? BLEFrameChunk(bytes: value) {
             fields.append(.init("chunk", "seq \(chunk.sequence) index \(chunk.index)"
                 + (chunk.flags.isEmpty ? "" : " " + Self.flagNames(chunk.flags))))
-            // The central's link hello: its user id, no frame (docs/transmitter-links.md).
+            // A link hello (the sender's user id) or an adopt chunk: no frame (docs/transmitter-links.md).
             if chunk.flags.contains(.hello) {
                 return fields + [.init("link_hello", UserID(bytes: chunk.body)?.description ?? hex(chunk.body))]
             }
+            if chunk.flags.contains(.adopt) { return fields }
         }
         do throws(BLEChunkError) {
             guard let frame = try reassemblers[sent, default: BLEFrameReassembler()].receive(value) else { return fields }
@@ -33,7 +34,7 @@ public struct TransmitterValueDescriber: ATTValueDescriber {
     }
 
     private static func flagNames(_ flags: BLEFrameChunk.Flags) -> String {
-        [(BLEFrameChunk.Flags.first, "first"), (.last, "last"), (.hello, "hello")]
+        [(BLEFrameChunk.Flags.first, "first"), (.last, "last"), (.hello, "hello"), (.adopt, "adopt")]
             .filter { flags.contains($0.0) }.map(\.1).joined(separator: ",")
     }
 
@@ -58,7 +59,7 @@ public struct TransmitterValueDescriber: ATTValueDescriber {
         case let .data(data):
             fields += [
                 .init("flags", "0x\(hex(data.flags.rawValue))"), .init("hops", "\(data.hopsRemaining)"),
-                .init("packet", data.packetID.uuidString.lowercased()), .init("sender", data.sender.description),
+                .init("packet", data.packetID.uuidString.lowercased()), .init("sender", data.sender?.description ?? "sealed"),
                 .init("receiver", data.receiver?.description ?? "broadcast"),
                 .init("payload_length", "\(data.payload.count)"),
             ]

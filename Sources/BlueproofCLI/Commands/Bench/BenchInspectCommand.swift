@@ -1,4 +1,5 @@
 import ArgumentParser
+import BlueproofAsync
 import BlueproofCapture
 import Foundation
 
@@ -103,8 +104,7 @@ struct InspectBenchResult: Encodable {
 
         init(name: String, usages: [ChildUsage]) {
             self.name = name
-            let times = usages.map(\.seconds).sorted()
-            medianSeconds = times.isEmpty ? 0 : times[times.count / 2]
+            medianSeconds = median(usages.map(\.seconds)) ?? 0
             packetsPerSecond = 0
             peakRSSBytes = usages.map(\.peakRSSBytes).max() ?? 0
             statuses = usages.map(\.status)

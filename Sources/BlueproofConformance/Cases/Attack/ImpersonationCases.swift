@@ -25,6 +25,38 @@ enum ImpersonationCases {
                 let victim = try await knownVictim(stage)
                 return try await forge(attacker, claiming: victim, to: subject, known: true)
             },
+            // Encrypted to the subject, sender and signature sealed inside: checked once opened.
+            // Two forgeries claiming a user never met: signed by the attacker's key (the id does not
+            // derive from it), and carrying the victim's own key with no valid signature. Then a
+            // frame the attacker seals in its own name, on the same link, must be delivered: the
+            // forgeries were refused for their sender, not because sealed frames from strangers are.
+            ScriptCase("BFT/ATK/BI-20", nodes: 2, brokenBy: [.sealedSenderUnchecked]) { stage in
+                let (subject, _) = try await stage.connectedPair()
+                let attacker = try RawFrameAttacker(stage, node: 1)
+                let exported = try await stage.subject.localPublicKey()
+                guard let key = try? PublicKeyBundle(base64: exported) else {
+                    return .fail("the subject's exported key (localPublicKey) does not read as a key bundle")
+                }
+                let victim = try RawFrameAttacker.freshKeys()
+                let payload = try RawFrameAttacker.payload(forged)
+                let forgeries = [
+                    ("signed with the attacker's key", try attacker.dataFrame(claiming: victim.userID, to: subject, signer: attacker.keys, payload: payload, sealedTo: key)),
+                    ("carrying the victim's key, unsigned", try attacker.dataFrame(claiming: victim.userID, to: subject, signer: victim, validSignature: false,
+                                                                                 payload: payload, sealedTo: key)),
+                ]
+                let own = try attacker.dataFrame(claiming: attacker.keys.userID, to: subject, signer: attacker.keys, payload: payload, sealedTo: key)
+                try await attacker.send(forgeries.map { TransmitterFrame.data($0.1).encoded() } + [TransmitterFrame.data(own).encoded()], to: subject,
+                                        what: "two sealed data frames claiming \(victim.userID.shortName), then one in its own name")
+                // Frames on one link are dealt with in order: once the last is delivered, so would the forgeries be.
+                guard await stage.logs[0].received(own.packetID, within: stage.airTimeout) != nil else {
+                    return .fail("a sealed data frame the attacker signed in its own name was not delivered within \(stage.airTimeout): the subject drops sealed frames from users it has no secure connection with, so the forgeries' refusal shows nothing")
+                }
+                if let (what, _) = forgeries.first(where: { attacker.delivered($0.1.packetID) }) {
+                    return .fail("a sealed data frame \(what) was delivered as sent by \(victim.userID.shortName), a user the subject never met")
+                }
+                if let stalled = try await attacker.honestPacket(to: subject) { return .fail(stalled) }
+                return .pass("two sealed data frames claiming \(victim.userID.shortName), a user the subject never met (signed by the attacker; the victim's key unsigned), were not delivered; one sealed in the attacker's own name was")
+            },
             // An unsigned frame in a known user's name: no keyConflict, no delivery.
             ScriptCase("BFT/ATK/BI-12", nodes: 2, brokenBy: [.keyConflictBeforeSignature]) { stage in
                 let (subject, _) = try await stage.connectedPair()

@@ -120,14 +120,10 @@ enum KeyExchangeAttackCases {
 
     /// A key exchange frame of `kind` naming `user`, carrying `signer`'s key, signed by it.
     static func keyExchange(_ kind: FrameKind, naming user: UserID, signer: TransmitterIdentity) throws -> TransmitterFrame {
-        let key = signer.publicKeys.base64
-        let signature: [UInt8]
-        do {
-            signature = try signer.sign(KeyExchangeFrame.signedBytes(kind: kind, user: user, publicKey: key))
-        } catch {
+        let frame: KeyExchangeFrame
+        do { frame = try KeyExchangeFrame.signed(kind, naming: user, by: signer) } catch {
             throw StageFailure(.tester, "the relay could not sign its \(kind): \(error)")
         }
-        let frame = KeyExchangeFrame(user: user, publicKey: key, signature: signature)
         return kind == .keyRequest ? .keyRequest(frame) : .keyResponse(frame)
     }
 }

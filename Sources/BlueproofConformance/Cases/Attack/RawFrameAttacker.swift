@@ -57,18 +57,21 @@ struct RawFrameAttacker: Sendable {
 
     /// A mesh data frame for `receiver` with no hops left (the subject delivers it and relays it
     /// no further), claiming `sender`, carrying `signer`'s key and, unless `validSignature` is
-    /// false (then 64 zero bytes), its signature. `payload`: the payload encoding's bytes.
+    /// false (then 64 zero bytes), its signature. `payload`: the payload encoding's bytes. With
+    /// `sealedTo` (the receiver's exported keys) the frame is encrypted and sealed, sender and
+    /// signature inside (docs/transmitter-wire.md, "data").
     func dataFrame(claiming sender: UserID, to receiver: UserID, signer: TransmitterIdentity, validSignature: Bool = true,
-                   payload: [UInt8]) throws -> DataFrame {
+                   payload: [UInt8], sealedTo: PublicKeyBundle? = nil) throws -> DataFrame {
         let frame = DataFrame(
-            flags: [.mesh, .hasDictionary], hopsRemaining: 0, packetID: PacketID(), sender: sender, receiver: receiver,
+            flags: sealedTo == nil ? [.mesh, .hasDictionary] : [.mesh, .encrypted, .hasDictionary], hopsRemaining: 0,
+            packetID: PacketID(), sender: sender, receiver: receiver,
             expiry: DataFrame.milliseconds(Date().addingTimeInterval(Self.expiry)), senderKey: signer.publicKeys.signingKey,
             payload: payload, signature: [UInt8](repeating: 0, count: DataFrame.signatureSize))
-        guard validSignature else { return frame }
         do {
-            return try frame.signed(by: signer)
+            let signed = validSignature ? try frame.signed(by: signer) : frame
+            return try sealedTo.map { try signed.sealed(to: $0) } ?? signed
         } catch {
-            throw StageFailure(.tester, "the attacker could not sign its frame: \(error)")
+            throw StageFailure(.tester, "the attacker could not sign or seal its frame: \(error)")
         }
     }
 
@@ -106,14 +109,10 @@ struct RawFrameAttacker: Sendable {
     /// From now on this node withholds key requests (`Transmitter.interceptKeyRequests`): each is
     /// dropped unread and its sender yielded on the stream returned, as a relay between the
     /// subject and this user would keep them from it. ``answerKeyRequests()`` ends it.
-    func withholdKeyRequests() async -> AsyncStream<UserID> {
-        let (stream, continuation) = AsyncStream<UserID>.makeStream()
-        await node.interceptKeyRequests { continuation.yield($0) }
-        return stream
-    }
+    func withholdKeyRequests() async -> AsyncStream<UserID> { await node.interceptKeyRequests() }
 
     /// This node answers key requests again.
-    func answerKeyRequests() async { await node.interceptKeyRequests(nil) }
+    func answerKeyRequests() async { await node.answerKeyRequests() }
 
     /// Waits until a keyRequest from `subject` has reached this node and been withheld.
     func withheldRequest(from subject: UserID, on requests: AsyncStream<UserID>) async throws {

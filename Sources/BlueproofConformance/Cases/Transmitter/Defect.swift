@@ -124,6 +124,10 @@ public enum Defect: String, CaseIterable, Sendable, Codable {
     case secureWithoutResponse
     /// A keyResponse's key is taken without checking that it derives the user id it names.
     case responseKeyNotBoundToUser
+    /// An encrypted frame names its sender in the clear header (and so does not follow the wire).
+    case senderInClear
+    /// A sealed frame's sender is not checked once opened: an encrypted frame may claim anyone.
+    case sealedSenderUnchecked
     // issue 15: passive observers and the hello
     /// A peer is whoever the link names: hellos are not checked (engine).
     case unsignedHello
@@ -224,6 +228,8 @@ public enum Defect: String, CaseIterable, Sendable, Codable {
         case .replayGuardOff: .replayGuardOff
         case .secureWithoutResponse: .secureWithoutResponse
         case .responseKeyNotBoundToUser: .responseKeyNotBoundToUser
+        case .senderInClear: .senderInClear
+        case .sealedSenderUnchecked: .sealedSenderUnchecked
         // issue 15: passive observers and the hello
         case .unsignedHello: .unsignedHello
         default: nil

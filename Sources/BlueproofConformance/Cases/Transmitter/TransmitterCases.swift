@@ -41,6 +41,7 @@ public enum TransmitterCases {
         cases += KeyExchangeAttackCases.all() as [any TransmitterCase]
         cases += ReplayCases.all() as [any TransmitterCase]
         cases += ExhaustionCases.all() as [any TransmitterCase]
+        cases.append(MetadataCase.make())
         // issue 15: passive observers and the hello
         cases += HelloImpersonationCases.all() as [any TransmitterCase]
         // issue 15: user tracking by a passive scanner
