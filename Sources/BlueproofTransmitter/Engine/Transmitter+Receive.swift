@@ -15,7 +15,8 @@ extension Transmitter {
             guard let opened = openSealed(arrived) else { return }
             frame = opened
         }
-        guard frame.isSealed || senderIsAuthentic(frame) || (arrived.isSealed && defects.contains(.sealedSenderUnchecked)) else {
+        let unchecked = frame.isSealed || (arrived.isSealed && defects.contains(.sealedSenderUnchecked))
+        guard unchecked || senderIsAuthentic(frame) else {
             statistics.rejected += 1
             return
         }

@@ -72,7 +72,7 @@ enum MetadataCase {
         let der = keys.encryptionKeyDER
         var needles: [(String, [UInt8])] = []
         for (name, whole) in [("the sender's user id", sender.bytes), ("the sender's signing key", keys.signingKey)] where whole.count >= 8 {
-            needles += (0...(whole.count - 8)).map { ("\(name)" + ($0 == 0 && whole.count == 8 ? "" : " (bytes \($0)..<\($0 + 8) of it)"), Array(whole[$0..<($0 + 8)])) }
+            needles += (0...(whole.count - 8)).map { ("\(name) (bytes \($0)..<\($0 + 8) of it)", Array(whole[$0..<($0 + 8)])) }
         }
         needles += [("the sender's user id as text", Array(sender.description.lowercased().utf8)),
                     ("the sender's user id as text", Array(sender.description.uppercased().utf8)),
