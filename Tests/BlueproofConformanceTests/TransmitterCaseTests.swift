@@ -52,6 +52,15 @@ struct TransmitterCaseTests {
         }
     }
 
+    /// BFT/ATK/BI-21 judges three rules (no reply, no id marked, no copy delivered): each of its
+    /// variants alone breaks one and fails it.
+    @Test("the decryption oracle case fails on each of its variants alone", arguments: [Defect.openFailureAnswered, .failedOpeningMarksSeen, .tagUnchecked])
+    func oracleVariant(defect: Defect) async throws {
+        let item = try #require(Self.cases.first { $0.id.rawValue == "BFT/ATK/BI-21" })
+        let broken = try await Self.run(item, defects: [defect])
+        #expect(broken.verdict == .fail, "BFT/ATK/BI-21 with \(defect): \(broken.verdict) \(broken.reason)")
+    }
+
     /// The subject runs with its own limits, never the profile's: under a profile applying the
     /// Mesh section's 2048 bytes, the reference as it ships (1 KB) fails the mesh-section cases,
     /// and a reference built to that reading passes them.

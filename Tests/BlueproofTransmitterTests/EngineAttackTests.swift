@@ -49,6 +49,32 @@ struct EngineAttackTests {
         }
     }
 
+    @Test("a sealed copy whose tag was altered is dropped with nothing sent and the genuine frame under its id is delivered; openFailureAnswered answers it with a keyRequest, failedOpeningMarksSeen loses the genuine frame, tagUnchecked delivers the copy")
+    func alteredSealedCopy() async throws {
+        for (defects, copyDelivered, delivered, requests) in [(TransmitterDefects(), 0, 1, 0), (.openFailureAnswered, 0, 1, 1), (.failedOpeningMarksSeen, 0, 0, 0),
+                                                              (.tagUnchecked, 1, 1, 0)] {
+            let harness = EngineHarness()
+            let b = try await harness.node(defects: defects)
+            let forger = try await RawNode.join(harness, nextTo: b.user)
+            try await b.recorder.first { $0 == .connected(forger.identity.userID) }
+            await harness.network.quiescent()
+            var genuine = try forger.frame(claiming: forger.identity.userID, to: b.user, text: "sealed", expiry: harness.clock.now().addingTimeInterval(60))
+            genuine.flags.insert(.encrypted)
+            genuine = try genuine.signed(by: forger.identity).sealed(to: PublicKeyBundle(base64: await b.transmitter.localPublicKey()))
+            var altered = genuine
+            altered.payload[altered.payload.count - 1] ^= 0x01
+            harness.network.startCapture()
+            try await forger.send(altered, to: b.user)
+            await harness.network.quiescent()
+            #expect(await EngineHarness.delivered(b) == copyDelivered, "defects \(defects.rawValue): the altered copy")
+            try await forger.send(genuine, to: b.user)
+            await harness.network.quiescent()
+            #expect(await EngineHarness.delivered(b) == delivered, "defects \(defects.rawValue)")
+            let sent = harness.network.capturedFrames.filter { $0.from == b.user }.compactMap { try? TransmitterFrame.decode($0.bytes).kind }
+            #expect(sent.filter { $0 == .keyRequest }.count == requests, "defects \(defects.rawValue): \(sent)")
+        }
+    }
+
     @Test("an unsigned frame claiming a known sender raises no keyConflict; keyConflictBeforeSignature raises it")
     func unsignedKnownSender() async throws {
         for (defects, conflict) in [(TransmitterDefects(), false), (.keyConflictBeforeSignature, true)] {

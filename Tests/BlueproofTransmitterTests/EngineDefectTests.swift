@@ -282,8 +282,9 @@ struct EngineDefectTests {
     func allNamed() {
         // issue 15: atkB's unsignedHello takes bit 27; the receive-path and key-exchange attacks'
         // nine defects bits 32 to 40 (EngineAttackTests, the BFT/ATK cases); the sealed data
-        // frame's senderInClear and sealedSenderUnchecked bits 41 and 42.
-        #expect(TransmitterDefects.named.count == 28 + 11)
-        #expect(TransmitterDefects.named.reduce(into: TransmitterDefects()) { $0.formUnion($1.1) }.rawValue == (1 << 28) - 1 + (1 << 43) - (1 << 32))
+        // frame's senderInClear and sealedSenderUnchecked bits 41 and 42; the decryption oracle's
+        // openFailureAnswered, failedOpeningMarksSeen and tagUnchecked bits 43 to 45.
+        #expect(TransmitterDefects.named.count == 28 + 14)
+        #expect(TransmitterDefects.named.reduce(into: TransmitterDefects()) { $0.formUnion($1.1) }.rawValue == (1 << 28) - 1 + (1 << 46) - (1 << 32))
     }
 }

@@ -12,8 +12,18 @@ extension Transmitter {
         guard let me = identity?.userID, router != nil else { return }
         var frame = arrived
         if arrived.isSealed, arrived.receiver == me {
-            guard let opened = openSealed(arrived) else { return }
-            frame = opened
+            switch openSealed(arrived) {
+            case .success(let opened):
+                frame = opened
+            case .failure(let error):
+                if defects.contains(.openFailureAnswered), error.kind == .tampered, error.detail?.hasPrefix("wrapped key") != true {
+                    await requestSecureConnection(peer)
+                }
+                if defects.contains(.failedOpeningMarksSeen) {
+                    await perform(router!.receive(arrived, from: peer, neighbours: connected.sorted(), now: now))
+                }
+                return
+            }
         }
         let unchecked = frame.isSealed || (arrived.isSealed && defects.contains(.sealedSenderUnchecked))
         guard unchecked || senderIsAuthentic(frame) else {
@@ -89,15 +99,16 @@ extension Transmitter {
         }
     }
 
-    /// `frame` opened with this user's keys; nil (counted, logged) when it does not open.
-    private func openSealed(_ frame: DataFrame) -> DataFrame? {
-        guard let identity else { return nil }
+    /// `frame` opened with this user's keys, or why not (counted and logged; the caller sends
+    /// nothing in reply, whatever failed: docs/security.md, "Decryption oracle").
+    private func openSealed(_ frame: DataFrame) -> Result<DataFrame, PacketSealerError> {
+        guard let identity else { return .failure(.wrongRecipient.with(detail: "not started")) }
         do throws(PacketSealerError) {
-            return try frame.opened(with: identity)
+            return .success(try frame.opened(with: identity, checkingTag: !defects.contains(.tagUnchecked)))
         } catch {
             statistics.rejected += 1
             TransmitterLog.log(.error, "packet \(frame.packetID) could not be opened: \(error.kind.rawValue)", user: identity.userID)
-            return nil
+            return .failure(error)
         }
     }
 

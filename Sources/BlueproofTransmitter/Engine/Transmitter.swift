@@ -271,10 +271,12 @@ public actor Transmitter: TransmitterControl {
             frame = try TransmitterFrame.decode(bytes)
         } catch {
             statistics.rejected += 1
+            statistics.countFrame(nil, from: peer)
             if defects.contains(.malformedFrameStopsReceiver) { receiveHalted = true }  // issue 15: atkA
             TransmitterLog.log(.debug, "undecodable frame from \(peer): \(error)", user: identity?.userID)
             return
         }
+        statistics.countFrame(frame.kind, from: peer)
         // issue 15: the hello. Nothing but hellos from a peer that has not proved its id.
         if case .hello = frame {} else if !connected.contains(peer) {
             statistics.rejected += 1

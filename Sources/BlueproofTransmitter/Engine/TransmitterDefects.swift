@@ -99,6 +99,16 @@ public struct TransmitterDefects: OptionSet, Hashable, Sendable {
     /// A sealed frame's sender is not checked once it is opened (plain frames still are): a
     /// frame encrypted to this user may claim anyone.
     public static let sealedSenderUnchecked = TransmitterDefects(rawValue: 1 << 42)
+    /// A sealed frame for this user whose wrapped key opens but whose body does not
+    /// authenticate is answered with a keyRequest to the link peer (a re-key, as if its key
+    /// were stale): the reaction tells an attacker which layer failed, an oracle.
+    public static let openFailureAnswered = TransmitterDefects(rawValue: 1 << 43)
+    /// A sealed frame for this user that does not open still has its packet id marked seen, so
+    /// an altered copy ahead of the genuine frame gets it dropped as a duplicate.
+    public static let failedOpeningMarksSeen = TransmitterDefects(rawValue: 1 << 44)
+    /// A sealed frame's body is decrypted without checking the GCM tag or the associated data
+    /// (the inner signature is still checked): a copy with an altered tag opens and is delivered.
+    public static let tagUnchecked = TransmitterDefects(rawValue: 1 << 45)
     // issue 15: the hello
     /// A peer is taken to be whoever the link names, on connection: hellos are not checked
     /// (each side still sends its own, with its proof).
@@ -125,7 +135,8 @@ public struct TransmitterDefects: OptionSet, Hashable, Sendable {
         ("nestedPayloadStopsReceiver", .nestedPayloadStopsReceiver), ("replayStateNotPersisted", .replayStateNotPersisted),
         ("replayGuardOff", .replayGuardOff), ("secureWithoutResponse", .secureWithoutResponse),
         ("responseKeyNotBoundToUser", .responseKeyNotBoundToUser), ("senderInClear", .senderInClear),
-        ("sealedSenderUnchecked", .sealedSenderUnchecked),
+        ("sealedSenderUnchecked", .sealedSenderUnchecked), ("openFailureAnswered", .openFailureAnswered),
+        ("failedOpeningMarksSeen", .failedOpeningMarksSeen), ("tagUnchecked", .tagUnchecked),
         // issue 15: the hello
         ("unsignedHello", .unsignedHello),
     ]

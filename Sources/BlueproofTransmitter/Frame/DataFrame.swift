@@ -109,7 +109,12 @@ public struct DataFrame: Hashable, Sendable {
     /// This sealed frame opened by its recipient: sender, key, signature and plain payload
     /// restored. The signature is not checked here (the receiver does, `signedBytes`).
     public func opened(with identity: TransmitterIdentity) throws(PacketSealerError) -> DataFrame {
-        let inner = try PacketSealer.open(payload, with: identity, associatedData: associatedData)
+        try opened(with: identity, checkingTag: true)
+    }
+
+    /// `checkingTag` false: the `tagUnchecked` variant's opening (`PacketSealer.open`).
+    func opened(with identity: TransmitterIdentity, checkingTag: Bool) throws(PacketSealerError) -> DataFrame {
+        let inner = try PacketSealer.open(payload, with: identity, associatedData: associatedData, checkingTag: checkingTag)
         guard inner.count >= Self.sealedOriginSize else {
             throw .malformed.with(detail: "sealed content of \(inner.count) bytes, sender id, key and signature need \(Self.sealedOriginSize)")
         }

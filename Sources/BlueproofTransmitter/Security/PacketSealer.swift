@@ -47,6 +47,13 @@ public enum PacketSealer {
 
     /// Opens a packet `seal` made for `identity`, checking `associatedData`.
     public static func open(_ sealed: [UInt8], with identity: TransmitterIdentity, associatedData: [UInt8]) throws(PacketSealerError) -> [UInt8] {
+        try open(sealed, with: identity, associatedData: associatedData, checkingTag: true)
+    }
+
+    /// `checkingTag` false is the `tagUnchecked` variant's opening: the body is decrypted as
+    /// GCM's counter mode does (counter 2 onwards after the 96-bit nonce), tag and associated
+    /// data ignored, so an altered copy opens.
+    static func open(_ sealed: [UInt8], with identity: TransmitterIdentity, associatedData: [UInt8], checkingTag: Bool) throws(PacketSealerError) -> [UInt8] {
         let fixed = 1 + fingerprintLength + 2
         guard sealed.count >= fixed else { throw .malformed.with(detail: "\(sealed.count) bytes, header needs \(fixed)") }
         guard sealed[0] == formatVersion else { throw .malformed.with(detail: "unsupported version \(sealed[0])") }
@@ -67,6 +74,14 @@ public enum PacketSealer {
         }
         guard keyBytes.count == 32 else { throw .tampered.with(detail: "wrapped key has \(keyBytes.count) bytes") }
         let header = Array(sealed[..<headerLength])
+        if !checkingTag {
+            do {
+                let counter = try AES._CTR.Nonce(nonceBytes: Array(sealed[(headerLength - nonceLength)..<headerLength]) + [0, 0, 0, 2])
+                return Array(try AES._CTR.decrypt(sealed[headerLength..<(sealed.count - tagLength)], using: SymmetricKey(data: keyBytes), nonce: counter))
+            } catch {
+                throw .tampered.with(detail: "body does not decrypt")
+            }
+        }
         do {
             let nonce = try AES.GCM.Nonce(data: sealed[(headerLength - nonceLength)..<headerLength])
             let box = try AES.GCM.SealedBox(

@@ -127,6 +127,15 @@ struct RawFrameAttacker: Sendable {
         stage.context.log.note("the relay (node \(index)) withheld the subject's keyRequest")
     }
 
+    /// The frames this node has taken from `peer` so far, by kind name ("undecodable" for those
+    /// that did not decode).
+    func framesHeard(from peer: UserID) async -> [String: Int] {
+        let statistics = await node.currentStatistics()
+        var heard = (statistics.framesIn[peer] ?? [:]).reduce(into: [String: Int]()) { $0["\($1.key)"] = $1.value }
+        if let undecodable = statistics.undecodableIn[peer] { heard["undecodable"] = undecodable }
+        return heard
+    }
+
     /// Whether the subject reported `id` delivered.
     func delivered(_ id: PacketID) -> Bool {
         stage.logs[0].contains(where: { if case .received(let packet) = $0 { packet.packetID == id } else { false } })

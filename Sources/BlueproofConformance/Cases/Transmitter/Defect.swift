@@ -128,6 +128,14 @@ public enum Defect: String, CaseIterable, Sendable, Codable {
     case senderInClear
     /// A sealed frame's sender is not checked once opened: an encrypted frame may claim anyone.
     case sealedSenderUnchecked
+    /// A sealed frame whose wrapped key opens but whose body does not is answered with a
+    /// keyRequest: which layer failed shows on the air (an oracle).
+    case openFailureAnswered
+    /// A sealed frame that does not open still marks its packet id seen: an altered copy
+    /// gets the genuine frame dropped as a duplicate.
+    case failedOpeningMarksSeen
+    /// A sealed frame's body is decrypted without checking its tag: an altered copy opens.
+    case tagUnchecked
     // issue 15: passive observers and the hello
     /// A peer is whoever the link names: hellos are not checked (engine).
     case unsignedHello
@@ -230,6 +238,9 @@ public enum Defect: String, CaseIterable, Sendable, Codable {
         case .responseKeyNotBoundToUser: .responseKeyNotBoundToUser
         case .senderInClear: .senderInClear
         case .sealedSenderUnchecked: .sealedSenderUnchecked
+        case .openFailureAnswered: .openFailureAnswered
+        case .failedOpeningMarksSeen: .failedOpeningMarksSeen
+        case .tagUnchecked: .tagUnchecked
         // issue 15: passive observers and the hello
         case .unsignedHello: .unsignedHello
         default: nil

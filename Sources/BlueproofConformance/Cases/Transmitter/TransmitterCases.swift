@@ -38,6 +38,7 @@ public enum TransmitterCases {
         cases += PresenceCases.all() as [any TransmitterCase]
         // issue 15: atkA, active attacks on the receive path
         cases += ImpersonationCases.all() as [any TransmitterCase]
+        cases += DecryptionOracleCase.all() as [any TransmitterCase]
         cases += KeyExchangeAttackCases.all() as [any TransmitterCase]
         cases += ReplayCases.all() as [any TransmitterCase]
         cases += ExhaustionCases.all() as [any TransmitterCase]
