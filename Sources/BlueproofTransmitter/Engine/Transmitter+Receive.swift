@@ -16,7 +16,7 @@ extension Transmitter {
             case .success(let opened):
                 frame = opened
             case .failure(let error):
-                if defects.contains(.openFailureAnswered), error.kind == .tampered, error.detail?.hasPrefix("wrapped key") != true {
+                if defects.contains(.openFailureAnswered), error.kind == .tampered {
                     await requestSecureConnection(peer)
                 }
                 if defects.contains(.failedOpeningMarksSeen) {

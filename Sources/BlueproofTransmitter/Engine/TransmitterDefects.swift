@@ -99,9 +99,9 @@ public struct TransmitterDefects: OptionSet, Hashable, Sendable {
     /// A sealed frame's sender is not checked once it is opened (plain frames still are): a
     /// frame encrypted to this user may claim anyone.
     public static let sealedSenderUnchecked = TransmitterDefects(rawValue: 1 << 42)
-    /// A sealed frame for this user whose wrapped key opens but whose body does not
-    /// authenticate is answered with a keyRequest to the link peer (a re-key, as if its key
-    /// were stale): the reaction tells an attacker which layer failed, an oracle.
+    /// A sealed frame for this user that does not authenticate (`PacketSealerError.tampered`) is
+    /// answered with a keyRequest to the link peer (a re-key, as if its key were stale): the
+    /// reaction tells an attacker how the opening failed, an oracle.
     public static let openFailureAnswered = TransmitterDefects(rawValue: 1 << 43)
     /// A sealed frame for this user that does not open still has its packet id marked seen, so
     /// an altered copy ahead of the genuine frame gets it dropped as a duplicate.

@@ -2,19 +2,17 @@
 public struct TransmitterStatistics: Hashable, Sendable {
     /// Data frames taken from the link.
     public var dataFramesIn = 0
-    /// Frames that decoded, by kind and link peer (what a tester node heard from the subject:
-    /// BFT/ATK/BI-21 judges the subject's replies by it).
-    public var framesIn: [UserID: [FrameKind: Int]] = [:]
-    /// Frames that did not decode, by link peer.
-    public var undecodableIn: [UserID: Int] = [:]
-    /// Entries `framesIn` and `undecodableIn` hold together, at most: frames from later peers
-    /// are not counted (any device in range can connect under a new id).
+    /// Frames taken from the link, by link peer and kind (nil: did not decode); what a tester
+    /// node heard from the subject, by which BFT/ATK/BI-21 judges its replies.
+    public var framesIn: [UserID: [FrameKind?: Int]] = [:]
+    /// Peers `framesIn` holds, at most: frames from later ones are not counted (any device in
+    /// range can connect under a new id).
     public static let peersCounted = 256
 
     /// Counts a frame from `peer`: of `kind`, or undecodable when nil.
     mutating func countFrame(_ kind: FrameKind?, from peer: UserID) {
-        guard framesIn[peer] != nil || undecodableIn[peer] != nil || framesIn.count + undecodableIn.count < Self.peersCounted else { return }
-        if let kind { framesIn[peer, default: [:]][kind, default: 0] += 1 } else { undecodableIn[peer, default: 0] += 1 }
+        guard framesIn[peer] != nil || framesIn.count < Self.peersCounted else { return }
+        framesIn[peer, default: [:]][kind, default: 0] += 1
     }
     /// Packets reported as `.received`.
     public var delivered = 0

@@ -130,10 +130,8 @@ struct RawFrameAttacker: Sendable {
     /// The frames this node has taken from `peer` so far, by kind name ("undecodable" for those
     /// that did not decode).
     func framesHeard(from peer: UserID) async -> [String: Int] {
-        let statistics = await node.currentStatistics()
-        var heard = (statistics.framesIn[peer] ?? [:]).reduce(into: [String: Int]()) { $0["\($1.key)"] = $1.value }
-        if let undecodable = statistics.undecodableIn[peer] { heard["undecodable"] = undecodable }
-        return heard
+        let heard = await node.currentStatistics().framesIn[peer] ?? [:]
+        return heard.reduce(into: [:]) { $0[$1.key.map { "\($0)" } ?? "undecodable"] = $1.value }
     }
 
     /// Whether the subject reported `id` delivered.

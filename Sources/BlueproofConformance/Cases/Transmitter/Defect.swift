@@ -128,8 +128,8 @@ public enum Defect: String, CaseIterable, Sendable, Codable {
     case senderInClear
     /// A sealed frame's sender is not checked once opened: an encrypted frame may claim anyone.
     case sealedSenderUnchecked
-    /// A sealed frame whose wrapped key opens but whose body does not is answered with a
-    /// keyRequest: which layer failed shows on the air (an oracle).
+    /// A sealed frame that does not authenticate is answered with a keyRequest: how the
+    /// opening failed shows on the air (an oracle).
     case openFailureAnswered
     /// A sealed frame that does not open still marks its packet id seen: an altered copy
     /// gets the genuine frame dropped as a duplicate.
