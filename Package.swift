@@ -73,6 +73,7 @@ let package = Package(
         .target(name: "BlueproofBluenetHost", dependencies: ["BlueproofBluenet", "BlueproofHost", "BlueproofWire"]),
         .target(name: "BlueproofControl", dependencies: [
             "BlueproofTransmitter", "BlueproofTransport", "BlueproofAsync",
+            "BlueproofSpark", "BlueproofWire", // issue 17: the Spark commands
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "BlueproofTransmitterLinks", dependencies: [
@@ -98,6 +99,7 @@ let package = Package(
             "BlueproofTransfer", "BlueproofAsync", "BlueproofRadio", "BlueproofCheck", "BlueproofTransmitter", "BlueproofConformance",
             "BlueproofControl", "BlueproofChat", "BlueproofTransmitterLinks",
             "BlueproofBluenet", "BlueproofBluenetHost", // issue 18: Bluenet
+            "BlueproofSpark", // issue 17: Spark in blueproof dut
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -125,7 +127,7 @@ let package = Package(
         .testTarget(name: "BlueproofSparkTests", dependencies: [
             "BlueproofSpark", "BlueproofTransmitter", "BlueproofFiles", .product(name: "Crypto", package: "swift-crypto"),
         ]),
-        .testTarget(name: "BlueproofControlTests", dependencies: ["BlueproofControl", "BlueproofTransmitter", "BlueproofTransport"]),
+        .testTarget(name: "BlueproofControlTests", dependencies: ["BlueproofControl", "BlueproofTransmitter", "BlueproofTransport", "BlueproofSpark"]),
         .testTarget(name: "BlueproofTransmitterLinksTests", dependencies: [
             "BlueproofTransmitterLinks", "BlueproofTransmitter", "BlueproofWire", "BlueproofHost", "BlueproofAsync",
         ]),
@@ -145,6 +147,7 @@ let package = Package(
             // issue 17: Spark over credit-based channels
             "BlueproofSpark",
             "BlueproofBluenet", "BlueproofBluenetHost", // issue 18: Bluenet
+            "BlueproofControl", // issue 17: the Spark commands
         ], exclude: ["Bumble"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,4 +1,5 @@
 import BlueproofAsync
+import BlueproofSpark
 import BlueproofTransmitter
 import BlueproofTransport
 import Foundation
@@ -19,6 +20,14 @@ public actor ControlClient: TransmitterControl {
     private let hello = OneShot<Result<ControlEvent, TransmitterError>>()
     /// Why the channel ended, once it has.
     public private(set) var failure: TransmitterError?
+    /// Where Spark events go (control protocol 5), once a Spark subject was started.
+    var sparkLog: SparkEventLog?
+    /// Bytes of `spark…` event lines read so far, against `maxSparkEventBytes`.
+    private var sparkEventBytes = 0
+    /// The most `spark…` event lines a client reads, in bytes, before it ends the channel: a
+    /// bound on what an implementation's events can make the runner hold (the event log bounds
+    /// their count, this their size; the SPK cases move a few MiB).
+    public static let maxSparkEventBytes = 256 << 20
     /// The protocol version the implementation's `hello` named.
     public private(set) var protocolVersion = controlProtocolVersion
     /// How the implementation's `hello` named it.
@@ -105,6 +114,17 @@ public actor ControlClient: TransmitterControl {
             let event = try ControlCoding.decode(ControlEvent.self, from: line)
             if event.event == "hello" {
                 hello.resolve(.success(event))
+            } else if event.event.hasPrefix("spark") {
+                sparkEventBytes += line.count
+                guard sparkEventBytes <= Self.maxSparkEventBytes else {
+                    throw TransmitterError.controlChannel("the implementation's Spark events passed \(Self.maxSparkEventBytes) bytes (maxSparkEventBytes)")
+                }
+                do {
+                    let spark = try ControlCoding.decode(ControlSparkEvent.self, from: line).sparkEvent()
+                    sparkLog?.append(spark)
+                } catch let error as ControlSparkDecoding {
+                    throw TransmitterError.controlChannel("a Spark event the runner cannot read: \(error)")
+                }
             } else if let transmitterEvent = try event.transmitterEvent() {
                 for subscriber in subscribers.values { subscriber.yield(transmitterEvent) }
             }
@@ -128,6 +148,13 @@ public actor ControlClient: TransmitterControl {
 
     /// Sends `request` and waits for its answer; throws the implementation's error if it refused.
     private func call(_ build: (inout ControlRequest) -> Void, _ command: ControlCommand) async throws(TransmitterError) -> ControlResponse {
+        let response = try await answer(build, command)
+        if !response.ok { throw response.refusal(of: command) }
+        return response
+    }
+
+    /// Sends `request` and waits for its answer, refusal or not; throws when the channel fails.
+    func answer(_ build: (inout ControlRequest) -> Void, _ command: ControlCommand) async throws(TransmitterError) -> ControlResponse {
         if let failure { throw failure }
         var request = ControlRequest(id: nextID, command: command)
         nextID += 1
@@ -148,7 +175,6 @@ public actor ControlClient: TransmitterControl {
             end(.controlChannel("\(error)"))
             throw .controlChannel("\(error)")
         }
-        if !response.ok { throw response.error?.transmitterError ?? .controlChannel("\(command.rawValue) failed without an error") }
         return response
     }
 

@@ -3,8 +3,11 @@ import Foundation
 
 /// The protocol's version, sent in the server's `hello` event. 2 added the `log` event; 3 the
 /// harness calls: `setLogLevel` by `raw` value, `sendUnencodable`, `setLicence`, background mode
-/// (docs/control-protocol.md, "Versions"); 4 `wifiPeerToPeer`.
-public let controlProtocolVersion = 4
+/// (docs/control-protocol.md, "Versions"); 4 `wifiPeerToPeer`; 5 the Spark commands and events.
+public let controlProtocolVersion = 5
+
+/// The first version with the Spark data-connection commands (`sparkStart`, ...).
+public let controlProtocolSpark = 5
 
 /// The versions a client speaks: an implementation of version 1 is driven without log lines.
 public let controlProtocolVersions = 1...controlProtocolVersion
@@ -33,6 +36,27 @@ struct ControlRequest: Codable, Sendable, Equatable {
     // issue 14: BFT/SIZE with an Android peer
     /// `wifiPeerToPeer` (4): the Wi-Fi peer-to-peer addresses to dial, `HOST:PORT`.
     var peers: [String]?
+    // issue 17: Spark data connections (version 5)
+    /// `sparkStart`: `sample` or `api`, and the registration id the runner gives the subject.
+    var application: String?
+    var registration: UInt64?
+    /// A peer's registration id (`sparkRecordKey`, `sparkStartDataConnection`).
+    var peer: UInt64?
+    /// `sparkLink`: the tester's public BD_ADDR.
+    var address: String?
+    var connection: ControlSparkConnection?
+    var metadata: String?
+    var description: String?
+    var channel: UInt32?
+    /// `sparkSetReceiveCallbacks`: whether `dataAvailableCallback` and `fileAvailableCallback` are set.
+    var dataCallback: Bool?
+    var fileCallback: Bool?
+    /// `sparkSendFile`, `sparkPlaceFile`, `sparkRemoveFile`, `sparkReadFile`.
+    var path: String?
+    /// `sparkPlaceFile`: more pieces of the file follow. `sparkReadFile`: where the piece starts, its most bytes.
+    var more: Bool?
+    var offset: Int?
+    var count: Int?
 
     init(id: Int, command: ControlCommand) {
         self.id = id
@@ -54,6 +78,13 @@ enum ControlCommand: String, Codable, Sendable, CaseIterable {
     // issue 14: BFT/SIZE with an Android peer
     /// Version 4: peers to dial over Wi-Fi peer-to-peer; answers where the implementation listens.
     case wifiPeerToPeer
+    // issue 17: Spark data connections
+    /// Version 5: the Spark data-connection API ("Spark data connections").
+    case sparkStart, sparkRecordKey, sparkLink, sparkStartDataConnection, sparkAccept, sparkDecline, sparkEnd
+    case sparkSetReceiveCallbacks, sparkCreateDataChannel, sparkCloseDataChannel, sparkSendStream, sparkSendData, sparkSendFile
+    case sparkPlaceFile, sparkRemoveFile, sparkReadFile
+    /// Ends the subject: its data connections, its LE links, its files.
+    case sparkStop
 }
 
 /// One answer line, server to client: `ok` with the result fields, or the error.
@@ -73,6 +104,21 @@ struct ControlResponse: Codable, Sendable, Equatable {
     var enabled: Bool?
     /// `wifiPeerToPeer` (4): where the implementation's Wi-Fi peer-to-peer link listens, `HOST:PORT`.
     var address: String?
+    // issue 17: Spark data connections (version 5)
+    /// `sparkStart`: the subject's key id (base64) and the folder its received files go to.
+    var keyID: String?
+    var cacheFolder: String?
+    /// `sparkLink`: the registration id of the peer's hello.
+    var peer: UInt64?
+    var connection: ControlSparkConnection?
+    var channel: UInt32?
+    /// A send's id, which its `sparkSendProgress` events name.
+    var send: UInt64?
+    /// `sparkPlaceFile`: where the file is. `sparkReadFile`: a piece (base64), absent when there is no file.
+    var path: String?
+    var data: String?
+    /// A Spark refusal: the `SparkError` case and its fields, beside `error`.
+    var spark: ControlSparkFields?
 
     init(id: Int, ok: Bool = true) {
         self.id = id
@@ -84,6 +130,13 @@ struct ControlResponse: Codable, Sendable, Equatable {
         var response = ControlResponse(id: id, ok: false)
         response.error = ControlError(error)
         return response
+    }
+}
+
+extension ControlResponse {
+    /// The error of a refusal of `command`, or one saying it came without any.
+    func refusal(of command: ControlCommand) -> TransmitterError {
+        error?.transmitterError ?? .controlChannel("\(command.rawValue) failed without an error")
     }
 }
 

@@ -13,6 +13,9 @@ public final class ControlServer: Sendable {
     private let transmitter: any TransmitterControl
     /// The implementation's Wi-Fi peer-to-peer link, if it has one (`wifiPeerToPeer`).
     private let wifi: (any ControlWiFi)?
+    /// What serves the Spark commands, if the implementation has data connections (version 5).
+    let sparkHost: (any ControlSparkHost)?
+    let sparkState = Mutex(ControlSparkState())
     private let listener: StreamListener
     private let clients = Mutex<[ObjectIdentifier: StreamSocket]>([:])
     private let logger = Logger(label: "blueproof.control")
@@ -20,9 +23,11 @@ public final class ControlServer: Sendable {
     /// Where clients connect (the bound address, with the chosen port for `tcp:HOST:0`).
     public var address: TransportSpec { listener.address }
 
-    public init(transmitter: any TransmitterControl, listeningOn spec: TransportSpec, wifi: (any ControlWiFi)? = nil) throws(TransportError) {
+    public init(transmitter: any TransmitterControl, listeningOn spec: TransportSpec, wifi: (any ControlWiFi)? = nil,
+                spark: (any ControlSparkHost)? = nil) throws(TransportError) {
         self.transmitter = transmitter
         self.wifi = wifi
+        sparkHost = spark
         self.listener = try StreamListener(listeningOn: spec)
     }
 
@@ -39,6 +44,15 @@ public final class ControlServer: Sendable {
     public func close() {
         listener.close()
         for socket in clients.withLock({ $0.values }) { socket.close() }
+    }
+
+    /// Ends what the server still holds (the Spark subject) once it stopped serving.
+    public func shutDown() async { await closeSpark() }
+
+    /// Sends a Spark event to every client: the subject belongs to the server, not to one client.
+    func broadcast(_ event: ControlSparkEvent) {
+        guard let line = try? Self.eventLine(event, named: event.event) else { return }
+        for socket in clients.withLock({ Array($0.values) }) { try? socket.send(line) }
     }
 
     private func serve(_ socket: StreamSocket) async {
@@ -80,15 +94,25 @@ public final class ControlServer: Sendable {
         }
     }
 
-    /// The line for `event`. An event the protocol cannot hold (see `ControlCoding.line`)
-    /// becomes an `error` event naming it, so the client learns that an event was lost.
+    /// The line for `event`.
     static func line(for event: TransmitterEvent) throws(TransmitterError) -> [UInt8] {
         let message = ControlEvent(event)
+        return try eventLine(message, named: message.event)
+    }
+
+    /// The line for an event. One the protocol cannot hold (see `ControlCoding.line`), or one
+    /// longer than `LineSplitter.maxLineBytes` (a Spark data block of more than about 750 KB),
+    /// becomes an `error` event naming it, so the client learns that an event was lost.
+    static func eventLine<E: Encodable>(_ message: E, named name: String) throws(TransmitterError) -> [UInt8] {
         do throws(TransmitterError) {
-            return try ControlCoding.line(message)
+            let line = try ControlCoding.line(message)
+            guard line.count - 1 <= LineSplitter.maxLineBytes else {
+                throw .controlChannel("the line is \(line.count - 1) bytes, more than the limit of \(LineSplitter.maxLineBytes) bytes (maxLineBytes)")
+            }
+            return line
         } catch {
             var report = ControlEvent(event: "error")
-            report.error = ControlError(.controlChannel("cannot write the \(message.event) event: \(error.detail ?? "")"))
+            report.error = ControlError(.controlChannel("cannot write the \(name) event: \(error.detail ?? "")"))
             return try ControlCoding.line(report)
         }
     }
@@ -116,6 +140,10 @@ public final class ControlServer: Sendable {
         }
         func options() throws(TransmitterError) -> SendingOptions { try Self.options(request.options ?? []) }
         switch request.command {
+        case .sparkStart, .sparkRecordKey, .sparkLink, .sparkStartDataConnection, .sparkAccept, .sparkDecline, .sparkEnd,
+             .sparkSetReceiveCallbacks, .sparkCreateDataChannel, .sparkCloseDataChannel, .sparkSendStream, .sparkSendData,
+             .sparkSendFile, .sparkPlaceFile, .sparkRemoveFile, .sparkReadFile, .sparkStop:
+            return await performSpark(request)
         case .start:
             let text = request.mode ?? ConnectionMode.automatic.rawValue
             guard let mode = ConnectionMode(rawValue: text) else {

@@ -2,8 +2,9 @@
 import BlueproofTransmitter
 import Testing
 
-/// issue 17: the SPK cases against an implementation under test, before the control protocol
-/// carries Spark: not-applicable, naming why, never a verdict on the reference in its place.
+/// issue 17: the SPK cases against an implementation under test that offers no Spark subject:
+/// not-applicable, naming why, never a verdict on the reference in its place. (Through the
+/// control protocol's Spark commands: `RunSparkTests`, the `dut…` tests.)
 @Suite("Spark cases with an implementation under test")
 struct SparkCaseTests {
     /// Stands for `--dut`: a provider of an implementation under test that makes nothing.
@@ -16,7 +17,7 @@ struct SparkCaseTests {
         func release(for context: CaseContext) async {}
     }
 
-    @Test("every SPK case is not-applicable on an implementation under test, naming the control protocol")
+    @Test("every SPK case is not-applicable on an implementation under test with no Spark subject, naming the control protocol")
     func deviceUnderTest() async throws {
         let catalogue = try Fixtures.catalogue()
         for item in SparkCases.all() {
@@ -26,7 +27,7 @@ struct SparkCaseTests {
             let outcome = try await item.run(context)
             #expect(outcome.verdict == .notApplicable, "\(item.id): \(outcome.verdict) \(outcome.reason)")
             let unjudgeable = SparkCases.unjudgeable.contains { $0.id == item.id }
-            #expect(unjudgeable || outcome.reason.contains("the control protocol has no Spark commands"), "\(item.id): \(outcome.reason)")
+            #expect(unjudgeable || outcome.reason.contains("offers no Spark subject: its cases need the control protocol's Spark commands"), "\(item.id): \(outcome.reason)")
         }
     }
 }

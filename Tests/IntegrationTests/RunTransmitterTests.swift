@@ -129,11 +129,11 @@ extension Integration {
         }
 
         /// `blueproof dut` on its own btvirt, and `blueproof run` joining that btvirt.
-        static func againstDUT(_ filter: [String], defects: [String] = [], in folder: WorkFolder) async throws
+        static func againstDUT(_ filter: [String], defects: [String] = [], extra: [String] = [], in folder: WorkFolder) async throws
             -> (status: Int32, stdout: String, stderr: String, report: RunReport?) {
             let cli = try RequiredComponent.require(.cli)[0]
             let dut = try LiveCLI(cli, ["dut", "--listen", "tcp:127.0.0.1:0", "--session", folder.file("dut-session"),
-                                        "--work-dir", folder.file("dut-work")] + defects.flatMap { ["--defect", $0] })
+                                        "--work-dir", folder.file("dut-work")] + defects.flatMap { ["--defect", $0] } + extra)
             defer { dut.stop() }
             let serving = try #require(await dut.line(within: .seconds(60)) { $0.hasPrefix("serving the reference transmitter on ") },
                                        "dut did not start:\n\(dut.lines.joined(separator: "\n"))")

@@ -1,6 +1,8 @@
 import ArgumentParser
 import BlueproofConformance
 import BlueproofControl
+import BlueproofHost
+import BlueproofSpark
 import BlueproofTransmitter
 import BlueproofTransmitterLinks
 import BlueproofTransport
@@ -25,6 +27,11 @@ struct DUTCommand: AsyncParsableCommand {
         --defect turns on a deliberate fault of the reference (for showing a case fails). \
         --no-radio opens no controller: the transmitter meets no one, but its session and keys \
         are those of --session (BFT/KEY/BV-02 runs such a second process on the case's session).
+
+        The same process serves the Spark data-connection commands (sparkStart, sparkLink, ...; \
+        control protocol 5) with the reference Spark core on the same controller, so the SPK \
+        cases run against it too; --spark-defect breaks that core as --defect breaks the \
+        transmitter.
         """)
 
     @OptionGroup var options: ControllerOptions
@@ -44,6 +51,10 @@ struct DUTCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("A deliberate fault (repeatable): \(Defect.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "name"))
     var defect: [Defect] = []
 
+    // issue 17: Spark data connections
+    @Option(name: .long, help: ArgumentHelp("A deliberate fault of the Spark subject (repeatable): \(SparkDefects.named.map(\.name).joined(separator: ", ")).", valueName: "name"))
+    var sparkDefect: [String] = []
+
     @Flag(name: .long, help: "Open no controller: the transmitter runs on an empty simulated link and meets no one (another process on a session, for what persists across processes).")
     var noRadio = false
 
@@ -54,9 +65,20 @@ struct DUTCommand: AsyncParsableCommand {
     func validate() throws {
         do { _ = try listenSpec() } catch { throw ValidationError("--listen: \(error)") }
         if platform != nil, noRadio { throw ValidationError("--platform needs a radio: with --no-radio there is no BLE to announce it on") }  // issue 14
+        _ = try sparkDefects()  // issue 17
     }
 
     private func listenSpec() throws -> TransportSpec { try TransportSpec(listening: listen) }
+
+    // issue 17: Spark data connections
+    private func sparkDefects() throws -> SparkDefects {
+        try sparkDefect.reduce(into: SparkDefects()) { defects, name in
+            guard let named = SparkDefects.named.first(where: { $0.name == name }) else {
+                throw ValidationError("--spark-defect: no defect \(name); known: \(SparkDefects.named.map(\.name).joined(separator: ", "))")
+            }
+            defects.insert(named.defect)
+        }
+    }
 
     func run() async throws {
         options.logLevel.bootstrap()
@@ -74,6 +96,7 @@ struct DUTCommand: AsyncParsableCommand {
         let controllers: ControllerSession?
         let link: any TransmitterLink
         var wifi: TCPControlWiFi?
+        var spark: (any ControlSparkHost)?
         if noRadio {
             controllers = nil
             link = SimulatedNetwork().link(kind: .ble)
@@ -82,6 +105,7 @@ struct DUTCommand: AsyncParsableCommand {
             let host = try await opened.startHosts()[0]
             if let hint = opened.joinHint { Console.progress(hint) }
             controllers = opened
+            spark = ReferenceSparkHost(host: host, defects: try sparkDefects())  // issue 17
             if let platform {  // issue 14: both links
                 let tcp = TCPLink()
                 wifi = TCPControlWiFi(link: tcp)
@@ -99,18 +123,36 @@ struct DUTCommand: AsyncParsableCommand {
         let served: any TransmitterControl = faults.isEmpty ? transmitter : DefectiveTransmitter(wrapping: transmitter, defects: faults)
         let server: ControlServer
         do {
-            server = try ControlServer(transmitter: served, listeningOn: try listenSpec(), wifi: wifi)
+            server = try ControlServer(transmitter: served, listeningOn: try listenSpec(), wifi: wifi, spark: spark)
         } catch {
             Console.error("cannot listen on \(listen): \(error)")
             await controllers?.close()
             throw ExitCode(3)
         }
+        teardown.beforeExit { await server.shutDown() }  // issue 17: a stopped dut leaves no Spark links or files
         Console.line("serving the reference transmitter on \(server.address) (control protocol \(controlProtocolVersion)); session in \(directory.path)")
         if !faults.isEmpty { Console.line("deliberate faults: \(faults.map(\.rawValue).sorted().joined(separator: ", "))") }
+        if !sparkDefect.isEmpty { Console.line("deliberate Spark faults: \(sparkDefect.sorted().joined(separator: ", "))") }  // issue 17
         await server.run()
+        await server.shutDown()
         await transmitter.stop()
         await controllers?.close()
     }
 }
 
 extension Defect: ExpressibleByArgument {}
+
+// issue 17: Spark data connections
+/// The reference Spark core as `blueproof dut`'s Spark subject: one per `sparkStart`, on the
+/// command's LE host, its files in a folder of its own under the temporary folder.
+private struct ReferenceSparkHost: ControlSparkHost {
+    let host: LEHost
+    let defects: SparkDefects
+
+    func subject(_ application: SparkApplication, registration: UInt64,
+                 forward: @escaping @Sendable (SparkEvent) -> Void) async throws -> any SparkControl {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("blueproof-dut-spark-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
+        return try ReferenceSparkControl(host: host, application: application, registrationID: registration, folder: folder,
+                                         defects: defects, forward: forward)
+    }
+}

@@ -83,7 +83,7 @@ struct RunCommand: AsyncParsableCommand {
     var dut: String?
 
     @Option(name: .long, help: ArgumentHelp(
-        "An implementation under test the runner starts itself, per case (/bin/sh -c COMMAND): it gets the node of the role the case judges (a transfer case's peripheral or central, a transmitter case's node 0) as an H4 server behind the radio proxy and that node's capture, and the case in its environment (BLUEPROOF_HCI, BLUEPROOF_ROLE, BLUEPROOF_CASE, BLUEPROOF_PAYLOAD, BLUEPROOF_OUTPUT, BLUEPROOF_CONTROL). Exit status 77 means it does not play the role asked (the case does not apply); any other exit mid-case makes the case an error. See docs/dut.md.",
+        "An implementation under test the runner starts itself, per case (/bin/sh -c COMMAND): it gets the node of the role the case judges (a transfer case's peripheral or central, a transmitter or Spark case's node 0) as an H4 server behind the radio proxy and that node's capture, and the case in its environment (BLUEPROOF_HCI, BLUEPROOF_ROLE, BLUEPROOF_CASE, BLUEPROOF_PAYLOAD, BLUEPROOF_OUTPUT, BLUEPROOF_CONTROL). Exit status 77 means it does not play the role asked (the case does not apply); any other exit mid-case makes the case an error. See docs/dut.md.",
         valueName: "command"))
     var dutExec: String?
 
@@ -162,7 +162,7 @@ struct RunCommand: AsyncParsableCommand {
             }
             address = parsed
         }
-        guard let dutRole, let role = DUTRole(rawValue: dutRole), role != .transmitter else {
+        guard let dutRole, let role = DUTRole(rawValue: dutRole), role == .peripheral || role == .central else {
             throw ValidationError("--dut-address needs --dut-role peripheral or --dut-role central")
         }
         var payload: [UInt8]?

@@ -32,6 +32,10 @@ public struct CaseNeeds: Hashable, Sendable {
     /// after its beacon went quiet). It holds no processor while it waits, so `run --jobs N` lets
     /// such cases wait beside the N working ones (``CaseSchedule``); nil when the case has none.
     public var quietWindow: Duration? = nil
+    // issue 17: Spark data connections
+    /// Whether the case drives a subject on node 0 through the control protocol other than a
+    /// transmitter (the SPK cases' Spark subject): there an implementation under test goes.
+    public var controlSubject = false
 
     public init(controllers: Int = 0, features: Set<ControllerFeature> = [], radioScenario: String? = nil,
                 unproxiedNodes: Set<Int> = [], transmitters: Int = 0, linksPerNode: Int = 1, dutNode: Int? = nil,
@@ -52,7 +56,7 @@ public struct CaseNeeds: Hashable, Sendable {
 
     /// Where a device under test goes: the case's own ``dutNode``, else node 0 of a
     /// transmitter case (its subject); nil when the case has no place for one.
-    public var deviceNode: Int? { dutNode ?? (transmitters > 0 ? 0 : nil) }
+    public var deviceNode: Int? { dutNode ?? (transmitters > 0 || controlSubject ? 0 : nil) }
 
     /// Two nodes, peripheral (node 0) and central (node 1), as the transfer cases use.
     public static let transferPair = CaseNeeds(controllers: 2)

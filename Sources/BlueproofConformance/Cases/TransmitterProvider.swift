@@ -65,6 +65,10 @@ public protocol TransmitterProvider: Sendable {
     /// The Bluenet library of the implementation on node `node` (the BLN cases' subject), ended
     /// by the case. Throws ``TransmitterUnavailable`` when the provider cannot drive one.
     func bluenet(on node: Int, for context: CaseContext) async throws -> any BluenetControl
+    // issue 17: Spark data connections
+    /// The SPK cases' subject from this provider (an implementation under test), or nil for
+    /// the reference Spark core.
+    var sparkProvider: (any SparkProvider)? { get }
 }
 
 extension TransmitterProvider {
@@ -107,6 +111,11 @@ extension TransmitterProvider {
                          where condition: @escaping @Sendable (DualLink.Carriage) -> Bool, for context: CaseContext) async throws -> DualLink.Carriage? {
         throw TransmitterUnavailable("\(name) has no tester with both links")
     }
+
+    // issue 17: Spark data connections
+    /// Where the SPK cases get their subject when this provider has one of its own (an
+    /// implementation under test); nil: the reference Spark core.
+    public var sparkProvider: (any SparkProvider)? { nil }
 
     // issue 18: Bluenet
     public func bluenet(on node: Int, for context: CaseContext) async throws -> any BluenetControl {

@@ -26,6 +26,9 @@ public enum DUTRole: String, Hashable, Sendable, CaseIterable {
     case central
     /// A transmitter serving the control protocol on `BLUEPROOF_CONTROL`.
     case transmitter
+    // issue 17: Spark data connections
+    /// A Spark subject serving the protocol's Spark commands (version 5) on `BLUEPROOF_CONTROL`.
+    case spark
 }
 
 /// The environment a launch gets, added to the runner's own (docs/dut.md, "The environment").

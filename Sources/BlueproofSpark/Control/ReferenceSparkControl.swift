@@ -2,6 +2,7 @@ import BlueproofHost
 import BlueproofTransmitter
 import BlueproofWire
 import Foundation
+import Synchronization
 
 /// The reference as a Spark subject: a `SparkChannelNode` on one of the case's LE hosts, its
 /// core built for `application` with `defects` (none for the reference), received files in a
@@ -19,8 +20,13 @@ public final class ReferenceSparkControl: SparkControl {
     private let filesFolder: String
     private let folder: String
     private let pump: Task<Void, Never>
+    /// The LE connections ``link(to:)`` made, ended by ``close()``: a subject in a long-lived
+    /// process (`blueproof dut`) leaves nothing behind for the next case.
+    private let links = Mutex<[LEConnection]>([])
 
-    public init(host: LEHost, application: SparkApplication, registrationID: UInt64, folder: String, defects: SparkDefects = []) throws {
+    /// `forward` gets every event as it is recorded (a control-protocol server sends them on).
+    public init(host: LEHost, application: SparkApplication, registrationID: UInt64, folder: String, defects: SparkDefects = [],
+                forward: (@Sendable (SparkEvent) -> Void)? = nil) throws {
         self.host = host
         self.folder = folder
         self.registrationID = registrationID
@@ -33,13 +39,19 @@ public final class ReferenceSparkControl: SparkControl {
         node = SparkChannelNode(host: host, core: SparkCore(configuration: configuration, clock: SystemTimeSource(),
                                                             source: DiskFileSource(), sink: CacheFolderSink(directory: cacheFolder)))
         let (log, stream) = (events, node.events)
-        pump = Task { for await event in stream { log.append(event) } }
+        pump = Task {
+            for await event in stream {
+                log.append(event)
+                forward?(event)
+            }
+        }
     }
 
     public func recordKey(_ key: [UInt8], for peer: UInt64) async throws { await node.perform { $0.recordKey(key, for: peer) } }
 
     public func link(to address: BDAddress) async throws -> UInt64 {
         let connection = try await host.connect(to: address, type: .publicDevice, timeout: .seconds(5))
+        links.withLock { $0.append(connection) }
         return try await node.open(on: connection)
     }
 
@@ -72,7 +84,17 @@ public final class ReferenceSparkControl: SparkControl {
     }
 
     public func sendFile(_ path: String, on id: SparkConnectionID) async throws -> UInt64 {
-        try await node.perform { try $0.sendFile(path, on: id) }
+        try confined(path)
+        return try await node.perform { try $0.sendFile(path, on: id) }
+    }
+
+    /// Paths the subject's file calls take lie in its own folder: served over the control
+    /// protocol (`blueproof dut`), a client may not read, send or remove anything else.
+    private func confined(_ path: String) throws {
+        let root = URL(fileURLWithPath: folder).standardizedFileURL.path + "/"
+        guard URL(fileURLWithPath: path).standardizedFileURL.path.hasPrefix(root) else {
+            throw SparkFileFailure(path: path, reason: "not inside the subject's folder \(folder)")
+        }
     }
 
     public func placeFile(_ bytes: [UInt8], at relativePath: String) async throws -> String {
@@ -86,9 +108,13 @@ public final class ReferenceSparkControl: SparkControl {
         return path
     }
 
-    public func removeFile(at path: String) async throws { try FileManager.default.removeItem(atPath: path) }
+    public func removeFile(at path: String) async throws {
+        try confined(path)
+        try FileManager.default.removeItem(atPath: path)
+    }
 
     public func readFile(at path: String) async throws -> [UInt8]? {
+        try confined(path)
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return nil }
         let size = (attributes[.size] as? NSNumber)?.intValue ?? 0
         guard size <= Self.maxReadBytes else { throw SparkFileFailure(path: path, reason: "\(size) bytes, over the \(Self.maxReadBytes) read back") }
@@ -96,6 +122,7 @@ public final class ReferenceSparkControl: SparkControl {
     }
 
     public func close() async {
+        for connection in links.withLock({ $0 }) { try? await host.disconnect(connection) }
         pump.cancel()
         try? FileManager.default.removeItem(atPath: folder)
     }

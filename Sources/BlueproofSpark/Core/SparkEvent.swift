@@ -15,7 +15,7 @@ public struct SparkConnectionID: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// Where a connection is ("Listening For Data Connections", "Sending Data").
-public enum SparkConnectionState: Hashable, Sendable {
+public enum SparkConnectionState: Hashable, Sendable, CaseIterable {
     /// Outgoing, offer sent, no answer yet.
     case offering
     /// Incoming, `incomingDataConnectionOffered`; set-up not yet complete.
@@ -27,7 +27,7 @@ public enum SparkConnectionState: Hashable, Sendable {
 }
 
 /// Which side did it.
-public enum SparkSide: Hashable, Sendable {
+public enum SparkSide: Hashable, Sendable, CaseIterable {
     case local
     case remote
 }
@@ -48,7 +48,7 @@ public struct SparkProgress: Hashable, Sendable {
 
 /// What `dataAvailableCallback` gets: a stream block, or a data block's progress and then its bytes.
 public struct SparkChannelData: Hashable, Sendable {
-    public enum Kind: Hashable, Sendable {
+    public enum Kind: Hashable, Sendable, CaseIterable {
         /// `kDataChannelStream`: no size, no progress.
         case stream
         /// `kDataChannelData`: an in-memory block.

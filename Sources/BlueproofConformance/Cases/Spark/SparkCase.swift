@@ -1,3 +1,4 @@
+import BlueproofControl
 import BlueproofSpark
 
 /// An SPK case: a script over a ``SparkStage`` whose subject comes from a ``SparkProvider``
@@ -22,7 +23,11 @@ struct SparkCase: ConformanceCase {
         self.script = script
     }
 
-    var needs: CaseNeeds { CaseNeeds(controllers: testers + 1, linksPerNode: testers) }
+    var needs: CaseNeeds {
+        var needs = CaseNeeds(controllers: testers + 1, linksPerNode: testers)
+        needs.controlSubject = true  // issue 17: an implementation under test plays node 0
+        return needs
+    }
 
     /// The same case with its subject from `provider`.
     func with(_ provider: any SparkProvider) -> SparkCase {
@@ -30,11 +35,16 @@ struct SparkCase: ConformanceCase {
     }
 
     func run(_ context: CaseContext) async throws -> CaseOutcome {
-        if let transmitters = context.transmitterProvider, transmitters.isDeviceUnderTest, provider == nil {
-            return .notApplicable("the control protocol has no Spark commands yet (docs/control-protocol.md, \"Spark\"): \(transmitters.name) cannot be driven as a Spark subject")
+        // An implementation under test is judged itself or not at all: never the reference in its place.
+        var subjects = provider ?? ReferenceSparkProvider()
+        if provider == nil, let transmitters = context.transmitterProvider, transmitters.isDeviceUnderTest {
+            guard let theirs = transmitters.sparkProvider else {
+                return .notApplicable("\(transmitters.name) offers no Spark subject: its cases need the control protocol's Spark commands (docs/control-protocol.md, \"Spark data connections\")")
+            }
+            subjects = theirs
         }
-        let stage = try await SparkStage.make(context, provider: provider ?? ReferenceSparkProvider(), application: application, testers: testers)
-        let outcome: CaseOutcome
+        let stage = try await SparkStage.make(context, provider: subjects, application: application, testers: testers)
+        var outcome: CaseOutcome
         do {
             outcome = try await script(stage)
         } catch let verdict as SparkVerdict {
@@ -46,6 +56,10 @@ struct SparkCase: ConformanceCase {
         } catch {
             await stage.stop()
             throw error
+        }
+        // A control channel that broke mid-case: nothing it reported can be trusted.
+        if let subject = stage.subject as? ControlSparkSubject, let failure = await subject.client.failure {
+            outcome = .error("the control channel to the implementation failed mid-case: \(failure.detail ?? failure.summary)")
         }
         await stage.stop()
         return outcome.unlessOverflowed([stage.subject.events.overflow] + stage.testers.map(\.events.overflow))

@@ -119,6 +119,11 @@ enum SparkConnectionCases {
         let theirs = stage.mirror(offered, peer: tester.registrationID)
         _ = try await stage.expectSubject("incomingDataConnectionOffered with the caller's metadata") { $0 == .offered(theirs, metadata: "bv-01") ? true : nil }
         _ = try await stage.expectSubject("incomingDataConnectionAvailable once set up") { $0 == .available(theirs) ? true : nil }
+        let events = stage.subject.events.events
+        guard let offeredAt = events.firstIndex(of: .offered(theirs, metadata: "bv-01")), let availableAt = events.firstIndex(of: .available(theirs)),
+              offeredAt < availableAt else {
+            return .fail("the subject reported the connection available before it reported the offer")
+        }
         try await stage.subject.accept(theirs)
         _ = try await stage.expectTester(0, "dataConnectionAccepted") { $0 == .accepted(offered) ? true : nil }
         return .pass("the offer was reported offered with its metadata, then available, and accepted")
@@ -158,6 +163,9 @@ enum SparkConnectionCases {
         _ = try await stage.expectTester(1, "dataConnectionAccepted") { $0 == .accepted(offered) ? true : nil }
         let ended = stage.subject.events.events.filter { if case .ended(first.subject, _, _) = $0 { true } else { false } }
         guard ended.isEmpty else { return .fail("accepting a second user's connection ended the first: \(ended)") }
+        // Not only by its own account: the first user saw no end either.
+        let endedThere = stage.testers[0].events.events.filter { if case .ended(first.tester, _, _) = $0 { true } else { false } }
+        guard endedThere.isEmpty else { return .fail("accepting a second user's connection ended the first, as its user saw: \(endedThere)") }
         return .pass("two connections with two users were accepted and live at once")
     }
 

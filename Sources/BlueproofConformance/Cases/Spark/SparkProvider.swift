@@ -1,8 +1,10 @@
+import BlueproofControl
 import BlueproofSpark
 import Foundation
+import Synchronization
 
 /// Where a Spark case (SPK) gets its subject: the reference on node 0 of the case, a broken
-/// variant of it, or (later) an implementation under test over the control protocol.
+/// variant of it, or an implementation under test over the control protocol.
 public protocol SparkProvider: Sendable {
     /// A name for reports: `reference`, `reference with Spark defects ...`.
     var name: String { get }
@@ -26,4 +28,55 @@ public struct ReferenceSparkProvider: SparkProvider {
         return try ReferenceSparkControl(host: try context.host(0), application: application, registrationID: registrationID,
                                          folder: folder, defects: defects)
     }
+}
+
+// issue 17: Spark data connections
+/// An implementation under test as the Spark subject, over the control protocol's Spark
+/// commands (version 5, docs/control-protocol.md, "Spark data connections"): the one at
+/// `--dut`, connected afresh for each case, or the `--dut-exec` program started for each case
+/// as `spark` on node 0. One that speaks an older protocol, answers `sparkStart` with
+/// `sparkUnsupported` or does not play the role (status 77) makes the case not-applicable, but
+/// only until it has started a subject once in the run: after that, declining a case is an
+/// error, so an implementation cannot pick the cases it is judged on. One that does not answer
+/// is an error.
+public struct DUTSparkProvider: SparkProvider {
+    public let target: DUTTransmitterProvider.Subject
+    let starts: DUTSparkStarts
+
+    init(_ target: DUTTransmitterProvider.Subject, starts: DUTSparkStarts) {
+        self.target = target
+        self.starts = starts
+    }
+
+    public var name: String { target.name }
+
+    public func subject(_ application: SparkApplication, registrationID: UInt64, for context: CaseContext) async throws -> any SparkControl {
+        do {
+            let client = try await target.control(as: .spark, for: context)
+            let version = await client.protocolVersion
+            guard version >= controlProtocolSpark else {
+                await client.close()
+                throw TransmitterUnavailable("the implementation speaks control protocol \(version): the Spark commands need \(controlProtocolSpark)")
+            }
+            do {
+                let subject = try await ControlSparkSubject.start(client, application: application, registration: registrationID)
+                starts.started.store(true, ordering: .relaxed)
+                return subject
+            } catch let refused as SparkStartRefused {
+                await client.close()
+                throw TransmitterUnavailable("the implementation offers no Spark data connections: \(refused)")
+            } catch {
+                await client.close()
+                throw DeviceUnreachable(reason: "the implementation did not start a Spark subject: \(error)")
+            }
+        } catch let declined as TransmitterUnavailable where starts.started.load(ordering: .relaxed) {
+            throw DeviceUnreachable(reason: "the implementation started a Spark subject earlier in this run, then declined this case: \(declined)")
+        }
+    }
+}
+
+/// Whether an implementation has started a Spark subject in this run: one
+/// `DUTTransmitterProvider` holds it for all its cases.
+final class DUTSparkStarts: Sendable {
+    let started = Atomic<Bool>(false)
 }

@@ -35,11 +35,18 @@ final class SparkStage: Sendable {
         let folder = FileManager.default.temporaryDirectory
             .appendingPathComponent("blueproof-spark-testers-\(context.folder)-\(UInt32.random(in: 0...UInt32.max))").path
         var testers: [SparkTester] = []
-        for index in 0..<count {
-            testers.append(try await SparkTester(host: try context.host(index + 1), registrationID: 0x7E57_0000_0000_0001 + UInt64(index),
-                                                 folder: "\(folder)/tester\(index + 1)"))
+        let subject: any SparkControl
+        do {
+            for index in 0..<count {
+                testers.append(try await SparkTester(host: try context.host(index + 1), registrationID: 0x7E57_0000_0000_0001 + UInt64(index),
+                                                     folder: "\(folder)/tester\(index + 1)"))
+            }
+            subject = try await provider.subject(application, registrationID: subjectRegistration, for: context)
+        } catch {
+            for tester in testers { tester.stop() }
+            try? FileManager.default.removeItem(atPath: folder)
+            throw error
         }
-        let subject = try await provider.subject(application, registrationID: subjectRegistration, for: context)
         context.log.note("Spark subject \(provider.name), registration \(String(subject.registrationID, radix: 16)); \(count) tester(s)")
         return SparkStage(context: context, subject: subject, testers: testers, folder: folder)
     }
@@ -85,7 +92,7 @@ final class SparkStage: Sendable {
     func expectTester<T: Sendable>(_ index: Int, _ what: String, within limit: Duration = eventTimeout,
                                    _ match: @escaping @Sendable (SparkEvent) -> T?) async throws -> T {
         do { return try await testers[index].events.first(what, within: limit, match) } catch is TimeoutError {
-            throw SparkVerdict.fail("tester \(index + 1) received no \(what) within \(limit)")
+            throw SparkVerdict.fail("tester \(index + 1) never received \(what) within \(limit)")
         }
     }
 

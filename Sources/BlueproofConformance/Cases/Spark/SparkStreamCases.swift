@@ -18,7 +18,8 @@ enum SparkStreamCases {
         let tester = stage.testers[0]
         let channel = try await stage.subject.createDataChannel(out, description: "closed with sends pending")
         var sends: [UInt64] = []
-        for index in 0..<4 { sends.append(try await stage.subject.send(sparkPattern(256 << 10, seed: UInt8(index)), toChannel: channel, on: out)) }
+        let blocks = (0..<4).map { sparkPattern(256 << 10, seed: UInt8($0)) }
+        for block in blocks { sends.append(try await stage.subject.send(block, toChannel: channel, on: out)) }
         try await stage.subject.closeDataChannel(out, channel: channel)
         // The barrier: a block on a second channel, queued after the closed channel's sends.
         let barrier = try await stage.subject.createDataChannel(out, description: "after the close")
@@ -31,11 +32,25 @@ enum SparkStreamCases {
         guard let closedAt = records.firstIndex(where: { $0.event == .channelClosed(out, channel: channel, by: .local) }) else {
             return .fail("the subject never reported closing the channel")
         }
-        var cancelled = 0
+        var cancelled: Set<UInt64> = []
         for (index, record) in records.enumerated() {
             guard case .sendProgress(out, let send, let progress) = record.event, sends.contains(send) else { continue }
             if progress.done && index > closedAt { return .fail("send \(send) completed after closeDataChannel: its pending blocks still went out") }
-            if case .channelClosed(channel)? = progress.error { cancelled += 1 }
+            if case .channelClosed(channel)? = progress.error { cancelled.insert(send) }
+        }
+        // The peer is the judge of what went out: the close reached it, what arrived is the sends'
+        // bytes in order, and no send reported cancelled arrived whole (a cancelled send may have
+        // left in part before the close).
+        guard tester.events.events.contains(.channelClosed(incoming, channel: channel, by: .remote)) else {
+            return .fail("the peer never learned that the channel was closed, though a block sent after the close arrived")
+        }
+        let arrived = received(tester, incoming, channel: channel)
+        let sent = blocks.flatMap { $0 }
+        guard arrived.count <= sent.count, arrived[...] == sent.prefix(arrived.count) else {
+            return .fail("the peer received \(arrived.count) bytes on the channel that are not the sends' bytes in order")
+        }
+        if let firstCancelled = sends.firstIndex(where: cancelled.contains), arrived.count >= (firstCancelled + 1) * (256 << 10) {
+            return .fail("send \(sends[firstCancelled]) was reported cancelled, yet the peer received all its bytes before the close")
         }
         let late = tester.events.records.drop { $0.event != .channelClosed(incoming, channel: channel, by: .remote) }.dropFirst().filter { record in
             switch record.event {
@@ -45,8 +60,8 @@ enum SparkStreamCases {
             }
         }
         guard late.isEmpty else { return .fail("the peer received \(late.count) block(s) on the channel after it was closed") }
-        guard cancelled > 0 else { return .inconclusive("every send had left before closeDataChannel: nothing was pending to cancel") }
-        return .pass("closeDataChannel cancelled \(cancelled) pending send(s) (reported channelClosed); nothing more went out on the channel")
+        guard !cancelled.isEmpty else { return .inconclusive("every send had left before closeDataChannel: nothing was pending to cancel") }
+        return .pass("closeDataChannel cancelled \(cancelled.count) pending send(s) (reported channelClosed); nothing more went out on the channel")
     }
 
     /// `createDataChannel` gives an id the peer knows and sends can use.

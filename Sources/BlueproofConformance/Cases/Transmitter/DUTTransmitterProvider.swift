@@ -22,7 +22,6 @@ public actor DUTTransmitterProvider: TransmitterProvider {
     public nonisolated let subject: Subject
     private let testers: ReferenceTransmitterProvider
     private var client: ControlClient?
-    private var sockets = 0
     /// Per case: the Wi-Fi peer-to-peer the implementation shares with the testers (issue 14).
     private var wifiGroups: [ObjectIdentifier: WiFiGroup] = [:]
 
@@ -35,12 +34,7 @@ public actor DUTTransmitterProvider: TransmitterProvider {
         self.init(.address(address), sessionRoot: sessionRoot)
     }
 
-    public nonisolated var name: String {
-        switch subject {
-        case let .address(address): address.description
-        case let .exec(exec): exec.description
-        }
-    }
+    public nonisolated var name: String { subject.name }
 
     public nonisolated var isDeviceUnderTest: Bool { true }
 
@@ -111,6 +105,11 @@ public actor DUTTransmitterProvider: TransmitterProvider {
 
     public func implementationName() async -> String? { await client?.implementation }
 
+    // issue 17: Spark data connections
+    public nonisolated var sparkProvider: (any SparkProvider)? { DUTSparkProvider(subject, starts: sparkStarts) }
+    /// Whether the implementation has started a Spark subject in this run (`DUTSparkProvider`).
+    private nonisolated let sparkStarts = DUTSparkStarts()
+
     /// The control channel broke during the case: the runner calls the case an error rather
     /// than trusting what the client returned.
     public func harnessFailure() async -> String? {
@@ -119,51 +118,11 @@ public actor DUTTransmitterProvider: TransmitterProvider {
     }
 
     private func subjectClient(for context: CaseContext) async throws -> ControlClient {
-        switch subject {
-        case let .address(address):
-            if let client, await client.failure == nil { return client }
-            do {
-                let fresh = try await ControlClient.connect(to: address)
-                client = fresh
-                return fresh
-            } catch {
-                throw DeviceUnreachable(reason: "the implementation at \(address) does not answer: \(error)")
-            }
-        case let .exec(exec):
-            guard let dut = context.dut, dut.node == 0 else {
-                throw TransmitterUnavailable("the case has no node for the implementation under test")
-            }
-            sockets += 1
-            // Short, in the temporary folder: a unix socket path holds at most 107 bytes.
-            let path = "\(NSTemporaryDirectory())/bp-control-\(getpid())-\(sockets).sock"
-            let launch = try await dut.launch(.transmitter, extra: [DUTEnvironment.control: "unix:\(path)"])
-            let fresh = try await Self.connect(to: .unix(path: path), launch: launch, within: exec.startTimeout, clock: context.clock)
-            client = fresh
-            return fresh
-        }
-    }
-
-    /// Connects once the launch listens, retrying every 100 ms (a program gives no other sign
-    /// that its socket is ready) until it answers, ends, or `limit` passes.
-    private static func connect(to address: TransportSpec, launch: DUTLaunch, within limit: Duration,
-                                clock: any Clock<Duration>) async throws -> ControlClient {
-        do {
-            return try await withTimeout(limit, clock: clock, what: "the control protocol on \(address)") {
-                while true {
-                    switch launch.end {
-                    case .running: break
-                    case .unsupportedRole:
-                        throw TransmitterUnavailable("the implementation does not play the transmitter role (status 77)")
-                    default:
-                        throw DeviceUnreachable(reason: "the implementation \(launch.end) before serving the control protocol on \(address)")
-                    }
-                    if let client = try? await ControlClient.connect(to: address) { return client }
-                    try await clock.sleep(for: .milliseconds(100))
-                }
-            }
-        } catch let timeout as TimeoutError {
-            throw DeviceUnreachable(reason: "the implementation did not serve the control protocol: \(timeout)")
-        }
+        // With --dut the implementation stays up: its channel is kept while it works.
+        if case .address = subject, let client, await client.failure == nil { return client }
+        let fresh = try await subject.control(as: .transmitter, for: context)
+        client = fresh
+        return fresh
     }
 }
 
