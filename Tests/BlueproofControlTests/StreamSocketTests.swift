@@ -1,5 +1,8 @@
 import BlueproofTransport
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 
 @Suite("Stream sockets")
@@ -25,13 +28,29 @@ struct StreamSocketTests {
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "keep")
     }
 
-    @Test("connecting where nobody listens any more fails, naming the endpoint")
+    @Test("connecting where nobody listens fails, naming the endpoint: a tcp port held but not listening, a unix listener gone")
     func refused() async throws {
-        let listener = try StreamListener(listeningOn: .tcp(host: "127.0.0.1", port: 0))
+        // The port stays bound by this socket, so no other test's listener (nor a connect's own
+        // source port) can take it between the close and the connect.
+        let held = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(held >= 0)
+        defer { close(held) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(held, $0, length) == 0 && getsockname(held, $0, &length) == 0 }
+        }
+        try #require(bound)
+        let tcp = TransportSpec.tcp(host: "127.0.0.1", port: UInt16(bigEndian: address.sin_port))
+        let listener = try StreamListener(listeningOn: .unix(path: NSTemporaryDirectory() + "bp-ctl-\(UUID().uuidString.prefix(8)).sock"))
         listener.close()
         for await _ in listener.connections {}  // the acceptor has closed the socket
-        let error = #expect(throws: TransportError.self) { try StreamSocket.connect(to: listener.address) }
-        #expect(error.map { "\($0)" }?.contains(listener.address.description) == true)
+        for spec in [tcp, listener.address] {
+            let error = #expect(throws: TransportError.self) { try StreamSocket.connect(to: spec) }
+            #expect(error.map { "\($0)" }?.contains(spec.description) == true, "\(spec)")
+        }
     }
 
     private func roundTrip(listen spec: TransportSpec) async throws {
