@@ -69,6 +69,12 @@ extension Integration {
             "channelUnannounced": "never told of", "streamProgressReported": "progress has no meaning for streams",
             "streamTypedAsData": "not stream", "vanishedFileEndsAsDone": "reported the send done although its file vanished",
             "receivedDataDropped": "transferComplete held 0 bytes", "fileNameFromFirstComponent": "not \"bv-03.bin\"",
+            "checkedAfterSending": "refused with the key error still reached the peer", "keyPresenceOnly": "holds a wrong key for was made available",
+            "metadataCountedInCharacters": "(1366 characters) of metadata returned", "metadataAsciiOnly": "bytes that differ",
+            "calleeIDsOfCaller": "never received the block the subject sent", "endUnannounced": "never received the end of the connection the subject ended",
+            "closeUnannounced": "never learned that the channel was closed", "availableBeforeOffered": "available before it reported the offer",
+            "acceptEndsOthers": "ended the first, as its user saw", "channelBeforeAccept": "had not accepted returned channel",
+            "busyNeverFreed": "still ended a new offer", "linkLossKeepsConnection": "no end of the connection whose link was lost",
         ]
 
         @Test("btvirt: every SPK case fails on the Spark defect that breaks its rule", .requires(.btvirt, .preload),

@@ -4,21 +4,26 @@ extension SparkCore {
     /// `startDataConnection(regId, metaData:)`: refused with the key error when no key for
     /// `peer` is on record, and with `metadataTooLarge` over 4096 bytes.
     public mutating func startDataConnection(to peer: UInt64, metadata: String = "") throws(SparkError) -> SparkConnectionID {
-        if !configuration.defects.contains(.metadataUnbounded), let reason = SparkRules.metadata(metadata),
-           case .metadataTooLarge(let bytes, let limit) = reason {
-            throw .metadataTooLarge(bytes: bytes, limit: limit)
-        }
-        if configuration.defects.contains(.metadataLimitLow), metadata.utf8.count > SparkLimits.maxMetadataBytes - 2 {
-            throw .metadataTooLarge(bytes: metadata.utf8.count, limit: SparkLimits.maxMetadataBytes - 2)
-        }
-        guard keys[peer] != nil else { throw .keyError(peer: peer) }
-        let limit = configuration.concurrency.limit
-        guard connections.count < limit else { throw .tooManyConnections(limit: limit) }
+        let defects = configuration.defects
         let id = SparkConnectionID(peer: peer, number: nextConnection, outgoing: true)
-        nextConnection &+= 1
+        let sent = defects.contains(.metadataAsciiOnly) ? String(String.UnicodeScalarView(metadata.unicodeScalars.map { $0.isASCII ? $0 : "?" })) : metadata
+        let offer = SparkOffer(caller: configuration.registrationID, callee: peer, callerKey: configuration.keyID, metadata: sent)
+        let early = defects.contains(.checkedAfterSending)
+        if early {
+            nextConnection &+= 1
+            sendControl(id, .offer(offer))
+        }
+        let counted = defects.contains(.metadataCountedInCharacters) ? metadata.count : metadata.utf8.count
+        let limit = defects.contains(.metadataLimitLow) ? SparkLimits.maxMetadataBytes - 2 : SparkLimits.maxMetadataBytes
+        if !defects.contains(.metadataUnbounded), counted > limit { throw .metadataTooLarge(bytes: counted, limit: limit) }
+        guard keys[peer] != nil else { throw .keyError(peer: peer) }
+        let most = configuration.concurrency.limit
+        guard connections.count < most else { throw .tooManyConnections(limit: most) }
         connections[id] = ConnectionRecord(state: .offering, outgoing: true, deadline: clock.now().addingTimeInterval(configuration.offerTimeout))
-        let offer = SparkOffer(caller: configuration.registrationID, callee: peer, callerKey: configuration.keyID, metadata: metadata)
-        sendControl(id, .offer(offer))
+        if !early {
+            nextConnection &+= 1
+            sendControl(id, .offer(offer))
+        }
         events.append(.offering(id, metadata: metadata))
         return id
     }
@@ -37,6 +42,9 @@ extension SparkCore {
         connections[id]?.state = .accepted
         sendControl(id, .accept)
         events.append(.accepted(id))
+        if configuration.defects.contains(.acceptEndsOthers) {
+            for other in connections.keys where other != id && !other.outgoing && connections[other]?.state == .accepted { sendControl(other, .end(.ended)) }
+        }
     }
 
     /// Declines an incoming connection not yet accepted (the sample's decline button).
@@ -49,7 +57,7 @@ extension SparkCore {
     /// `end(_ connection:)`, from either side and in any state.
     public mutating func end(_ id: SparkConnectionID, reason: SparkEndReason = .ended) throws(SparkError) {
         guard connections[id] != nil else { throw .unknownConnection(id) }
-        tearDown(id, reason: reason, by: .local, notify: true)
+        tearDown(id, reason: reason, by: .local, notify: !configuration.defects.contains(.endUnannounced))
     }
 
     /// Sets the receive callbacks: until then data, stream and file frames are ignored
@@ -71,7 +79,8 @@ extension SparkCore {
         guard connections[id] == nil else { return events.append(.ignored(peer: id.peer, .unexpected(id, kind: 2))) }
         let refusal: SparkEndReason? =
             if offer.callee != configuration.registrationID || offer.caller != id.peer { .malformed }
-            else if keys[id.peer] != offer.callerKey && !configuration.defects.contains(.keyUnchecked) { .keyError }
+            else if !configuration.defects.contains(.keyUnchecked),
+                    configuration.defects.contains(.keyPresenceOnly) ? keys[id.peer] == nil : keys[id.peer] != offer.callerKey { .keyError }
             else if configuration.concurrency != .single && connections.count >= configuration.concurrency.limit { .tooManyConnections }
             else if configuration.defects.contains(.severalRefused) && !connections.isEmpty { .tooManyConnections }
             else { nil }
@@ -79,11 +88,17 @@ extension SparkCore {
             sendControl(id, .decline(refusal))
             return events.append(.ended(id, refusal, by: .local))
         }
-        let busy = configuration.concurrency == .single && !connections.isEmpty && !configuration.defects.contains(.secondOfferKept)
-        connections[id] = ConnectionRecord(state: .offered, outgoing: false)
+        let held = !connections.isEmpty || (heldBefore && configuration.defects.contains(.busyNeverFreed))
+        let busy = configuration.concurrency == .single && held && !configuration.defects.contains(.secondOfferKept)
+        heldBefore = true
+        connections[id] = ConnectionRecord(state: .offered, outgoing: configuration.defects.contains(.calleeIDsOfCaller))
         events.append(.offered(id, metadata: offer.metadata))
         if busy { return tearDown(id, reason: .busy, by: .local, notify: true) }
+        let offeredAt = events.count - 1
         if configuration.setup == .automatic && !configuration.defects.contains(.setupNeverCompletes) { try? setupComplete(id) }
+        if configuration.defects.contains(.availableBeforeOffered), events.indices.contains(offeredAt + 1), events[offeredAt + 1] == .available(id) {
+            events.swapAt(offeredAt, offeredAt + 1)
+        }
     }
 
     /// `accept`, `decline` and `end` from the peer.

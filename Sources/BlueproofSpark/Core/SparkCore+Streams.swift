@@ -20,7 +20,7 @@ extension SparkCore {
         guard record.channels.removeValue(forKey: channel) != nil else { throw .unknownChannel(channel) }
         connections[id] = record
         if !configuration.defects.contains(.closeKeepsPending) { dropStreamSends(on: id, channel: channel) }
-        sendControl(id, .channelClose(channel: channel))
+        if !configuration.defects.contains(.closeUnannounced) { sendControl(id, .channelClose(channel: channel)) }
         events.append(.channelClosed(id, channel: channel, by: .local))
     }
 
@@ -41,7 +41,9 @@ extension SparkCore {
 
     func acceptedRecord(_ id: SparkConnectionID) throws(SparkError) -> ConnectionRecord {
         guard let record = connections[id] else { throw .unknownConnection(id) }
-        guard record.state == .accepted else { throw .wrongState(id, record.state) }
+        guard record.state == .accepted || (record.state == .offering && configuration.defects.contains(.channelBeforeAccept)) else {
+            throw .wrongState(id, record.state)
+        }
         return record
     }
 

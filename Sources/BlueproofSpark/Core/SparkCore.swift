@@ -19,6 +19,8 @@ public struct SparkCore {
     var queues: [UInt64: PeerQueue] = [:]
     var events: [SparkEvent] = []
     var nextConnection: UInt32 = 1
+    /// Whether the single-connection app has held a connection (for the `busyNeverFreed` variant only).
+    var heldBefore = false
     var nextSend: UInt64 = 1
 
     public init(configuration: SparkConfiguration, clock: any TransmitterTimeSource, source: any SparkFileSource, sink: any SparkFileSink) {
@@ -48,7 +50,14 @@ public struct SparkCore {
 
     /// Ends every connection with `peer`: its link is gone.
     public mutating func linkLost(_ peer: UInt64) {
-        for id in connections.keys where id.peer == peer { tearDown(id, reason: .linkLost, by: .remote, notify: false) }
+        for id in connections.keys where id.peer == peer {
+            guard configuration.defects.contains(.linkLossKeepsConnection), let record = connections[id] else {
+                tearDown(id, reason: .linkLost, by: .remote, notify: false)
+                continue
+            }
+            for transfer in record.incoming.values { failIncoming(transfer, on: id, error: .connectionEnded(.linkLost)) }
+            connections[id]?.incoming = [:]
+        }
         queues[peer] = nil
     }
 

@@ -45,6 +45,30 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
     public static let receivedDataDropped = SparkDefects(rawValue: 1 << 18)
     /// A file is named by its path's first component rather than its last (SPK/FILE/BV-03).
     public static let fileNameFromFirstComponent = SparkDefects(rawValue: 1 << 19)
+    /// `startDataConnection` sends the offer before its checks, then throws (SPK/CONN/BI-03).
+    public static let checkedAfterSending = SparkDefects(rawValue: 1 << 20)
+    /// The callee checks that it holds some key for the caller, not that it is the caller's (SPK/CONN/BI-03).
+    public static let keyPresenceOnly = SparkDefects(rawValue: 1 << 21)
+    /// The metadata limit is counted in characters, not UTF-8 bytes (SPK/CONN/BI-04).
+    public static let metadataCountedInCharacters = SparkDefects(rawValue: 1 << 22)
+    /// Offered metadata is sent as ASCII, anything else replaced by `?` (SPK/CONN/BV-04, BV-05).
+    public static let metadataAsciiOnly = SparkDefects(rawValue: 1 << 23)
+    /// As callee, channel and transfer ids take the caller's parity, so the caller ignores them (SPK/CONN/BV-03).
+    public static let calleeIDsOfCaller = SparkDefects(rawValue: 1 << 24)
+    /// `end` reports the connection ended but never tells the peer (SPK/CONN/BI-01).
+    public static let endUnannounced = SparkDefects(rawValue: 1 << 25)
+    /// `closeDataChannel` drops the queued sends but never tells the peer (SPK/STRM/BI-01).
+    public static let closeUnannounced = SparkDefects(rawValue: 1 << 26)
+    /// An offer is reported available before it is reported offered (SPK/CONN/BV-01).
+    public static let availableBeforeOffered = SparkDefects(rawValue: 1 << 27)
+    /// Accepting a connection silently ends the other incoming ones at their callers (SPK/CONN/BV-03).
+    public static let acceptEndsOthers = SparkDefects(rawValue: 1 << 28)
+    /// A connection still being offered takes channels and sends (SPK/CONN/BV-02).
+    public static let channelBeforeAccept = SparkDefects(rawValue: 1 << 29)
+    /// The single-connection app stays busy once it has held a connection, even after it ended (SPK/CONN/BI-02).
+    public static let busyNeverFreed = SparkDefects(rawValue: 1 << 30)
+    /// A lost link fails the transfers on it but leaves its connections open (SPK/FILE/BI-02).
+    public static let linkLossKeepsConnection = SparkDefects(rawValue: 1 << 31)
 
     /// Every defect by name, for reports and the broken-variant table.
     public static let named: [(name: String, defect: SparkDefects)] = [
@@ -56,7 +80,12 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
         ("metadataLimitLow", .metadataLimitLow), ("channelUnannounced", .channelUnannounced),
         ("streamProgressReported", .streamProgressReported), ("streamTypedAsData", .streamTypedAsData),
         ("vanishedFileEndsAsDone", .vanishedFileEndsAsDone), ("receivedDataDropped", .receivedDataDropped),
-        ("fileNameFromFirstComponent", .fileNameFromFirstComponent),
+        ("fileNameFromFirstComponent", .fileNameFromFirstComponent), ("checkedAfterSending", .checkedAfterSending),
+        ("keyPresenceOnly", .keyPresenceOnly), ("metadataCountedInCharacters", .metadataCountedInCharacters),
+        ("metadataAsciiOnly", .metadataAsciiOnly), ("calleeIDsOfCaller", .calleeIDsOfCaller), ("endUnannounced", .endUnannounced),
+        ("closeUnannounced", .closeUnannounced), ("availableBeforeOffered", .availableBeforeOffered), ("acceptEndsOthers", .acceptEndsOthers),
+        ("channelBeforeAccept", .channelBeforeAccept), ("busyNeverFreed", .busyNeverFreed),
+        ("linkLossKeepsConnection", .linkLossKeepsConnection),
     ]
 
     /// The names of the defects in this set, in `named` order.

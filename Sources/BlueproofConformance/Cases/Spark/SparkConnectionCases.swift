@@ -25,9 +25,15 @@ enum SparkConnectionCases {
         }
     }
 
+    /// How `id` ended, once it has: the reason and the side that ended it.
+    static func ending(_ id: SparkConnectionID) -> @Sendable (SparkEvent) -> Settled? {
+        { event in if case .ended(id, let reason, let side) = event { .ended(reason, side) } else { nil } }
+    }
+
     /// A decline ends the connection on both sides: the subject as caller takes the tester's
     /// decline as the end, never as an accept; as callee its decline ends it at the tester.
-    static let declined = SparkCase("SPK/CONN/BI-01", brokenBy: .declineTakenAsAccept) { stage in
+    /// An accepted connection ended by either side ends on both.
+    static let declined = SparkCase("SPK/CONN/BI-01", brokenBy: [.declineTakenAsAccept, .endUnannounced]) { stage in
         try await stage.link(0)
         let tester = stage.testers[0]
         let (out, incoming) = try await stage.subjectOffers(0, metadata: "decline me")
@@ -45,14 +51,26 @@ enum SparkConnectionCases {
         guard callee == .ended(.declined, .local), atTester == .ended(.declined, .remote) else {
             return .fail("the subject declining an offer: it reported \(callee), the caller received \(atTester)")
         }
-        return .pass("a decline ended the connection on both sides, the subject calling and called")
+        // Ending an accepted connection, from each side, ends it on both.
+        let mine = try await stage.testerCalls(0, metadata: "ended by the subject")
+        try await stage.subject.end(mine.subject)
+        let endedHere = try await stage.expectSubject("the end of the connection it ended", ending(mine.subject))
+        let endedThere = try await stage.expectTester(0, "the end of the connection the subject ended", ending(mine.tester))
+        guard endedHere == .ended(.ended, .local), endedThere == .ended(.ended, .remote) else {
+            return .fail("the subject ending its connection: it reported \(endedHere), its peer received \(endedThere)")
+        }
+        let yours = try await stage.testerCalls(0, metadata: "ended by the tester")
+        try await tester.perform { try $0.end(yours.tester) }
+        let endedByPeer = try await stage.expectSubject("the end of the connection its peer ended", ending(yours.subject))
+        guard endedByPeer == .ended(.ended, .remote) else { return .fail("its peer ending the connection, the subject reported \(endedByPeer)") }
+        return .pass("a decline ended the connection on both sides, the subject calling and called; so did an end from either side")
     }
 
     /// The sample app, holding one connection, ends a second offer at once (`busy`), reporting
     /// it offered but never available.
-    static let secondOffer = SparkCase("SPK/CONN/BI-02", application: .sample, brokenBy: .secondOfferKept) { stage in
+    static let secondOffer = SparkCase("SPK/CONN/BI-02", application: .sample, brokenBy: [.secondOfferKept, .busyNeverFreed]) { stage in
         try await stage.link(0)
-        _ = try await stage.testerCalls(0)
+        let first = try await stage.testerCalls(0)
         let tester = stage.testers[0]
         let second = try await tester.perform { try $0.startDataConnection(to: stage.subject.registrationID, metadata: "second") }
         let theirs = stage.mirror(second, peer: tester.registrationID)
@@ -63,56 +81,80 @@ enum SparkConnectionCases {
         }
         let atTester = try await stage.expectTester(0, "an answer to its second offer", settled(second))
         guard atTester == .ended(.busy, .remote) else { return .fail("the second caller received \(atTester), not ended (busy)") }
-        return .pass("holding one connection, the sample app ended the second offer (busy) at once")
+        // The connection it held ends: the app is free for the next offer.
+        try await tester.perform { try $0.end(first.tester) }
+        _ = try await stage.expectSubject("the end of the connection it held", ending(first.subject))
+        let third = try await tester.perform { try $0.startDataConnection(to: stage.subject.registrationID, metadata: "third") }
+        let freed = try await stage.expectSubject("an offer once its connection ended made available or ended",
+                                                  settled(stage.mirror(third, peer: tester.registrationID), available: true))
+        guard freed == .accepted else { return .fail("after the connection it held had ended, the single-connection app still ended a new offer: \(freed)") }
+        return .pass("holding one connection, the sample app ended the second offer (busy) at once; once that connection ended, it took the next")
     }
 
     /// Keys not exchanged: the subject's own offer fails with the key error before anything is
-    /// sent, and a caller whose key it does not hold is declined with the key error.
-    static let keyError = SparkCase("SPK/CONN/BI-03", brokenBy: .keyUnchecked) { stage in
+    /// sent, and a caller whose key it does not hold, or holds wrong, is declined with the key error.
+    static let keyError = SparkCase("SPK/CONN/BI-03", brokenBy: [.keyUnchecked, .checkedAfterSending, .keyPresenceOnly]) { stage in
         try await stage.link(0, keys: false)
         let tester = stage.testers[0]
+        // The tester holds the subject's key from the start, so an offer sent in spite of the key error would be offered there.
+        await tester.perform { $0.recordKey(stage.subject.keyID, for: stage.subject.registrationID) }
         do {
             let id = try await stage.subject.startDataConnection(to: tester.registrationID, metadata: "no key")
             return .fail("startDataConnection to a peer whose key the subject does not hold returned \(id) instead of the key error")
         } catch let error as SparkError {
             guard case .keyError = error else { return .fail("startDataConnection without the peer's key failed with \(error), not the key error") }
         }
-        await tester.perform { $0.recordKey(stage.subject.keyID, for: stage.subject.registrationID) }
-        let offered = try await tester.perform { try $0.startDataConnection(to: stage.subject.registrationID, metadata: "unsynchronized") }
-        let theirs = stage.mirror(offered, peer: tester.registrationID)
-        let atSubject = try await stage.expectSubject("an offer it holds no key for made available or ended", settled(theirs, available: true))
-        guard atSubject == .ended(.keyError, .local) else {
-            return .fail("an offer from a caller whose key the subject does not hold was \(atSubject == .accepted ? "made available" : "\(atSubject)"), not declined with the key error")
+        for wrongKey in [false, true] {
+            if wrongKey { try await stage.subject.recordKey(tester.keyID.map { $0 ^ 0x5A }, for: tester.registrationID) }
+            let held = wrongKey ? "holds a wrong key for" : "holds no key for"
+            let offered = try await tester.perform { try $0.startDataConnection(to: stage.subject.registrationID, metadata: "unsynchronized") }
+            let theirs = stage.mirror(offered, peer: tester.registrationID)
+            let atSubject = try await stage.expectSubject("an offer from a caller it \(held) made available or ended", settled(theirs, available: true))
+            guard atSubject == .ended(.keyError, .local) else {
+                return .fail("an offer from a caller the subject \(held) was \(atSubject == .accepted ? "made available" : "\(atSubject)"), not declined with the key error")
+            }
+            // Its answer follows on the same channel any offer the subject sent first, so it is the barrier.
+            let atTester = try await stage.expectTester(0, "an answer to an offer the subject \(held)", settled(offered))
+            guard atTester == .ended(.keyError, .remote) else { return .fail("the caller the subject \(held) received \(atTester)") }
         }
-        let atTester = try await stage.expectTester(0, "an answer to an offer the subject holds no key for", settled(offered))
-        guard atTester == .ended(.keyError, .remote) else { return .fail("the caller the subject holds no key for received \(atTester)") }
-        let received = tester.events.events.filter { if case .offered = $0 { true } else { false } }
-        guard received.isEmpty else { return .fail("the subject's refused offer still reached the peer: \(received)") }
-        return .pass("without keys exchanged the subject's offer failed with the key error and nothing was sent; a caller it holds no key for was declined (key error)")
+        let received = tester.events.events.filter { if case .offered(let id, _) = $0 { id.peer == stage.subject.registrationID } else { false } }
+        guard received.isEmpty else { return .fail("the offer refused with the key error still reached the peer: \(received)") }
+        return .pass("without keys exchanged the subject's offer failed with the key error and nothing was sent; callers it holds no key, or a wrong key, for were declined (key error)")
     }
 
-    /// Metadata one byte over 4096 is refused by the API and never sent.
-    static let metadataOver = SparkCase("SPK/CONN/BI-04", brokenBy: .metadataUnbounded) { stage in
+    /// Metadata over 4096 bytes of UTF-8 is refused by the API and never sent: one byte over in
+    /// ASCII, and 1366 three-byte characters (4098 bytes, 1366 characters).
+    static let metadataOver = SparkCase("SPK/CONN/BI-04", brokenBy: [.metadataUnbounded, .metadataCountedInCharacters]) { stage in
         try await stage.link(0)
         let tester = stage.testers[0]
-        let over = String(repeating: "m", count: SparkLimits.maxMetadataBytes + 1)
-        do {
-            let id = try await stage.subject.startDataConnection(to: tester.registrationID, metadata: over)
-            return .fail("startDataConnection with \(over.utf8.count) bytes of metadata returned \(id) instead of refusing")
-        } catch let error as SparkError {
-            guard case .metadataTooLarge = error else { return .fail("metadata over the limit was refused with \(error), not metadataTooLarge") }
+        let texts = [String(repeating: "m", count: SparkLimits.maxMetadataBytes + 1), String(repeating: "€", count: SparkLimits.maxMetadataBytes / 3 + 1)]
+        for over in texts {
+            do {
+                let id = try await stage.subject.startDataConnection(to: tester.registrationID, metadata: over)
+                return .fail("startDataConnection with \(over.utf8.count) bytes (\(over.count) characters) of metadata returned \(id) instead of refusing")
+            } catch let error as SparkError {
+                guard case .metadataTooLarge = error else { return .fail("metadata over the limit was refused with \(error), not metadataTooLarge") }
+            }
         }
         let after = try await stage.subject.startDataConnection(to: tester.registrationID, metadata: "after")
         let marker = stage.mirror(after, peer: stage.subject.registrationID)
-        _ = try await stage.expectTester(0, "the offer made after the refused one") { $0 == .offered(marker, metadata: "after") ? true : nil }
-        let sent = tester.events.events.contains { if case .offered(_, let metadata) = $0 { metadata == over } else { false } }
-        guard !sent else { return .fail("the refused offer still reached the peer") }
-        return .pass("\(over.utf8.count) bytes of metadata were refused (metadataTooLarge) and nothing was sent")
+        _ = try await stage.expectTester(0, "the offer made after the refused ones") { $0 == .offered(marker, metadata: "after") ? true : nil }
+        // What the peer saw before that offer: none of the refused ones, whole or refused as malformed.
+        let seen = tester.events.events.prefix { $0 != .offered(marker, metadata: "after") }.filter { event in
+            switch event {
+            case .offered(let id, _): id.peer == stage.subject.registrationID
+            case .ignored(stage.subject.registrationID, .malformed): true
+            case .ended(let id, .malformed, _): id.peer == stage.subject.registrationID
+            default: false
+            }
+        }
+        guard seen.isEmpty else { return .fail("a refused offer still reached the peer: \(seen)") }
+        return .pass("metadata of \(texts.map { "\($0.utf8.count) bytes (\($0.count) characters)" }.joined(separator: " and ")) was refused (metadataTooLarge) and nothing was sent")
     }
 
     /// An offer is reported offered with its metadata, then available once set up, without
     /// the application's help; the application's accept reaches the caller.
-    static let available = SparkCase("SPK/CONN/BV-01", brokenBy: .setupNeverCompletes) { stage in
+    static let available = SparkCase("SPK/CONN/BV-01", brokenBy: [.setupNeverCompletes, .availableBeforeOffered]) { stage in
         try await stage.link(0)
         let tester = stage.testers[0]
         let offered = try await tester.perform { try $0.startDataConnection(to: stage.subject.registrationID, metadata: "bv-01") }
@@ -131,10 +173,15 @@ enum SparkConnectionCases {
 
     /// The callee's accept gives the caller `dataConnectionAccepted`: the subject as caller
     /// reports it before anything else on the connection, and as callee its accept reaches the caller.
-    static let accepted = SparkCase("SPK/CONN/BV-02", brokenBy: .acceptUnreported) { stage in
+    static let accepted = SparkCase("SPK/CONN/BV-02", brokenBy: [.acceptUnreported, .channelBeforeAccept]) { stage in
         try await stage.link(0)
         let tester = stage.testers[0]
         let (out, incoming) = try await stage.subjectOffers(0, metadata: "")
+        // Nothing flows before the accept: a channel on a connection still offered is refused.
+        do {
+            let channel = try await stage.subject.createDataChannel(out, description: "before accept")
+            return .fail("createDataChannel on a connection its callee had not accepted returned channel \(channel) instead of refusing")
+        } catch is SparkError {}
         try await tester.perform { try $0.accept(incoming) }
         let channel = try await tester.perform { try $0.createDataChannel(incoming, description: "after accept") }
         let first = try await stage.expectSubject("dataConnectionAccepted, or the callee's channel") { event -> Bool? in
@@ -150,7 +197,7 @@ enum SparkConnectionCases {
     }
 
     /// The API holds connections with two users at once.
-    static let several = SparkCase("SPK/CONN/BV-03", testers: 2, brokenBy: .severalRefused) { stage in
+    static let several = SparkCase("SPK/CONN/BV-03", testers: 2, brokenBy: [.severalRefused, .calleeIDsOfCaller, .acceptEndsOthers]) { stage in
         try await stage.link(0)
         try await stage.link(1)
         let first = try await stage.testerCalls(0)
@@ -161,26 +208,53 @@ enum SparkConnectionCases {
         guard made == .accepted else { return .fail("holding a connection with one user, the API ended a second user's offer: \(made)") }
         try await stage.subject.accept(theirs)
         _ = try await stage.expectTester(1, "dataConnectionAccepted") { $0 == .accepted(offered) ? true : nil }
+        // Both carry data: the subject, callee on each, sends a block to each user. The first
+        // user's block follows on its channel any end the accept sent it.
+        for (index, ids) in [(0, first), (1, (subject: theirs, tester: offered))] {
+            // A tester that no longer holds the connection says so below, by the end it recorded.
+            _ = try? await stage.testers[index].perform { try $0.setReceiveCallbacks(ids.tester, data: true, file: false) }
+            let channel = try await stage.subject.createDataChannel(ids.subject, description: "to user \(index + 1)")
+            let block = sparkPattern(16, seed: UInt8(index))
+            _ = try await stage.subject.send(block, toChannel: channel, on: ids.subject)
+            let heard = try await stage.expectTester(index, "the block the subject sent on its connection with user \(index + 1)") { event -> [UInt8]?? in
+                switch event {
+                case .dataAvailable(ids.tester, let data) where data.id == channel: .some(data.data)
+                case .ended(ids.tester, _, _): .some(nil)
+                default: nil
+                }
+            }
+            guard let got = heard else {
+                let end = stage.testers[index].events.events.first { if case .ended(ids.tester, _, _) = $0 { true } else { false } }
+                return .fail(index == 0 ? "accepting a second user's connection ended the first, as its user saw: \(end.map { "\($0)" } ?? "")"
+                                        : "the second user's connection ended before the subject's block reached it: \(end.map { "\($0)" } ?? "")")
+            }
+            guard got == block else { return .fail("user \(index + 1) received \(got) on the subject's channel, not the block \(block) it sent") }
+        }
         let ended = stage.subject.events.events.filter { if case .ended(first.subject, _, _) = $0 { true } else { false } }
         guard ended.isEmpty else { return .fail("accepting a second user's connection ended the first: \(ended)") }
-        // Not only by its own account: the first user saw no end either.
-        let endedThere = stage.testers[0].events.events.filter { if case .ended(first.tester, _, _) = $0 { true } else { false } }
-        guard endedThere.isEmpty else { return .fail("accepting a second user's connection ended the first, as its user saw: \(endedThere)") }
-        return .pass("two connections with two users were accepted and live at once")
+        return .pass("two connections with two users were accepted, live at once, and each carried a block from the subject")
     }
 
-    /// Metadata of `bytes` (at or under the limit) is accepted and arrives whole.
+    /// Metadata of `bytes` (at or under the limit) is accepted and arrives whole, in ASCII and
+    /// in three-byte characters (so a limit counted other than in UTF-8 bytes shows).
     static func metadata(_ bytes: Int, _ id: CaseID) -> SparkCase {
-        SparkCase(id, brokenBy: .metadataLimitLow) { stage in
+        SparkCase(id, brokenBy: [.metadataLimitLow, .metadataAsciiOnly]) { stage in
             try await stage.link(0)
-            let text = String(repeating: "m", count: bytes)
-            let out: SparkConnectionID
-            do { out = try await stage.subject.startDataConnection(to: stage.testers[0].registrationID, metadata: text) } catch let error as SparkError {
-                return .fail("startDataConnection with \(bytes) bytes of metadata (the limit is \(SparkLimits.maxMetadataBytes)) was refused: \(error)")
+            let texts = [String(repeating: "m", count: bytes), String(repeating: "€", count: bytes / 3) + String(repeating: "m", count: bytes % 3)]
+            for text in texts {
+                let out: SparkConnectionID
+                do { out = try await stage.subject.startDataConnection(to: stage.testers[0].registrationID, metadata: text) } catch let error as SparkError {
+                    return .fail("startDataConnection with \(bytes) bytes (\(text.count) characters) of metadata (the limit is \(SparkLimits.maxMetadataBytes) bytes) was refused: \(error)")
+                }
+                let incoming = stage.mirror(out, peer: stage.subject.registrationID)
+                let got = try await stage.expectTester(0, "the offer with its \(bytes) bytes of metadata") { event -> String? in
+                    if case .offered(incoming, let metadata) = event { metadata } else { nil }
+                }
+                guard got == text else {
+                    return .fail("the offer's \(bytes) bytes of metadata (\(text.count) characters) arrived as \(got.utf8.count) bytes that differ")
+                }
             }
-            let incoming = stage.mirror(out, peer: stage.subject.registrationID)
-            _ = try await stage.expectTester(0, "the offer with its \(bytes) bytes of metadata") { $0 == .offered(incoming, metadata: text) ? true : nil }
-            return .pass("\(bytes) bytes of metadata were accepted and arrived whole")
+            return .pass("\(bytes) bytes of metadata, in ASCII and in three-byte characters, were accepted and arrived whole")
         }
     }
 }

@@ -51,8 +51,9 @@ enum SparkFileCases {
     }
 
     /// An incoming file cut by a lost link is reported failed with no file, and none is left
-    /// under its name in the cache folder.
-    static let linkLost = SparkCase("SPK/FILE/BI-02", brokenBy: .completeOnLinkLoss) { stage in
+    /// under its name in the cache folder; the lost link ends the connection (`linkLost`,
+    /// docs/spark-wire.md "Transport").
+    static let linkLost = SparkCase("SPK/FILE/BI-02", brokenBy: [.completeOnLinkLoss, .linkLossKeepsConnection]) { stage in
         let (theirs, out) = try await stage.subjectReceiving()
         let tester = stage.testers[0]
         let content = sparkPattern(2 << 20, seed: 9)
@@ -75,7 +76,14 @@ enum SparkFileCases {
         guard try await stage.subject.readFile(at: "\(stage.subject.cacheFolder)/bi-02.bin") == nil else {
             return .fail("a partial file was left under its name in the cache folder")
         }
-        return .pass("the file cut by the lost link was reported with \(file.error.map { "\($0)" } ?? "an error") and no file")
+        // The lost link ends the connection itself, not only the file on it.
+        let ended = try await stage.expectSubject("end of the connection whose link was lost", SparkConnectionCases.ending(theirs))
+        guard case .ended(.linkLost, _) = ended else { return .fail("the connection whose link was lost ended with \(ended), not the lost link") }
+        do {
+            let channel = try await stage.subject.createDataChannel(theirs, description: "after the link was lost")
+            return .fail("after its link was lost, the connection still took a channel (\(channel))")
+        } catch is SparkError {}
+        return .pass("the file cut by the lost link was reported with \(file.error.map { "\($0)" } ?? "an error") and no file; the connection ended with the link")
     }
 
     /// Data, stream blocks and files that arrive before the receive callbacks are set are
