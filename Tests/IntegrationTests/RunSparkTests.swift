@@ -73,8 +73,11 @@ extension Integration {
             "metadataCountedInCharacters": "(1366 characters) of metadata returned", "metadataAsciiOnly": "bytes that differ",
             "calleeIDsOfCaller": "never received the block the subject sent", "endUnannounced": "never received the end of the connection the subject ended",
             "closeUnannounced": "never learned that the channel was closed", "availableBeforeOffered": "available before it reported the offer",
-            "acceptEndsOthers": "ended the first, as its user saw", "channelBeforeAccept": "had not accepted returned channel",
+            "acceptEndsOthers": "ended the first, as its user saw", "channelBeforeAccept": "reached the callee before the accept",
             "busyNeverFreed": "still ended a new offer", "linkLossKeepsConnection": "no end of the connection whose link was lost",
+            "streamDoneWhenQueued": "was reported done, yet the close dropped it", "cancelledUnreported": "never ended: neither done nor cancelled",
+            "streamPiecesOverlap": "bytes in order", "receiveProgressInBytes": "not fractions in (0, 1] that rise",
+            "busyBeforeOffered": "without reporting it offered first",
         ]
 
         @Test("btvirt: every SPK case fails on the Spark defect that breaks its rule", .requires(.btvirt, .preload),

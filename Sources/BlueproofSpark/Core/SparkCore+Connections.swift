@@ -91,6 +91,10 @@ extension SparkCore {
         let held = !connections.isEmpty || (heldBefore && configuration.defects.contains(.busyNeverFreed))
         let busy = configuration.concurrency == .single && held && !configuration.defects.contains(.secondOfferKept)
         heldBefore = true
+        if busy && configuration.defects.contains(.busyBeforeOffered) {
+            sendControl(id, .decline(.busy))
+            return events.append(.ended(id, .busy, by: .local))
+        }
         connections[id] = ConnectionRecord(state: .offered, outgoing: configuration.defects.contains(.calleeIDsOfCaller))
         events.append(.offered(id, metadata: offer.metadata))
         if busy { return tearDown(id, reason: .busy, by: .local, notify: true) }

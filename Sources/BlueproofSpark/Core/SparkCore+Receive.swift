@@ -142,7 +142,7 @@ extension SparkCore {
         case .data:
             events.append(.dataAvailable(id, SparkChannelData(kind: .data, id: header.transfer, description: header.name,
                                                               data: complete && !configuration.defects.contains(.receivedDataDropped) ? transfer.buffer : [],
-                                                              progress: transfer.fraction,
+                                                              progress: configuration.defects.contains(.receiveProgressInBytes) ? Double(transfer.received) : transfer.fraction,
                                                               transferComplete: complete, error: error)))
         case .file:
             events.append(.fileAvailable(id, SparkFileData(transfer: header.transfer, name: header.name, progress: transfer.fraction,

@@ -57,11 +57,12 @@ extension SparkCore {
             let piece = Array(bytes.prefix(chunk))
             connections[id]?.queuedStreamBytes -= piece.count
             if bytes.count > chunk {
-                queue.bulk[0] = .stream(send: send, connection: id, channel: channel, bytes: Array(bytes.dropFirst(chunk)))
+                let overlap = configuration.defects.contains(.streamPiecesOverlap) ? 1 : 0
+                queue.bulk[0] = .stream(send: send, connection: id, channel: channel, bytes: Array(bytes.dropFirst(chunk - overlap)))
             } else {
                 queue.bulk.removeFirst()
                 let fraction: Double? = configuration.defects.contains(.streamProgressReported) ? 1 : nil
-                events.append(.sendProgress(id, send: send, SparkProgress(fraction: fraction, done: true)))
+                if !configuration.defects.contains(.streamDoneWhenQueued) { events.append(.sendProgress(id, send: send, SparkProgress(fraction: fraction, done: true))) }
             }
             return try? envelope(id, .streamBlock(channel: channel, bytes: piece)).encoded()
         case .transfer(var transfer):

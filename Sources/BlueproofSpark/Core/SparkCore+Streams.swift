@@ -36,6 +36,7 @@ extension SparkCore {
         connections[id]?.queuedStreamBytes = queued
         let send = newSendID()
         queues[id.peer, default: PeerQueue()].bulk.append(.stream(send: send, connection: id, channel: channel, bytes: data))
+        if configuration.defects.contains(.streamDoneWhenQueued) { events.append(.sendProgress(id, send: send, SparkProgress(fraction: nil, done: true))) }
         return send
     }
 
@@ -53,7 +54,7 @@ extension SparkCore {
             guard case .stream(_, _, let itemChannel, let bytes) = item, itemChannel == channel else { return false }
             dropped += bytes.count
             return true
-        }, error: .channelClosed(channel))
+        }, error: .channelClosed(channel), report: configuration.defects.isDisjoint(with: [.streamDoneWhenQueued, .cancelledUnreported]))
         connections[id]?.queuedStreamBytes -= dropped
     }
 

@@ -109,12 +109,14 @@ public struct SparkCore {
         events.append(.ended(id, reason, by: side))
     }
 
-    /// Removes queued sends of `id` that `matching` selects, each reported failed with `error`.
-    mutating func cancelSends(on id: SparkConnectionID, matching: (OutgoingItem) -> Bool, error: SparkTransferError) {
+    /// Removes queued sends of `id` that `matching` selects, each reported failed with `error`
+    /// (unless `report` is false, for broken variants).
+    mutating func cancelSends(on id: SparkConnectionID, matching: (OutgoingItem) -> Bool, error: SparkTransferError, report: Bool = true) {
         guard var queue = queues[id.peer] else { return }
         var kept: [OutgoingItem] = []
         for item in queue.bulk {
             if item.connection == id && matching(item) {
+                guard report else { continue }
                 events.append(.sendProgress(id, send: item.send, SparkProgress(fraction: item.fraction, done: false, error: error)))
             } else {
                 kept.append(item)

@@ -69,6 +69,16 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
     public static let busyNeverFreed = SparkDefects(rawValue: 1 << 30)
     /// A lost link fails the transfers on it but leaves its connections open (SPK/FILE/BI-02).
     public static let linkLossKeepsConnection = SparkDefects(rawValue: 1 << 31)
+    /// A stream send reports `done` when queued, so a close drops it after its `done` (SPK/STRM/BI-01).
+    public static let streamDoneWhenQueued = SparkDefects(rawValue: 1 << 32)
+    /// `closeDataChannel` drops the queued sends with no callback (SPK/STRM/BI-01).
+    public static let cancelledUnreported = SparkDefects(rawValue: 1 << 33)
+    /// A stream block's pieces overlap by one byte (SPK/STRM/BV-02).
+    public static let streamPiecesOverlap = SparkDefects(rawValue: 1 << 34)
+    /// A received block's progress counts bytes, not the fraction received (SPK/FILE/BV-02).
+    public static let receiveProgressInBytes = SparkDefects(rawValue: 1 << 35)
+    /// The single-connection app ends a second offer busy without reporting it offered (SPK/CONN/BI-02).
+    public static let busyBeforeOffered = SparkDefects(rawValue: 1 << 36)
 
     /// Every defect by name, for reports and the broken-variant table.
     public static let named: [(name: String, defect: SparkDefects)] = [
@@ -85,7 +95,9 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
         ("metadataAsciiOnly", .metadataAsciiOnly), ("calleeIDsOfCaller", .calleeIDsOfCaller), ("endUnannounced", .endUnannounced),
         ("closeUnannounced", .closeUnannounced), ("availableBeforeOffered", .availableBeforeOffered), ("acceptEndsOthers", .acceptEndsOthers),
         ("channelBeforeAccept", .channelBeforeAccept), ("busyNeverFreed", .busyNeverFreed),
-        ("linkLossKeepsConnection", .linkLossKeepsConnection),
+        ("linkLossKeepsConnection", .linkLossKeepsConnection), ("streamDoneWhenQueued", .streamDoneWhenQueued),
+        ("cancelledUnreported", .cancelledUnreported), ("streamPiecesOverlap", .streamPiecesOverlap),
+        ("receiveProgressInBytes", .receiveProgressInBytes), ("busyBeforeOffered", .busyBeforeOffered),
     ]
 
     /// The names of the defects in this set, in `named` order.

@@ -60,7 +60,9 @@ enum SparkConnectionCases {
             return .fail("the subject ending its connection: it reported \(endedHere), its peer received \(endedThere)")
         }
         let yours = try await stage.testerCalls(0, metadata: "ended by the tester")
-        try await tester.perform { try $0.end(yours.tester) }
+        do { try await tester.perform { try $0.end(yours.tester) } } catch is SparkError {
+            return .fail("the subject had ended the connection it accepted before its peer could end it")
+        }
         let endedByPeer = try await stage.expectSubject("the end of the connection its peer ended", ending(yours.subject))
         guard endedByPeer == .ended(.ended, .remote) else { return .fail("its peer ending the connection, the subject reported \(endedByPeer)") }
         return .pass("a decline ended the connection on both sides, the subject calling and called; so did an end from either side")
@@ -68,7 +70,7 @@ enum SparkConnectionCases {
 
     /// The sample app, holding one connection, ends a second offer at once (`busy`), reporting
     /// it offered but never available.
-    static let secondOffer = SparkCase("SPK/CONN/BI-02", application: .sample, brokenBy: [.secondOfferKept, .busyNeverFreed]) { stage in
+    static let secondOffer = SparkCase("SPK/CONN/BI-02", application: .sample, brokenBy: [.secondOfferKept, .busyNeverFreed, .busyBeforeOffered]) { stage in
         try await stage.link(0)
         let first = try await stage.testerCalls(0)
         let tester = stage.testers[0]
@@ -81,8 +83,15 @@ enum SparkConnectionCases {
         }
         let atTester = try await stage.expectTester(0, "an answer to its second offer", settled(second))
         guard atTester == .ended(.busy, .remote) else { return .fail("the second caller received \(atTester), not ended (busy)") }
+        let log = stage.subject.events.events
+        guard let offeredAt = log.firstIndex(of: .offered(theirs, metadata: "second")), let endedAt = log.firstIndex(of: .ended(theirs, .busy, by: .local)),
+              offeredAt < endedAt else {
+            return .fail("the single-connection app ended the second offer busy without reporting it offered first")
+        }
         // The connection it held ends: the app is free for the next offer.
-        try await tester.perform { try $0.end(first.tester) }
+        do { try await tester.perform { try $0.end(first.tester) } } catch is SparkError {
+            return .fail("the subject had already ended the connection it held, though only a second offer came")
+        }
         _ = try await stage.expectSubject("the end of the connection it held", ending(first.subject))
         let third = try await tester.perform { try $0.startDataConnection(to: stage.subject.registrationID, metadata: "third") }
         let freed = try await stage.expectSubject("an offer once its connection ended made available or ended",
@@ -177,11 +186,21 @@ enum SparkConnectionCases {
         try await stage.link(0)
         let tester = stage.testers[0]
         let (out, incoming) = try await stage.subjectOffers(0, metadata: "")
-        // Nothing flows before the accept: a channel on a connection still offered is refused.
-        do {
-            let channel = try await stage.subject.createDataChannel(out, description: "before accept")
-            return .fail("createDataChannel on a connection its callee had not accepted returned channel \(channel) instead of refusing")
-        } catch is SparkError {}
+        // Nothing flows before the accept ("Once a connection is established ... you may use the
+        // connection"): a channel asked for now is refused, or held back until the accept.
+        if let early = try? await stage.subject.createDataChannel(out, description: "before accept") {
+            // A second offer follows on the same link anything that channel sent.
+            _ = try await stage.subjectOffers(0, metadata: "barrier")
+            let flowed = tester.events.events.filter { event in
+                switch event {
+                case .ignored(stage.subject.registrationID, .unexpected(incoming, _)), .channelOpened(incoming, _, _, _): true
+                default: false
+                }
+            }
+            guard flowed.isEmpty else {
+                return .fail("channel \(early), asked for on a connection its callee had not accepted, reached the callee before the accept: \(flowed)")
+            }
+        }
         try await tester.perform { try $0.accept(incoming) }
         let channel = try await tester.perform { try $0.createDataChannel(incoming, description: "after accept") }
         let first = try await stage.expectSubject("dataConnectionAccepted, or the callee's channel") { event -> Bool? in

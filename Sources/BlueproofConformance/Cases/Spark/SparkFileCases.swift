@@ -118,7 +118,7 @@ enum SparkFileCases {
         }
         let delivered = stage.subject.events.events.filter { event in
             switch event {
-            case .dataAvailable(theirs, let data): data.description == "early" || data.description == "early stream"
+            case .dataAvailable(theirs, let data): data.id == early || data.description == "early" || data.description == "early stream"
             case .fileAvailable(theirs, let file): file.name == "early.bin"
             default: false
             }
@@ -142,8 +142,8 @@ enum SparkFileCases {
         return .pass("\(progress.count - 1) progress event(s) rising to 1, then done; the block arrived whole")
     }
 
-    /// A received data block reports rising progress, then `transferComplete` holding the data.
-    static let receiveData = SparkCase("SPK/FILE/BV-02", brokenBy: .receivedDataDropped) { stage in
+    /// A received data block reports rising progress (fractions of the block), then `transferComplete` holding the data.
+    static let receiveData = SparkCase("SPK/FILE/BV-02", brokenBy: [.receivedDataDropped, .receiveProgressInBytes]) { stage in
         let (theirs, out) = try await stage.subjectReceiving()
         let block = sparkPattern(300_000, seed: 7)
         _ = try await stage.testers[0].perform { try $0.send(block, description: "bv-02", on: out) }
@@ -159,8 +159,8 @@ enum SparkFileCases {
         let before = reports.dropLast()
         let fractions = before.compactMap(\.progress)
         guard !before.isEmpty, before.allSatisfy({ !$0.transferComplete && $0.error == nil }), fractions.count == before.count,
-              zip(fractions, fractions.dropFirst()).allSatisfy({ $0 < $1 }) else {
-            return .fail("progress before transferComplete was \(fractions) over \(before.count) report(s)")
+              zip(fractions, fractions.dropFirst()).allSatisfy({ $0 < $1 }), fractions.allSatisfy({ $0 > 0 && $0 <= 1 }) else {
+            return .fail("progress before transferComplete was \(fractions) over \(before.count) report(s), not fractions in (0, 1] that rise")
         }
         guard last.data == block else { return .fail("transferComplete held \(last.data.count) bytes, not the \(block.count) sent") }
         return .pass("\(before.count) rising progress report(s), then transferComplete holding the \(block.count) bytes")

@@ -13,7 +13,7 @@ enum SparkStreamCases {
 
     /// Closing a channel cancels its sends still queued: none completes after the close, each
     /// is reported cancelled, and the peer receives nothing more on the channel.
-    static let closeCancels = SparkCase("SPK/STRM/BI-01", brokenBy: [.closeKeepsPending, .closeUnannounced]) { stage in
+    static let closeCancels = SparkCase("SPK/STRM/BI-01", brokenBy: [.closeKeepsPending, .closeUnannounced, .streamDoneWhenQueued, .cancelledUnreported]) { stage in
         let (out, incoming) = try await stage.subjectSending()
         let tester = stage.testers[0]
         let channel = try await stage.subject.createDataChannel(out, description: "closed with sends pending")
@@ -52,6 +52,26 @@ enum SparkStreamCases {
         if let firstCancelled = sends.firstIndex(where: cancelled.contains), arrived.count >= (firstCancelled + 1) * (256 << 10) {
             return .fail("send \(sends[firstCancelled]) was reported cancelled, yet the peer received all its bytes before the close")
         }
+        // Each send ends once: done, or cancelled with channelClosed. A send reported done was no
+        // longer pending ("ensure you have received callbacks for all calls to send()"), so the
+        // close may not drop it: all of it reached the peer.
+        for (index, send) in sends.enumerated() {
+            let ending: @Sendable (SparkEvent) -> SparkProgress? = { event in
+                if case .sendProgress(out, send, let progress) = event, progress.done || progress.error != nil { progress } else { nil }
+            }
+            guard (try? await stage.subject.events.first("the end of send \(send)", within: SparkStage.eventTimeout, ending)) != nil else {
+                return .fail("send \(send) never ended: neither done nor cancelled by the close")
+            }
+            let ends = stage.subject.events.events.compactMap(ending)
+            guard ends.count == 1 else { return .fail("send \(send) ended \(ends.count) times: \(ends)") }
+            if ends[0].done {
+                guard arrived.count >= (index + 1) * (256 << 10) else {
+                    return .fail("send \(send) was reported done, yet the close dropped it: the peer received \(arrived.count) bytes on the channel, short of the first \(index + 1) send(s)")
+                }
+            } else if ends[0].error != .channelClosed(channel) {
+                return .fail("send \(send) was cancelled with \(ends[0].error.map { "\($0)" } ?? "no error"), not channelClosed")
+            }
+        }
         let late = tester.events.records.drop { $0.event != .channelClosed(incoming, channel: channel, by: .remote) }.dropFirst().filter { record in
             switch record.event {
             case .dataAvailable(incoming, let data): data.id == channel
@@ -84,7 +104,7 @@ enum SparkStreamCases {
     }
 
     /// A stream send ends with `done` and no progress fraction, however many frames it took.
-    static let noProgress = SparkCase("SPK/STRM/BV-02", brokenBy: .streamProgressReported) { stage in
+    static let noProgress = SparkCase("SPK/STRM/BV-02", brokenBy: [.streamProgressReported, .streamPiecesOverlap]) { stage in
         let (out, incoming) = try await stage.subjectSending()
         let channel = try await stage.subject.createDataChannel(out, description: "bv-02")
         let blocks = [sparkPattern(100), sparkPattern(150_000, seed: 1), sparkPattern(7, seed: 2)]
@@ -102,7 +122,9 @@ enum SparkStreamCases {
         _ = try await stage.expectTester(0, "all \(total) stream bytes") { _ in
             received(stage.testers[0], incoming, channel: channel).count >= total ? true : nil
         }
-        return .pass("\(blocks.count) stream sends each ended with done and no progress fraction")
+        let arrived = received(stage.testers[0], incoming, channel: channel)
+        guard arrived == blocks.flatMap({ $0 }) else { return .fail("the peer received \(arrived.count) bytes on the channel, not the blocks' \(total) bytes in order") }
+        return .pass("\(blocks.count) stream sends each ended with done and no progress fraction; the peer received their bytes in order")
     }
 
     /// Stream blocks reach `dataAvailableCallback` typed as stream, on their channel, in order.
