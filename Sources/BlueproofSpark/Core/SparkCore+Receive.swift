@@ -43,7 +43,8 @@ extension SparkCore {
                 sendControl(id, .error(transfer: header.transfer, failure: .refused))
                 return events.append(.ignored(peer: id.peer, .unexpected(id, kind: frame.kind)))
             }
-            let callback = (header.kind == .data ? record.dataCallback : record.fileCallback) || configuration.defects.contains(.deliversBeforeCallbacks)
+            let either = configuration.defects.contains(.oneCallbackForBoth) && (record.dataCallback || record.fileCallback)
+            let callback = (header.kind == .data ? record.dataCallback : record.fileCallback) || either || configuration.defects.contains(.deliversBeforeCallbacks)
             var transfer = IncomingTransfer(header: header, ignored: !callback)
             if transfer.ignored { events.append(.ignored(peer: id.peer, .noReceiveCallback(id))) }
             if header.kind == .file && !transfer.ignored {

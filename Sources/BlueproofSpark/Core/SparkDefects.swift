@@ -79,6 +79,10 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
     public static let receiveProgressInBytes = SparkDefects(rawValue: 1 << 35)
     /// The single-connection app ends a second offer busy without reporting it offered (SPK/CONN/BI-02).
     public static let busyBeforeOffered = SparkDefects(rawValue: 1 << 36)
+    /// Either receive callback set lets data and files both through (SPK/FILE/BI-03).
+    public static let oneCallbackForBoth = SparkDefects(rawValue: 1 << 37)
+    /// `sendFile` reads the whole file at the call and sends that copy, so removing it changes nothing (SPK/FILE/BI-01).
+    public static let fileReadAtSend = SparkDefects(rawValue: 1 << 38)
 
     /// Every defect by name, for reports and the broken-variant table.
     public static let named: [(name: String, defect: SparkDefects)] = [
@@ -98,6 +102,7 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
         ("linkLossKeepsConnection", .linkLossKeepsConnection), ("streamDoneWhenQueued", .streamDoneWhenQueued),
         ("cancelledUnreported", .cancelledUnreported), ("streamPiecesOverlap", .streamPiecesOverlap),
         ("receiveProgressInBytes", .receiveProgressInBytes), ("busyBeforeOffered", .busyBeforeOffered),
+        ("oneCallbackForBoth", .oneCallbackForBoth), ("fileReadAtSend", .fileReadAtSend),
     ]
 
     /// The names of the defects in this set, in `named` order.

@@ -30,16 +30,24 @@ enum SparkFileCases {
 
     /// A file removed from its path mid-send fails the transfer on both sides: the sender's
     /// progress ends with the error, the receiver gets the error and no file.
-    static let vanishedSource = SparkCase("SPK/FILE/BI-01", brokenBy: .vanishedFileEndsAsDone) { stage in
+    static let vanishedSource = SparkCase("SPK/FILE/BI-01", brokenBy: [.vanishedFileEndsAsDone, .fileReadAtSend]) { stage in
         let (out, incoming) = try await stage.subjectSending()
         let path = try await stage.subject.placeFile(sparkPattern(1 << 20), at: "bi-01/vanishing.bin")
         let send = try await stage.subject.sendFile(path, on: out)
         try await stage.subject.removeFile(at: path)
+        let tester = stage.testers[0]
+        let heldAtRemoval = tester.events.events.compactMap { event -> Double? in
+            if case .fileAvailable(incoming, let file) = event, file.name == "vanishing.bin" { file.progress } else { nil }
+        }.max() ?? 0
         let progress = try await stage.subjectSend(send, on: out)
         let atTester = try await stage.expectTester(0, "the end of the file", within: SparkStage.transferTimeout, fileEnd(incoming, "vanishing.bin"))
         if let last = progress.last, last.done, last.error == nil {
             guard atTester.transferComplete else {
                 return .fail("the subject reported the send done although its file vanished mid-transfer; the receiver got \(atTester.error.map { "\($0)" } ?? "no file")")
+            }
+            // Only what was on its way can still arrive: half the file had not reached the peer.
+            guard heldAtRemoval >= 0.5 else {
+                return .fail("the file was removed when the peer held \(Int(heldAtRemoval * 100))% of it, yet all of it arrived: it was not read from its path as it went")
             }
             return .inconclusive("the whole file had left before it was removed")
         }
@@ -87,8 +95,9 @@ enum SparkFileCases {
     }
 
     /// Data, stream blocks and files that arrive before the receive callbacks are set are
-    /// dropped; once set, the next arrive.
-    static let beforeCallbacks = SparkCase("SPK/FILE/BI-03", brokenBy: .deliversBeforeCallbacks) { stage in
+    /// dropped; once set, the next arrive. The two callbacks are separate: a file arriving with
+    /// only the data callback set is dropped.
+    static let beforeCallbacks = SparkCase("SPK/FILE/BI-03", brokenBy: [.deliversBeforeCallbacks, .oneCallbackForBoth]) { stage in
         try await stage.link(0)
         let (theirs, out) = try await stage.testerCalls(0)
         let tester = stage.testers[0]
@@ -125,7 +134,18 @@ enum SparkFileCases {
         }
         guard delivered.isEmpty else { return .fail("\(delivered.count) callback(s) for data sent before the callbacks were set") }
         guard arrived == late else { return .fail("the data sent after the callbacks were set arrived changed") }
-        return .pass("a stream block, a data block and a file sent before the callbacks were set were dropped; the next data arrived")
+        // The two callbacks are separate: with only the data callback set, a file is dropped.
+        let (dataOnly, second) = try await stage.testerCalls(0, metadata: "data callback only")
+        try await stage.subject.setReceiveCallbacks(dataOnly, data: true, file: false)
+        let unwanted = try tester.placeFile(sparkPattern(10_000, seed: 3), named: "unwanted.bin")
+        _ = try await tester.perform { try $0.sendFile(unwanted, on: second) }
+        _ = try await tester.perform { try $0.send(late, description: "after the file", on: second) }
+        _ = try await stage.expectSubject("the data sent after the file, with the data callback set", within: SparkStage.transferTimeout) { event -> Bool? in
+            if case .dataAvailable(dataOnly, let data) = event, data.description == "after the file", data.transferComplete { true } else { nil }
+        }
+        let files = stage.subject.events.events.filter { if case .fileAvailable(dataOnly, _) = $0 { true } else { false } }
+        guard files.isEmpty else { return .fail("with only the data callback set, a file was delivered: \(files.count) fileAvailable callback(s)") }
+        return .pass("a stream block, a data block and a file sent before the callbacks were set were dropped; the next data arrived; with only the data callback set, a file was dropped")
     }
 
     /// A data block send reports rising progress, then completion; the peer gets it whole.
