@@ -128,6 +128,10 @@ def parse_arguments(argv):
     parser.add_argument("--all-cases", action="store_true",
                         help="run every case of a mutant's groups (default: stop at the first failing case, which kills it)")
     parser.add_argument("--controller", default="btvirt", help="passed to blueproof run (default btvirt)")
+    parser.add_argument("--as-dut", action="store_true",
+                        help="judge each mutant as an implementation under test: the unmutated runner and its testers run "
+                             "the cases, the mutant only serves the subject (`blueproof dut` through --dut-exec); without it "
+                             "the mutant runs the cases too, so a mutation both sides share (a wire constant) goes unseen")
     parser.add_argument("--timeout", type=float, metavar="S",
                         help="seconds one judging run may take (default 3 x the baseline + 60, at least 120)")
     parser.add_argument("--build-timeout", type=float, default=900, metavar="S",

@@ -3,6 +3,7 @@
 import json
 import os
 import re
+import shlex
 import shutil
 import signal
 import subprocess
@@ -117,12 +118,16 @@ class Runner:
         all); returns (status, failed case ids, seconds, exit status, case count)."""
         output_dir = os.path.join(self.work, "run")
         shutil.rmtree(output_dir, ignore_errors=True)
-        arguments = [os.path.join(self.scratch.src, ".build", "debug", "blueproof"), "run",
+        built = os.path.join(self.scratch.src, ".build", "debug", "blueproof")
+        runner = self.judge_binary if getattr(self.options, "as_dut", False) else built
+        arguments = [runner, "run",
                      "--controller", self.options.controller,
                      "--output", os.path.join(output_dir, "reports"),
                      "--captures", os.path.join(output_dir, "captures")]
         for case_filter in filters:
             arguments += ["--filter", case_filter]
+        if getattr(self.options, "as_dut", False):
+            arguments += ["--dut-exec", f"exec {shlex.quote(built)} dut --controller \"$BLUEPROOF_HCI\" --listen \"$BLUEPROOF_CONTROL\""]
         stop_at = None if self.options.all_cases or baseline else _FAILED
         status, text, seconds, outcome = run_process(
             ["nice"] + arguments, self.scratch.src, timeout, os.path.join(self.work, "run.log"), self.env, stop_at)
@@ -145,6 +150,15 @@ class Runner:
             raise Stop(f"the unmutated scratch copy does not build (see {os.path.join(self.work, 'build-baseline.log')});"
                        " fix the checkout first")
         self.say(f"• built in {seconds:.0f} s")
+        if getattr(self.options, "as_dut", False):
+            # The judge stays unmutated: a copy of this build (with the preload library it
+            # expects beside it) runs the cases and the testers.
+            judge = os.path.join(self.work, "judge")
+            os.makedirs(judge, exist_ok=True)
+            for name in ("blueproof", "libBlueproofPreload.so"):
+                shutil.copy2(os.path.join(self.scratch.src, ".build", "debug", name), os.path.join(judge, name))
+            self.judge_binary = os.path.join(judge, "blueproof")
+            self.say(f"• judging as an implementation under test: {self.judge_binary} runs the cases, each mutant serves `blueproof dut`")
         for filters in sorted(filter_sets):
             if not filters:
                 continue
