@@ -78,7 +78,6 @@ extension Integration {
             "streamDoneWhenQueued": "was reported done, yet the close dropped it", "cancelledUnreported": "never ended: neither done nor cancelled",
             "streamPiecesOverlap": "bytes in order", "receiveProgressInBytes": "not fractions in (0, 1] that rise",
             "busyBeforeOffered": "without reporting it offered first", "oneCallbackForBoth": "with only the data callback set, a file was delivered",
-            "fileReadAtSend": "it was not read from its path as it went",
         ]
 
         @Test("btvirt: every SPK case fails on the Spark defect that breaks its rule", .requires(.btvirt, .preload),

@@ -251,6 +251,10 @@ def curated_work(root, arguments, rules):
     return work
 
 
+# The case groups whose subject `blueproof dut` serves (docs/dut.md).
+DUT_GROUPS = ("BFT/", "SPK/")
+
+
 def main(argv=None):
     arguments = parse_arguments(sys.argv[1:] if argv is None else argv)
     root = os.path.abspath(arguments.root or os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
@@ -283,6 +287,14 @@ def main(argv=None):
         items = [item for index, item in enumerate(items) if index in chosen]
     if arguments.list:
         return list_work(items, equivalent, arguments)
+    if arguments.as_dut:
+        # `blueproof dut` serves the transmitter (BFT) and Spark (SPK) roles only: a mutant
+        # judged by other groups would run only in the unmutated judge and always survive.
+        unserved = sorted({group for item in items for group in item.groups if not group.startswith(DUT_GROUPS)})
+        if unserved:
+            print(f"scripts/mutate: --as-dut judges only what `blueproof dut` serves ({', '.join(DUT_GROUPS)}); "
+                  f"the selected mutants are also judged by {', '.join(unserved)}: narrow them with --files", file=sys.stderr)
+            return 2
     return run(root, work_dir, results_path, items, equivalent, arguments)
 
 

@@ -127,7 +127,9 @@ class Runner:
         for case_filter in filters:
             arguments += ["--filter", case_filter]
         if getattr(self.options, "as_dut", False):
-            arguments += ["--dut-exec", f"exec {shlex.quote(built)} dut --controller \"$BLUEPROOF_HCI\" --listen \"$BLUEPROOF_CONTROL\""]
+            # Roles `blueproof dut` does not serve decline with 77 (docs/dut.md).
+            arguments += ["--dut-exec", 'case "$BLUEPROOF_ROLE" in transmitter|spark) ;; *) exit 77;; esac; '
+                          f'exec {shlex.quote(built)} dut --controller "$BLUEPROOF_HCI" --listen "$BLUEPROOF_CONTROL"']
         stop_at = None if self.options.all_cases or baseline else _FAILED
         status, text, seconds, outcome = run_process(
             ["nice"] + arguments, self.scratch.src, timeout, os.path.join(self.work, "run.log"), self.env, stop_at)

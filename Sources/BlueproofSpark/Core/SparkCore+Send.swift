@@ -22,17 +22,15 @@ extension SparkCore {
         if let reason = SparkRules.size(size, kind: .file) { throw .invalid(reason) }
         var hasher = SHA256()
         var offset: UInt64 = 0
-        var snapshot: [UInt8] = []
         while offset < size {
             let bytes: [UInt8]
             do { bytes = try source.read(path, at: offset, count: configuration.chunkBytes) } catch { throw .file(error) }
             guard !bytes.isEmpty else { throw .file(SparkFileFailure(path: path, reason: "shorter than its size")) }
             hasher.update(data: bytes)
             offset += UInt64(bytes.count)
-            if configuration.defects.contains(.fileReadAtSend) { snapshot += bytes }
         }
         let header = SparkTransferHeader(transfer: 0, kind: .file, size: size, sha256: Array(hasher.finalize()), name: name)
-        return try queueTransfer(header, body: configuration.defects.contains(.fileReadAtSend) ? .memory(snapshot) : .file(path), on: id)
+        return try queueTransfer(header, body: .file(path), on: id)
     }
 
     private mutating func queueTransfer(_ header: SparkTransferHeader, body: OutgoingTransfer.Body, on id: SparkConnectionID) throws(SparkError) -> UInt64 {

@@ -81,8 +81,6 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
     public static let busyBeforeOffered = SparkDefects(rawValue: 1 << 36)
     /// Either receive callback set lets data and files both through (SPK/FILE/BI-03).
     public static let oneCallbackForBoth = SparkDefects(rawValue: 1 << 37)
-    /// `sendFile` reads the whole file at the call and sends that copy, so removing it changes nothing (SPK/FILE/BI-01).
-    public static let fileReadAtSend = SparkDefects(rawValue: 1 << 38)
 
     /// Every defect by name, for reports and the broken-variant table.
     public static let named: [(name: String, defect: SparkDefects)] = [
@@ -102,7 +100,7 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
         ("linkLossKeepsConnection", .linkLossKeepsConnection), ("streamDoneWhenQueued", .streamDoneWhenQueued),
         ("cancelledUnreported", .cancelledUnreported), ("streamPiecesOverlap", .streamPiecesOverlap),
         ("receiveProgressInBytes", .receiveProgressInBytes), ("busyBeforeOffered", .busyBeforeOffered),
-        ("oneCallbackForBoth", .oneCallbackForBoth), ("fileReadAtSend", .fileReadAtSend),
+        ("oneCallbackForBoth", .oneCallbackForBoth),
     ]
 
     /// The names of the defects in this set, in `named` order.

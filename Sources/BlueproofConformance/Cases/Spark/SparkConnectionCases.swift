@@ -152,7 +152,7 @@ enum SparkConnectionCases {
         let seen = tester.events.events.prefix { $0 != .offered(marker, metadata: "after") }.filter { event in
             switch event {
             case .offered(let id, _): id.peer == stage.subject.registrationID
-            case .ignored(stage.subject.registrationID, .malformed): true
+            case .ignored(stage.subject.registrationID, .malformed(let error)): error.header?.kind == 2  // an offer it could not read
             case .ended(let id, .malformed, _): id.peer == stage.subject.registrationID
             default: false
             }
@@ -188,7 +188,8 @@ enum SparkConnectionCases {
         let (out, incoming) = try await stage.subjectOffers(0, metadata: "")
         // Nothing flows before the accept ("Once a connection is established ... you may use the
         // connection"): a channel asked for now is refused, or held back until the accept.
-        if let early = try? await stage.subject.createDataChannel(out, description: "before accept") {
+        let early = try? await stage.subject.createDataChannel(out, description: "before accept")
+        if let early {
             // A second offer follows on the same link anything that channel sent.
             _ = try await stage.subjectOffers(0, metadata: "barrier")
             let flowed = tester.events.events.filter { event in
@@ -202,6 +203,12 @@ enum SparkConnectionCases {
             }
         }
         try await tester.perform { try $0.accept(incoming) }
+        if let early {
+            // Held back, it must still open once the connection is accepted.
+            _ = try await stage.expectTester(0, "channel \(early), asked for before the accept, once accepted") { event -> Bool? in
+                if case .channelOpened(incoming, early, "before accept", .remote) = event { true } else { nil }
+            }
+        }
         let channel = try await tester.perform { try $0.createDataChannel(incoming, description: "after accept") }
         let first = try await stage.expectSubject("dataConnectionAccepted, or the callee's channel") { event -> Bool? in
             switch event {

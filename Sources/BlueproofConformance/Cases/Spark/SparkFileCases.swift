@@ -30,7 +30,7 @@ enum SparkFileCases {
 
     /// A file removed from its path mid-send fails the transfer on both sides: the sender's
     /// progress ends with the error, the receiver gets the error and no file.
-    static let vanishedSource = SparkCase("SPK/FILE/BI-01", brokenBy: [.vanishedFileEndsAsDone, .fileReadAtSend]) { stage in
+    static let vanishedSource = SparkCase("SPK/FILE/BI-01", brokenBy: .vanishedFileEndsAsDone) { stage in
         let (out, incoming) = try await stage.subjectSending()
         let path = try await stage.subject.placeFile(sparkPattern(1 << 20), at: "bi-01/vanishing.bin")
         let send = try await stage.subject.sendFile(path, on: out)
@@ -45,11 +45,12 @@ enum SparkFileCases {
             guard atTester.transferComplete else {
                 return .fail("the subject reported the send done although its file vanished mid-transfer; the receiver got \(atTester.error.map { "\($0)" } ?? "no file")")
             }
-            // Only what was on its way can still arrive: half the file had not reached the peer.
-            guard heldAtRemoval >= 0.5 else {
-                return .fail("the file was removed when the peer held \(Int(heldAtRemoval * 100))% of it, yet all of it arrived: it was not read from its path as it went")
-            }
-            return .inconclusive("the whole file had left before it was removed")
+            // The document only asks the application to keep the file in place ("You must ensure
+            // that the file remains at the specified path"): a sender that read it ahead, or reads
+            // an open handle, may finish. That cannot be judged, so it is never a pass.
+            return .inconclusive(heldAtRemoval < 0.5
+                ? "all of the file arrived though it was removed when the peer held \(Int(heldAtRemoval * 100))% of it: the implementation does not read it from its path as it goes, so what removal does cannot be seen"
+                : "the whole file had left before it was removed")
         }
         guard case .sourceUnavailable? = progress.last?.error else { return .fail("the send failed with \(String(describing: progress.last?.error)), not source unavailable") }
         guard !atTester.transferComplete, atTester.path == nil, atTester.error == .remote(.sourceUnavailable) else {

@@ -1,4 +1,5 @@
 import BlueproofSpark
+import BlueproofAsync
 
 /// SPK/STRM: named data channels ("Streams", "Receiving Data").
 enum SparkStreamCases {
@@ -55,14 +56,16 @@ enum SparkStreamCases {
         // Each send ends once: done, or cancelled with channelClosed. A send reported done was no
         // longer pending ("ensure you have received callbacks for all calls to send()"), so the
         // close may not drop it: all of it reached the peer.
-        for (index, send) in sends.enumerated() {
-            let ending: @Sendable (SparkEvent) -> SparkProgress? = { event in
-                if case .sendProgress(out, send, let progress) = event, progress.done || progress.error != nil { progress } else { nil }
-            }
-            guard (try? await stage.subject.events.first("the end of send \(send)", within: SparkStage.eventTimeout, ending)) != nil else {
+        let ending: @Sendable (UInt64) -> @Sendable (SparkEvent) -> SparkProgress? = { send in
+            { event in if case .sendProgress(out, send, let progress) = event, progress.done || progress.error != nil { progress } else { nil } }
+        }
+        for send in sends {
+            do { _ = try await stage.subject.events.first("the end of send \(send)", within: SparkStage.eventTimeout, ending(send)) } catch is TimeoutError {
                 return .fail("send \(send) never ended: neither done nor cancelled by the close")
             }
-            let ends = stage.subject.events.events.compactMap(ending)
+        }
+        for (index, send) in sends.enumerated() {
+            let ends = stage.subject.events.events.compactMap(ending(send))
             guard ends.count == 1 else { return .fail("send \(send) ended \(ends.count) times: \(ends)") }
             if ends[0].done {
                 guard arrived.count >= (index + 1) * (256 << 10) else {
