@@ -78,6 +78,7 @@ extension Integration {
             "streamDoneWhenQueued": "was reported done, yet the close dropped it", "cancelledUnreported": "never ended: neither done nor cancelled",
             "streamPiecesOverlap": "bytes in order", "receiveProgressInBytes": "not fractions in (0, 1] that rise",
             "busyBeforeOffered": "without reporting it offered first", "oneCallbackForBoth": "with only the data callback set, a file was delivered",
+            "remoteErrorIgnored": "no end of the file whose sender lost it", "endKeepsTransfers": "no end of the file coming in on the connection its peer ended",
         ]
 
         @Test("btvirt: every SPK case fails on the Spark defect that breaks its rule", .requires(.btvirt, .preload),

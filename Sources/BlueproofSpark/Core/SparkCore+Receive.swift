@@ -83,6 +83,7 @@ extension SparkCore {
             finish(transfer, on: id)
         case .error(let number, let failure):
             // The peer's failure may name our outgoing transfer (the receiver refused it) or its own.
+            if configuration.defects.contains(.remoteErrorIgnored), connections[id]?.incoming[number] != nil { return }
             if let transfer = connections[id]?.incoming.removeValue(forKey: number) {
                 failIncoming(transfer, on: id, error: .remote(failure))
             } else {

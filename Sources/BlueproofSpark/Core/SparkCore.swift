@@ -98,6 +98,7 @@ public struct SparkCore {
             let declining = !id.outgoing && record.state != .accepted
             sendControl(id, declining ? .decline(reason) : .end(reason))
         }
+        if reason == .ended && configuration.defects.contains(.endKeepsTransfers) { return events.append(.ended(id, reason, by: side)) }
         cancelSends(on: id, matching: { _ in true }, error: .connectionEnded(reason))
         for transfer in record.incoming.values {
             if reason == .linkLost && configuration.defects.contains(.completeOnLinkLoss), !transfer.ignored {

@@ -81,6 +81,10 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
     public static let busyBeforeOffered = SparkDefects(rawValue: 1 << 36)
     /// Either receive callback set lets data and files both through (SPK/FILE/BI-03).
     public static let oneCallbackForBoth = SparkDefects(rawValue: 1 << 37)
+    /// A received `error` frame leaves the incoming transfer open: the sender's failure never reaches the app (SPK/FILE/BI-01).
+    public static let remoteErrorIgnored = SparkDefects(rawValue: 1 << 38)
+    /// An end (reason `ended`) forgets the connection but leaves its transfers unreported (SPK/CONN/BI-01).
+    public static let endKeepsTransfers = SparkDefects(rawValue: 1 << 39)
 
     /// Every defect by name, for reports and the broken-variant table.
     public static let named: [(name: String, defect: SparkDefects)] = [
@@ -101,6 +105,7 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
         ("cancelledUnreported", .cancelledUnreported), ("streamPiecesOverlap", .streamPiecesOverlap),
         ("receiveProgressInBytes", .receiveProgressInBytes), ("busyBeforeOffered", .busyBeforeOffered),
         ("oneCallbackForBoth", .oneCallbackForBoth),
+        ("remoteErrorIgnored", .remoteErrorIgnored), ("endKeepsTransfers", .endKeepsTransfers),
     ]
 
     /// The names of the defects in this set, in `named` order.

@@ -32,8 +32,8 @@ enum SparkConnectionCases {
 
     /// A decline ends the connection on both sides: the subject as caller takes the tester's
     /// decline as the end, never as an accept; as callee its decline ends it at the tester.
-    /// An accepted connection ended by either side ends on both.
-    static let declined = SparkCase("SPK/CONN/BI-01", brokenBy: [.declineTakenAsAccept, .endUnannounced]) { stage in
+    /// An accepted connection ended by either side ends on both, and a file coming in fails with it.
+    static let declined = SparkCase("SPK/CONN/BI-01", brokenBy: [.declineTakenAsAccept, .endUnannounced, .endKeepsTransfers]) { stage in
         try await stage.link(0)
         let tester = stage.testers[0]
         let (out, incoming) = try await stage.subjectOffers(0, metadata: "decline me")
@@ -60,11 +60,25 @@ enum SparkConnectionCases {
             return .fail("the subject ending its connection: it reported \(endedHere), its peer received \(endedThere)")
         }
         let yours = try await stage.testerCalls(0, metadata: "ended by the tester")
+        // A file coming in when the peer ends the connection fails with it.
+        try await stage.subject.setReceiveCallbacks(yours.subject, data: true, file: true)
+        let path = try tester.placeFile(sparkPattern(2 << 20, seed: 11), named: "cut-by-end.bin")
+        _ = try await tester.perform { try $0.sendFile(path, on: yours.tester) }
+        _ = try await stage.expectSubject("progress of the file coming in", within: SparkStage.transferTimeout) { event -> Bool? in
+            if case .fileAvailable(yours.subject, let file) = event, file.name == "cut-by-end.bin", file.progress > 0 { true } else { nil }
+        }
         do { try await tester.perform { try $0.end(yours.tester) } } catch is SparkError {
             return .fail("the subject had ended the connection it accepted before its peer could end it")
         }
         let endedByPeer = try await stage.expectSubject("the end of the connection its peer ended", ending(yours.subject))
         guard endedByPeer == .ended(.ended, .remote) else { return .fail("its peer ending the connection, the subject reported \(endedByPeer)") }
+        let cut = try await stage.expectSubject("end of the file coming in on the connection its peer ended", SparkFileCases.fileEnd(yours.subject, "cut-by-end.bin"))
+        if cut.transferComplete {
+            let bytes = try await stage.subject.readFile(at: cut.path ?? "\(stage.subject.cacheFolder)/cut-by-end.bin")
+            guard bytes == sparkPattern(2 << 20, seed: 11) else { return .fail("a file cut by the end of its connection was reported complete") }
+        } else {
+            guard cut.path == nil, cut.error != nil else { return .fail("a file cut by the end of its connection was reported \(cut)") }
+        }
         return .pass("a decline ended the connection on both sides, the subject calling and called; so did an end from either side")
     }
 

@@ -29,9 +29,22 @@ enum SparkFileCases {
     }
 
     /// A file removed from its path mid-send fails the transfer on both sides: the sender's
-    /// progress ends with the error, the receiver gets the error and no file.
-    static let vanishedSource = SparkCase("SPK/FILE/BI-01", brokenBy: .vanishedFileEndsAsDone) { stage in
+    /// progress ends with the error, the receiver gets the error and no file; with the subject
+    /// receiving too.
+    static let vanishedSource = SparkCase("SPK/FILE/BI-01", brokenBy: [.vanishedFileEndsAsDone, .remoteErrorIgnored]) { stage in
         let (out, incoming) = try await stage.subjectSending()
+        // Receiving: the sender's file vanishes; the subject reports the sender's failure and keeps no file.
+        try await stage.subject.setReceiveCallbacks(out, data: true, file: true)
+        let theirs = try stage.testers[0].placeFile(sparkPattern(1 << 20, seed: 2), named: "vanishing-there.bin")
+        _ = try await stage.testers[0].perform { try $0.sendFile(theirs, on: incoming) }
+        try FileManager.default.removeItem(atPath: theirs)
+        let lost = try await stage.expectSubject("end of the file whose sender lost it", fileEnd(out, "vanishing-there.bin"))
+        guard !lost.transferComplete, lost.path == nil, lost.error == .remote(.sourceUnavailable) else {
+            return .fail("a file whose sender lost it mid-send was reported \(lost), not failed by the sender (source unavailable) with no file")
+        }
+        guard try await stage.subject.readFile(at: "\(stage.subject.cacheFolder)/vanishing-there.bin") == nil else {
+            return .fail("a file whose sender lost it mid-send was left in the cache folder")
+        }
         let path = try await stage.subject.placeFile(sparkPattern(1 << 20), at: "bi-01/vanishing.bin")
         let send = try await stage.subject.sendFile(path, on: out)
         try await stage.subject.removeFile(at: path)
@@ -56,7 +69,7 @@ enum SparkFileCases {
         guard !atTester.transferComplete, atTester.path == nil, atTester.error == .remote(.sourceUnavailable) else {
             return .fail("the receiver of a file that vanished mid-send got \(atTester)")
         }
-        return .pass("the file removed mid-send failed the transfer: sourceUnavailable at the sender, the error and no file at the receiver")
+        return .pass("the file removed mid-send failed the transfer: sourceUnavailable at the sender, the error and no file at the receiver, the subject sending and receiving")
     }
 
     /// An incoming file cut by a lost link is reported failed with no file, and none is left
