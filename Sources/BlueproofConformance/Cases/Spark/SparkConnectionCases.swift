@@ -25,6 +25,12 @@ enum SparkConnectionCases {
         }
     }
 
+    /// `bytes` of UTF-8 as three-byte characters ("€"), padded with ASCII: far fewer characters
+    /// than bytes, so a limit counted other than in UTF-8 bytes shows.
+    static func threeByteText(_ bytes: Int) -> String {
+        String(repeating: "€", count: bytes / 3) + String(repeating: "m", count: bytes % 3)
+    }
+
     /// How `id` ended, once it has: the reason and the side that ended it.
     static func ending(_ id: SparkConnectionID) -> @Sendable (SparkEvent) -> Settled? {
         { event in if case .ended(id, let reason, let side) = event { .ended(reason, side) } else { nil } }
@@ -62,7 +68,8 @@ enum SparkConnectionCases {
         let yours = try await stage.testerCalls(0, metadata: "ended by the tester")
         // A file coming in when the peer ends the connection fails with it.
         try await stage.subject.setReceiveCallbacks(yours.subject, data: true, file: true)
-        let path = try tester.placeFile(sparkPattern(2 << 20, seed: 11), named: "cut-by-end.bin")
+        let content = sparkPattern(2 << 20, seed: 11)
+        let path = try tester.placeFile(content, named: "cut-by-end.bin")
         _ = try await tester.perform { try $0.sendFile(path, on: yours.tester) }
         _ = try await stage.expectSubject("progress of the file coming in", within: SparkStage.transferTimeout) { event -> Bool? in
             if case .fileAvailable(yours.subject, let file) = event, file.name == "cut-by-end.bin", file.progress > 0 { true } else { nil }
@@ -75,11 +82,11 @@ enum SparkConnectionCases {
         let cut = try await stage.expectSubject("end of the file coming in on the connection its peer ended", SparkFileCases.fileEnd(yours.subject, "cut-by-end.bin"))
         if cut.transferComplete {
             let bytes = try await stage.subject.readFile(at: cut.path ?? "\(stage.subject.cacheFolder)/cut-by-end.bin")
-            guard bytes == sparkPattern(2 << 20, seed: 11) else { return .fail("a file cut by the end of its connection was reported complete") }
+            guard bytes == content else { return .fail("a file cut by the end of its connection was reported complete") }
         } else {
             guard cut.path == nil, cut.error != nil else { return .fail("a file cut by the end of its connection was reported \(cut)") }
         }
-        return .pass("a decline ended the connection on both sides, the subject calling and called; so did an end from either side")
+        return .pass("a decline ended the connection on both sides, the subject calling and called; so did an end from either side, and the file coming in failed with it")
     }
 
     /// The sample app, holding one connection, ends a second offer at once (`busy`), reporting
@@ -150,7 +157,7 @@ enum SparkConnectionCases {
     static let metadataOver = SparkCase("SPK/CONN/BI-04", brokenBy: [.metadataUnbounded, .metadataCountedInCharacters]) { stage in
         try await stage.link(0)
         let tester = stage.testers[0]
-        let texts = [String(repeating: "m", count: SparkLimits.maxMetadataBytes + 1), String(repeating: "€", count: SparkLimits.maxMetadataBytes / 3 + 1)]
+        let texts = [String(repeating: "m", count: SparkLimits.maxMetadataBytes + 1), threeByteText(SparkLimits.maxMetadataBytes + 2)]
         for over in texts {
             do {
                 let id = try await stage.subject.startDataConnection(to: tester.registrationID, metadata: over)
@@ -280,7 +287,7 @@ enum SparkConnectionCases {
     static func metadata(_ bytes: Int, _ id: CaseID) -> SparkCase {
         SparkCase(id, brokenBy: [.metadataLimitLow, .metadataAsciiOnly]) { stage in
             try await stage.link(0)
-            let texts = [String(repeating: "m", count: bytes), String(repeating: "€", count: bytes / 3) + String(repeating: "m", count: bytes % 3)]
+            let texts = [String(repeating: "m", count: bytes), threeByteText(bytes)]
             for text in texts {
                 let out: SparkConnectionID
                 do { out = try await stage.subject.startDataConnection(to: stage.testers[0].registrationID, metadata: text) } catch let error as SparkError {
