@@ -19,7 +19,8 @@ struct Blueproof: AsyncParsableCommand {
         subcommands: [ProbeCommand.self, ScanCommand.self, AdvertiseCommand.self, GATTCommand.self,
                       TransferCommand.self, BenchCommand.self, InspectCommand.self, CheckCommand.self,
                       RunCommand.self, ReportCommand.self, DUTCommand.self, ChatCommand.self,
-                      BluenetCommand.self] // issue 18: Bluenet
+                      BluenetCommand.self, // issue 18: Bluenet
+                      SparkCommand.self]
     )
 
     /// As ArgumentParser's, but a usage error exits with 2, the code blueproof documents

@@ -331,6 +331,23 @@ struct LEHostRobustnessTests {
         }
     }
 
+    // MARK: Connections
+
+    @Test("LE Connection Complete for a handle already open: violation, the old connection ends, the new one is served")
+    func handleReusedUnreported() async throws {
+        try await withRig { rig in
+            let old = try await rig.open()
+            // btvirt gives a handle again, with no Disconnection Complete, when the peer's controller went away.
+            let new = try await rig.open()
+            let line = try #require(await rig.log.line(containing: "which is already open"))
+            #expect(await rig.host.violations == [line])
+            #expect(old.endReason == .unknownConnectionIdentifier, "the old connection was left open")
+            #expect(new.endReason == nil && old != new)
+            #expect(await rig.host.connections == [new])
+            try await rig.expectRecovery(pduIndex: 0)
+        }
+    }
+
     // MARK: ATT transaction timeout
 
     @Test("No ATT response within 30 s: the request fails, the bearer closes, later requests fail at once")

@@ -15,7 +15,7 @@ extension Integration {
             let join = await alice.line(within: .seconds(60)) { $0.contains("--controller unix:") }
             guard let controller = join?.split(separator: " ").last.map(String.init) else {
                 alice.stop()
-                throw ChatDidNotStart(lines: alice.lines)
+                throw DidNotStart(what: "alice", lines: alice.lines)
             }
             let bob = try LiveCLI(cli, ["chat", "--name", "bob", "--session", folder.file("bob"), "--controller", controller])
             return (alice, bob)
@@ -83,7 +83,9 @@ extension Integration {
 }
 
 /// The first chat never printed how to join its backend.
-struct ChatDidNotStart: Error, CustomStringConvertible {
+/// A background CLI that did not print the line that says it is ready, and all it printed.
+struct DidNotStart: Error, CustomStringConvertible {
+    let what: String
     let lines: [String]
-    var description: String { "alice did not start:\n\(lines.joined(separator: "\n"))" }
+    var description: String { "\(what) did not start:\n\(lines.joined(separator: "\n"))" }
 }

@@ -102,6 +102,12 @@ final class LiveCLI: Sendable {
         if process.isRunning { process.interrupt() }
     }
 
+    /// Kills the process (SIGKILL: no handler runs, nothing is said to its peers) and waits for it.
+    func kill() {
+        if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+
     /// Ends the process (SIGTERM) and waits for it.
     func stop() {
         if process.isRunning { process.terminate() }

@@ -144,9 +144,12 @@ extension LEHost {
             }
             return
         }
-        guard links[connection.handle] == nil else {
-            violation("LE Connection Complete for handle 0x\(hex(connection.handle)), which is already open")
-            return
+        if links[connection.handle] != nil {
+            // A controller reuses a handle only once its connection is gone, so that one ended
+            // unreported (btvirt does this when the peer's controller goes away). It is ended
+            // here, so its channels and waiters do not block the new connection.
+            violation("LE Connection Complete for handle 0x\(hex(connection.handle)), which is already open; the old connection is taken as ended")
+            disconnected(handle: connection.handle, reason: .unknownConnectionIdentifier)
         }
         if connection.role == .peripheral, advertising {
             advertising = false

@@ -83,6 +83,23 @@ extension LEHost {
         }
     }
 
+    /// Waits until every SDU sent on `channel` has left this host: no K-frame waits for
+    /// credits (§10.1) and the controller has completed every ACL packet of the connection
+    /// (Number Of Completed Packets, Vol 4, Part E §7.7.19). What a sender awaits before it
+    /// disconnects, since a controller flushes what it holds then. Throws when the channel or
+    /// the connection closes first.
+    public func drain(_ channel: L2CAPChannel) async throws(LEHostError) {
+        let handle = channel.connection.handle
+        let cid = channel.local.cid
+        while let queued = links[handle]?.signaling.channel(cid)?.queuedFrameCount, queued > 0 {
+            let moved = OneShot<Bool>()
+            links[handle]?.channelWaiters[cid, default: []].append(moved)
+            guard await moved.wait() == true else { throw .channelClosed(cid: cid) }
+        }
+        guard links[handle]?.signaling.channel(cid) != nil, let flow else { throw .channelClosed(cid: cid) }
+        try await waitForCompletion(ofPDU: flow.pdusQueued(on: handle), on: channel.connection)
+    }
+
     /// Closes `channel` (Vol 3, Part A §4.6).
     public func close(_ channel: L2CAPChannel) {
         performSignaling(on: channel.connection.handle) { signaling in

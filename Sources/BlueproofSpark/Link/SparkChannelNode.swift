@@ -16,14 +16,23 @@ public actor SparkChannelNode {
 
     public let host: LEHost
     private var core: SparkCore
+    /// Where a peer's key is looked up once its `hello` names it (the key directory of
+    /// `blueproof spark`); nil when keys are recorded by other means.
+    private let keys: (@Sendable (UInt64) -> [UInt8]?)?
     private var wakers: [UInt64: AsyncStream<Void>.Continuation] = [:]
+    private var channels: [UInt64: L2CAPChannel] = [:]
+    /// Frames taken from the core and not yet accepted by the host, per peer.
+    private var sending: [UInt64: Int] = [:]
+    /// ``drain(_:)`` calls waiting for a peer's queue to empty; resolved false when its link is lost.
+    private var idleWaiters: [UInt64: [OneShot<Bool>]] = [:]
     private let eventSink: AsyncStream<SparkEvent>.Continuation
     /// Every event of the core, in order.
     public nonisolated let events: AsyncStream<SparkEvent>
 
-    public init(host: LEHost, core: SparkCore) {
+    public init(host: LEHost, core: SparkCore, keys: (@Sendable (UInt64) -> [UInt8]?)? = nil) {
         self.host = host
         self.core = core
+        self.keys = keys
         (events, eventSink) = AsyncStream.makeStream(of: SparkEvent.self)
     }
 
@@ -58,6 +67,7 @@ public actor SparkChannelNode {
                 guard let known = peer else {
                     guard case .hello(let id)? = (try? SparkEnvelope.decode(sdu))?.frame else { break }
                     peer = id
+                    if let key = self.keys?(id) { self.core.recordKey(key, for: id) }
                     _ = named.resolve(id)
                     continue
                 }
@@ -74,10 +84,12 @@ public actor SparkChannelNode {
         if opener { try await host.send(hello, on: channel) }
         let (wake, waker) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         wakers[peer] = waker
+        channels[peer] = channel
         Task {
             for await _ in wake {
                 while let frame = self.next(for: peer) {
                     do { try await self.host.send(frame, on: channel) } catch { return self.lost(peer) }
+                    self.sent(to: peer)
                 }
             }
         }
@@ -92,17 +104,45 @@ public actor SparkChannelNode {
 
     private func next(for peer: UInt64) -> [UInt8]? {
         defer { flush() }
-        return core.nextFrame(for: peer)
+        let frame = core.nextFrame(for: peer)
+        if frame != nil { sending[peer, default: 0] += 1 }
+        return frame
+    }
+
+    private func sent(to peer: UInt64) {
+        sending[peer, default: 1] -= 1
+        flush()
+    }
+
+    /// Waits until everything the core queued for `peer` has left this host: taken from the
+    /// core, accepted by the channel, sent on credits and completed by the controller. What a
+    /// sender awaits before it disconnects (docs/spark-wire.md has no acknowledgement frame).
+    /// Throws `channelClosed` when the link is lost first.
+    public func drain(_ peer: UInt64) async throws(LEHostError) {
+        guard let channel = channels[peer] else { throw .channelRefused(spsm: Self.spsm, reason: "no Spark channel to \(peer)") }
+        while core.pendingPeers.contains(peer) || sending[peer, default: 0] > 0 {
+            let idle = OneShot<Bool>()
+            idleWaiters[peer, default: []].append(idle)
+            guard await idle.wait() == true else { throw .channelClosed(cid: channel.local.cid) }
+        }
+        try await host.drain(channel)
     }
 
     private func lost(_ peer: UInt64) {
         wakers.removeValue(forKey: peer)?.finish()
+        channels[peer] = nil
+        sending[peer] = nil
+        for waiter in idleWaiters.removeValue(forKey: peer) ?? [] { _ = waiter.resolve(false) }
         core.linkLost(peer)
         flush()
     }
 
     private func flush() {
         for event in core.takeEvents() { eventSink.yield(event) }
-        for peer in core.pendingPeers { wakers[peer]?.yield() }
+        let pending = core.pendingPeers
+        for peer in pending { wakers[peer]?.yield() }
+        for peer in Array(idleWaiters.keys) where !pending.contains(peer) && sending[peer, default: 0] == 0 {
+            for waiter in idleWaiters.removeValue(forKey: peer) ?? [] { _ = waiter.resolve(true) }
+        }
     }
 }

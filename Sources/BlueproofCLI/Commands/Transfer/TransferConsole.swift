@@ -2,19 +2,14 @@ import BlueproofTransfer
 import BlueproofWire
 import Foundation
 
-/// Shows a transfer's events on standard error: steps as lines, progress as a bar redrawn in
-/// place on a terminal (coloured unless NO_COLOR is set), or a line per tenth elsewhere.
+/// Shows a transfer's events on standard error: steps as lines, progress as a ``ProgressBar``.
 final class TransferConsole {
-    private let label: String
+    private let progress: ProgressBar
     private let showProgress: Bool
-    private let terminal = isatty(STDERR_FILENO) == 1
-    private let colour = isatty(STDERR_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
     private var total: Int?
-    private var lastTenth = -1
-    private var barShown = false
 
     init(label: String, total: Int? = nil, showProgress: Bool = true) {
-        self.label = label
+        progress = ProgressBar(label: label)
         self.total = total
         self.showProgress = showProgress
     }
@@ -26,7 +21,8 @@ final class TransferConsole {
         case let .gate(address, decision): line("\(address): \(decision)")
         case let .connected(connection): line("connected \(connection)")
         case let .ready(mtu, chunkSize): line("subscribed; ATT_MTU \(mtu), chunks of \(chunkSize) bytes")
-        case let .progress(progress): bar(progress)
+        case let .progress(value):
+            if showProgress { progress.update(bytes: value.bytes, total: value.total ?? total, bytesPerSecond: value.bytesPerSecond) }
         case let .reply(value): line("reply: \(value.count) bytes \(Self.preview(value))")
         case let .writeRefused(length, withResponse, error): line(Self.refusal(length: length, withResponse: withResponse, error: error))
         case .unsubscribed: line("the central turned notifications off")
@@ -36,47 +32,9 @@ final class TransferConsole {
         }
     }
 
-    private func line(_ text: String) {
-        if barShown { write("\n") }
-        barShown = false
-        write("• \(label): \(text)\n")
-    }
+    private func line(_ text: String) { progress.line(text) }
 
-    private func bar(_ progress: TransferProgress) {
-        guard showProgress else { return }
-        let total = progress.total ?? total
-        let rate = Self.bytes(Int(progress.bytesPerSecond)) + "/s"
-        let fraction = total.map { $0 > 0 ? Double(progress.bytes) / Double($0) : 1 }
-        if terminal {
-            let width = 30
-            let filled = Int((fraction ?? 0) * Double(width))
-            let body = String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)
-            let percent = fraction.map { String(format: "%3.0f%%", $0 * 100) } ?? "   "
-            let painted = colour ? "\u{1B}[32m\(body)\u{1B}[0m" : body
-            write("\r\(label) [\(painted)] \(percent) \(Self.bytes(progress.bytes)) \(rate)   ")
-            barShown = true
-        } else if let fraction {
-            let tenth = Int(fraction * 10)
-            guard tenth > lastTenth else { return }
-            lastTenth = tenth
-            write("• \(label): \(tenth * 10)% \(Self.bytes(progress.bytes)) \(rate)\n")
-        }
-    }
-
-    func finish() {
-        if barShown { write("\n") }
-        barShown = false
-    }
-
-    private func write(_ text: String) { Console.diagnostic(text) }
-
-    static func bytes(_ count: Int) -> String {
-        switch count {
-        case ..<1000: "\(count) B"
-        case ..<1_000_000: String(format: "%.1f kB", Double(count) / 1000)
-        default: String(format: "%.2f MB", Double(count) / 1_000_000)
-        }
-    }
+    func finish() { progress.finish() }
 
     /// What the central did and what the peripheral did about it, for a refused write.
     static func refusal(length: Int, withResponse: Bool, error: ATTErrorCode) -> String {

@@ -1,0 +1,55 @@
+import ArgumentParser
+import BlueproofHost
+import BlueproofSpark
+import BlueproofTransmitter
+import Foundation
+
+/// One Spark node of `blueproof spark`: a `SparkChannelNode` on the command's LE host, its key
+/// published in the key directory, peers' keys read from there when their `hello` names them.
+struct SparkTerminal {
+    let session: ControllerSession
+    let host: LEHost
+    let node: SparkChannelNode
+    let registrationID: UInt64
+    let directory: SparkKeyDirectory
+
+    /// Starts the controller and host, publishes a fresh key id; exits 3 when the controller
+    /// or the key directory fails.
+    static func start(_ controller: ControllerOptions, _ options: SparkNodeOptions, cacheFolder: String,
+                      concurrency: SparkConcurrency, acceptance: SparkAnswer) async throws -> SparkTerminal {
+        let registrationID = options.registrationID
+        let directory = options.directory
+        let key = SparkNodeFolders.randomKeyID()
+        do {
+            try directory.publish(key, for: registrationID)
+        } catch {
+            Console.error("\(error)")
+            throw ExitCode(3)
+        }
+        let (session, host) = try await ControllerSession.openOneHost(controller)
+        let configuration = SparkConfiguration(registrationID: registrationID, keyID: key, setup: .automatic, acceptance: acceptance,
+                                               concurrency: concurrency)
+        let core = SparkCore(configuration: configuration, clock: SystemTimeSource(), source: DiskFileSource(),
+                             sink: CacheFolderSink(directory: cacheFolder))
+        let node = SparkChannelNode(host: host, core: core, keys: { peer in
+            do {
+                return try directory.key(for: peer)
+            } catch {
+                Console.error("\(error)")
+                return nil
+            }
+        })
+        return SparkTerminal(session: session, host: host, node: node, registrationID: registrationID, directory: directory)
+    }
+
+    /// Ends offers whose timeout passed, once a second, until cancelled.
+    func tickOffers() -> Task<Void, Never> {
+        let node = node
+        return Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(1))
+                await node.perform { $0.tick() }
+            }
+        }
+    }
+}
