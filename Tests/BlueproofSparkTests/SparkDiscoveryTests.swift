@@ -26,7 +26,7 @@ struct SparkDiscoveryTests {
         return (SparkKeyDirectory(path: folder + "/sub/keys"), folder)
     }
 
-    @Test("publish then read: the last key per id wins, the file is the documented lines, an absent file holds nothing")
+    @Test("publish, read, replace, withdraw: one file per node holding its key id in hex; no file is no key")
     func publishAndRead() throws {
         let (keys, folder) = try Self.directory()
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -38,32 +38,26 @@ struct SparkDiscoveryTests {
         #expect(try keys.key(for: 7) == second)
         #expect(try keys.key(for: 8) == [UInt8](repeating: 3, count: 32))
         #expect(try keys.key(for: 9) == nil)
-        let text = try String(contentsOfFile: keys.path, encoding: .utf8)
-        #expect(text == "8 \(String(repeating: "03", count: 32))\n7 \(String(repeating: "02", count: 32))\n")
+        #expect(try String(contentsOfFile: keys.path + "/7", encoding: .utf8) == String(repeating: "02", count: 32) + "\n")
+        keys.withdraw(7)
+        #expect(try keys.key(for: 7) == nil)
+        #expect(try keys.key(for: 8) != nil)
         #expect(throws: SparkKeyDirectoryError.badKey(bytes: 31)) { try keys.publish([UInt8](repeating: 0, count: 31), for: 7) }
     }
 
-    @Test("untrusted file: a malformed line names itself, past 512 KiB or 4096 lines is refused naming the limit; publishing keeps the newest 4096")
+    @Test("untrusted files: not 64 hex digits is malformed, past 128 bytes is refused naming the limit")
     func bounds() throws {
         let (keys, folder) = try Self.directory()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        try FileManager.default.createDirectory(atPath: folder + "/sub", withIntermediateDirectories: true)
-        let good = "5 \(String(repeating: "ab", count: 32))\n"
-        for (broken, line) in [(good + "6 zz\n", 2), (good + "x \(String(repeating: "ab", count: 32))\n", 2), ("7 \(String(repeating: "ab", count: 31))\n", 1), ("1 2 3\n", 1)] {
-            try broken.write(toFile: keys.path, atomically: true, encoding: .utf8)
-            #expect(throws: SparkKeyDirectoryError.malformed(path: keys.path, line: line)) { try keys.key(for: 5) }
+        try FileManager.default.createDirectory(atPath: keys.path, withIntermediateDirectories: true)
+        let file = keys.path + "/5"
+        for broken in ["zz", String(repeating: "ab", count: 31), String(repeating: "ab", count: 33), "", String(repeating: "ab", count: 32) + " x"] {
+            try broken.write(toFile: file, atomically: true, encoding: .utf8)
+            #expect(throws: SparkKeyDirectoryError.malformed(path: file)) { try keys.key(for: 5) }
         }
-        try Data(repeating: 0x0A, count: SparkKeyDirectory.maxBytes + 1).write(to: URL(fileURLWithPath: keys.path))
-        #expect(throws: SparkKeyDirectoryError.tooLarge(path: keys.path, limit: SparkKeyDirectory.maxBytes)) { try keys.key(for: 5) }
-        let many = (0...SparkKeyDirectory.maxEntries).map { "\($0 + 1) \(String(repeating: "ab", count: 32))\n" }.joined()
-        try many.write(toFile: keys.path, atomically: true, encoding: .utf8)
-        #expect(throws: SparkKeyDirectoryError.tooManyEntries(path: keys.path, limit: SparkKeyDirectory.maxEntries)) { try keys.key(for: 5) }
-
-        let full = (1...SparkKeyDirectory.maxEntries).map { "\($0) \(String(repeating: "ab", count: 32))\n" }.joined()
-        try full.write(toFile: keys.path, atomically: true, encoding: .utf8)
-        try keys.publish([UInt8](repeating: 9, count: 32), for: 999_999)
-        #expect(try keys.key(for: 999_999) == [UInt8](repeating: 9, count: 32))
-        #expect(try keys.key(for: 1) == nil, "the oldest line was kept past the bound")
-        #expect(try keys.key(for: 2) != nil)
+        try Data(repeating: 0x61, count: SparkKeyDirectory.maxFileBytes + 1).write(to: URL(fileURLWithPath: file))
+        #expect(throws: SparkKeyDirectoryError.tooLarge(path: file, limit: SparkKeyDirectory.maxFileBytes)) { try keys.key(for: 5) }
+        try (String(repeating: "ab", count: 32) + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        #expect(try keys.key(for: 5) == [UInt8](repeating: 0xAB, count: 32))
     }
 }

@@ -91,10 +91,12 @@ extension LEHost {
     public func drain(_ channel: L2CAPChannel) async throws(LEHostError) {
         let handle = channel.connection.handle
         let cid = channel.local.cid
+        // The handle may name a newer connection once this one ended (a reused handle).
+        guard links[handle]?.connection == channel.connection else { throw .channelClosed(cid: cid) }
         while let queued = links[handle]?.signaling.channel(cid)?.queuedFrameCount, queued > 0 {
             let moved = OneShot<Bool>()
             links[handle]?.channelWaiters[cid, default: []].append(moved)
-            guard await moved.wait() == true else { throw .channelClosed(cid: cid) }
+            guard await moved.wait() == true, links[handle]?.connection == channel.connection else { throw .channelClosed(cid: cid) }
         }
         guard links[handle]?.signaling.channel(cid) != nil, let flow else { throw .channelClosed(cid: cid) }
         try await waitForCompletion(ofPDU: flow.pdusQueued(on: handle), on: channel.connection)

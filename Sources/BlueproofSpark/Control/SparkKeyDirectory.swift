@@ -2,17 +2,16 @@ import BlueproofFiles
 import BlueproofWire
 import Foundation
 
-/// The keys of the Spark nodes on one machine, in one file: the stand-in `blueproof spark`
-/// uses for the cloud that synchronizes keys before a connection ("readUserKey", "Starting A
-/// Data Connection"). A node publishes its key id when it starts; a node reads a peer's when
-/// the peer's `hello` names it. One line per node, `<registration id> <key id as 64 hex digits>`,
-/// written whole by a rename; the file is untrusted input, read within ``maxBytes`` and
-/// ``maxEntries``.
+/// The keys of the Spark nodes on one machine: the stand-in `blueproof spark` uses for the
+/// cloud that synchronizes keys before a connection ("readUserKey", "Starting A Data
+/// Connection"). A folder with one file per node, named by its registration id and holding
+/// its key id as 64 hex digits: a node publishes its own when it starts (written whole by a
+/// rename, so two nodes starting together lose nothing) and withdraws it when it stops; it
+/// reads a peer's when the peer's `hello` names it. The files are untrusted input, each read
+/// within ``maxFileBytes``.
 public struct SparkKeyDirectory: Sendable {
-    /// The most the file may hold.
-    public static let maxBytes = 512 << 10
-    /// The most nodes it keeps: publishing past this forgets the oldest.
-    public static let maxEntries = 4096
+    /// The most one key file may hold: 64 hex digits and a newline, with room to spare.
+    public static let maxFileBytes = 128
 
     public let path: String
 
@@ -25,71 +24,58 @@ public struct SparkKeyDirectory: Sendable {
         return base + "/blueproof/spark-keys"
     }
 
-    /// The key id on record for `registrationID`, the last line naming it; nil when none.
+    func file(_ registrationID: UInt64) -> String { "\(path)/\(registrationID)" }
+
+    /// The key id published for `registrationID`; nil when none is.
     public func key(for registrationID: UInt64) throws(SparkKeyDirectoryError) -> [UInt8]? {
-        try entries().last { $0.id == registrationID }?.key
-    }
-
-    /// Records `key` for `registrationID`, replacing the node's earlier line.
-    public func publish(_ key: [UInt8], for registrationID: UInt64) throws(SparkKeyDirectoryError) {
-        guard key.count == 32 else { throw .badKey(bytes: key.count) }
-        var kept = try entries().filter { $0.id != registrationID }
-        kept.append((registrationID, key))
-        let text = kept.suffix(Self.maxEntries).map { "\($0.id) \(hex($0.key))\n" }.joined()
-        let folder = (path as NSString).deletingLastPathComponent
-        do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        } catch {
-            throw .unreadable(path: folder, reason: "cannot create the folder: \(error.localizedDescription)")
-        }
-        do {
-            try AtomicFile.replace(Array(text.utf8), named: (path as NSString).lastPathComponent, in: folder, mode: 0o600)
-        } catch {
-            throw .unreadable(path: path, reason: "\(error)")
-        }
-    }
-
-    /// Every line, in file order; an absent file is empty.
-    func entries() throws(SparkKeyDirectoryError) -> [(id: UInt64, key: [UInt8])] {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            if FileManager.default.fileExists(atPath: path) { throw .unreadable(path: path, reason: "cannot open it") }
-            return []
+        let file = file(registrationID)
+        guard let handle = FileHandle(forReadingAtPath: file) else {
+            if FileManager.default.fileExists(atPath: file) { throw .unreadable(path: file, reason: "cannot open it") }
+            return nil
         }
         defer { try? handle.close() }
         let data: Data
-        do { data = try handle.read(upToCount: Self.maxBytes + 1) ?? Data() } catch { throw .unreadable(path: path, reason: "\(error)") }
-        guard data.count <= Self.maxBytes else { throw .tooLarge(path: path, limit: Self.maxBytes) }
-        var found: [(id: UInt64, key: [UInt8])] = []
-        for (index, line) in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: true).enumerated() {
-            let fields = line.split(separator: " ")
-            guard fields.count == 2, let id = UInt64(fields[0]), let key = bytes(fromHex: String(fields[1])), key.count == 32 else {
-                throw .malformed(path: path, line: index + 1)
-            }
-            guard found.count < Self.maxEntries else { throw .tooManyEntries(path: path, limit: Self.maxEntries) }
-            found.append((id, key))
-        }
-        return found
+        do { data = try handle.read(upToCount: Self.maxFileBytes + 1) ?? Data() } catch { throw .unreadable(path: file, reason: "\(error)") }
+        guard data.count <= Self.maxFileBytes else { throw .tooLarge(path: file, limit: Self.maxFileBytes) }
+        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard text.count == 64, let key = bytes(fromHex: text), key.count == 32 else { throw .malformed(path: file) }
+        return key
     }
+
+    /// Publishes `key` for `registrationID`, replacing what was there.
+    public func publish(_ key: [UInt8], for registrationID: UInt64) throws(SparkKeyDirectoryError) {
+        guard key.count == 32 else { throw .badKey(bytes: key.count) }
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        } catch {
+            throw .unreadable(path: path, reason: "cannot create the folder: \(error.localizedDescription)")
+        }
+        do {
+            try AtomicFile.replace(Array((hex(key) + "\n").utf8), named: "\(registrationID)", in: path, mode: 0o600)
+        } catch {
+            throw .unreadable(path: file(registrationID), reason: "\(error)")
+        }
+    }
+
+    /// Removes `registrationID`'s key, when the node stops.
+    public func withdraw(_ registrationID: UInt64) { try? FileManager.default.removeItem(atPath: file(registrationID)) }
 }
 
-/// Why the key directory could not be read or written.
+/// Why a key could not be read or published.
 public enum SparkKeyDirectoryError: Error, Hashable, Sendable, CustomStringConvertible {
     case unreadable(path: String, reason: String)
-    /// Larger than ``SparkKeyDirectory/maxBytes``.
+    /// A key file larger than ``SparkKeyDirectory/maxFileBytes``.
     case tooLarge(path: String, limit: Int)
-    /// More lines than ``SparkKeyDirectory/maxEntries``.
-    case tooManyEntries(path: String, limit: Int)
-    /// A line that is not `<registration id> <64 hex digits>`.
-    case malformed(path: String, line: Int)
+    /// A key file that is not 64 hex digits.
+    case malformed(path: String)
     /// A key id is 32 bytes.
     case badKey(bytes: Int)
 
     public var description: String {
         switch self {
-        case .unreadable(let path, let reason): "the Spark key directory \(path): \(reason)"
-        case .tooLarge(let path, let limit): "the Spark key directory \(path) is over \(limit) bytes"
-        case .tooManyEntries(let path, let limit): "the Spark key directory \(path) has more than \(limit) lines"
-        case .malformed(let path, let line): "the Spark key directory \(path), line \(line): not \"<registration id> <key id, 64 hex digits>\""
+        case .unreadable(let path, let reason): "the Spark key file \(path): \(reason)"
+        case .tooLarge(let path, let limit): "the Spark key file \(path) is over \(limit) bytes"
+        case .malformed(let path): "the Spark key file \(path) is not a key id of 64 hex digits"
         case .badKey(let bytes): "a Spark key id is 32 bytes, not \(bytes)"
         }
     }

@@ -11,6 +11,20 @@ import BlueproofWire
 public actor SparkChannelNode {
     /// The SPSM Spark listens on (dynamic range, Vol 3, Part A §4.22).
     public static let spsm = L2CAPSPSM(0x0081)
+    /// The credits this side gives at once (the host's default); it gives more as they are used.
+    public static let credits: UInt16 = 64
+    /// The longest K-frame ``mps(aclBufferSize:)`` makes: about 1 KiB a receiver holds per frame.
+    public static let maxKFrameBytes = 1028
+
+    /// The K-frame payload this side takes (its MPS, Core Vol 3, Part A §4.22): the most whole
+    /// LE ACL buffers of its controller, less the 4-byte K-frame header (§3.4), within
+    /// ``maxKFrameBytes``, so a peer with the same buffers sends every K-frame in full
+    /// buffers (Rootcanal's 27-byte buffers give 1022, btvirt's 192 give 956, 251-byte ones
+    /// 1000). 247 when the buffer size is unknown or larger.
+    public static func mps(aclBufferSize size: Int) -> UInt16 {
+        guard size > 4, size <= maxKFrameBytes else { return 247 }
+        return UInt16(max(23, maxKFrameBytes / size * size - 4))
+    }
     /// How long the peer's `hello` may take once the channel is open.
     public static let helloTimeout: Duration = .seconds(10)
 
@@ -38,7 +52,7 @@ public actor SparkChannelNode {
 
     /// Accepts Spark channels from every connection; each names its peer with its `hello`.
     public func listen(mtu: UInt16 = UInt16(SparkLimits.maxFrameBytes)) async {
-        let channels = await host.listen(spsm: Self.spsm, mtu: mtu)
+        let channels = await host.listen(spsm: Self.spsm, mtu: mtu, mps: Self.mps(aclBufferSize: await host.aclBuffers.size), credits: Self.credits)
         Task {
             for await channel in channels { _ = try? await self.attach(channel, opener: false) }
         }
@@ -46,7 +60,8 @@ public actor SparkChannelNode {
 
     /// Opens a Spark channel on `connection`; returns the peer's registration id from its `hello`.
     public func open(on connection: LEConnection, mtu: UInt16 = UInt16(SparkLimits.maxFrameBytes)) async throws -> UInt64 {
-        let channel = try await host.openChannel(on: connection, spsm: Self.spsm, mtu: mtu)
+        let channel = try await host.openChannel(on: connection, spsm: Self.spsm, mtu: mtu, mps: Self.mps(aclBufferSize: await host.aclBuffers.size),
+                                                 credits: Self.credits)
         return try await attach(channel, opener: true)
     }
 
@@ -67,13 +82,13 @@ public actor SparkChannelNode {
                 guard let known = peer else {
                     guard case .hello(let id)? = (try? SparkEnvelope.decode(sdu))?.frame else { break }
                     peer = id
-                    if let key = self.keys?(id) { self.core.recordKey(key, for: id) }
+                    self.named(id, on: channel)
                     _ = named.resolve(id)
                     continue
                 }
                 self.receive(sdu, from: known)
             }
-            if let peer { self.lost(peer) }
+            if let peer { self.lost(peer, on: channel) }
             _ = named.resolve(0)
         }
         let peer = try await withTimeout(Self.helloTimeout, what: "the peer's Spark hello") { await named.wait() ?? 0 }
@@ -83,13 +98,13 @@ public actor SparkChannelNode {
         }
         if opener { try await host.send(hello, on: channel) }
         let (wake, waker) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        guard channels[peer] == channel else { throw LEHostError.channelClosed(cid: channel.local.cid) }
         wakers[peer] = waker
-        channels[peer] = channel
         Task {
             for await _ in wake {
-                while let frame = self.next(for: peer) {
-                    do { try await self.host.send(frame, on: channel) } catch { return self.lost(peer) }
-                    self.sent(to: peer)
+                while let frame = self.next(for: peer, on: channel) {
+                    do { try await self.host.send(frame, on: channel) } catch { return self.lost(peer, on: channel) }
+                    self.sent(to: peer, on: channel)
                 }
             }
         }
@@ -102,14 +117,29 @@ public actor SparkChannelNode {
         flush()
     }
 
-    private func next(for peer: UInt64) -> [UInt8]? {
+    /// `peer` named itself on `channel`. A second channel naming a peer already attached
+    /// means the first one's link went away unreported (a peer that restarted): the newest
+    /// wins, and the old one's connections end as lost.
+    private func named(_ peer: UInt64, on channel: L2CAPChannel) {
+        if let old = channels[peer], old != channel {
+            lost(peer, on: old)
+            Task { await host.close(old) }
+        }
+        channels[peer] = channel
+        if let key = keys?(peer) { core.recordKey(key, for: peer) }
+    }
+
+    /// The next frame for `peer`, while `channel` is still its channel.
+    private func next(for peer: UInt64, on channel: L2CAPChannel) -> [UInt8]? {
+        guard channels[peer] == channel else { return nil }
         defer { flush() }
         let frame = core.nextFrame(for: peer)
         if frame != nil { sending[peer, default: 0] += 1 }
         return frame
     }
 
-    private func sent(to peer: UInt64) {
+    private func sent(to peer: UInt64, on channel: L2CAPChannel) {
+        guard channels[peer] == channel else { return }
         sending[peer, default: 1] -= 1
         flush()
     }
@@ -128,7 +158,9 @@ public actor SparkChannelNode {
         try await host.drain(channel)
     }
 
-    private func lost(_ peer: UInt64) {
+    /// `channel` to `peer` closed: its connections end as lost, unless a newer channel took its place.
+    private func lost(_ peer: UInt64, on channel: L2CAPChannel) {
+        guard channels[peer] == channel else { return }
         wakers.removeValue(forKey: peer)?.finish()
         channels[peer] = nil
         sending[peer] = nil

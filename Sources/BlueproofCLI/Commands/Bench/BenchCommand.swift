@@ -8,7 +8,7 @@ struct BenchCommand: AsyncParsableCommand {
         Benchmarks print figures; they never pass or fail on speed. Machines are shared and \
         noisy, so compare figures measured in one run.
         """,
-        subcommands: [BenchNotificationsCommand.self, BenchTransferCommand.self, BenchMeshCommand.self, BenchCaptureCommand.self,
+        subcommands: [BenchNotificationsCommand.self, BenchTransferCommand.self, BenchSparkCommand.self, BenchMeshCommand.self, BenchCaptureCommand.self,
                       BenchInspectCommand.self]
     )
 }

@@ -79,7 +79,7 @@ struct BenchTransferCommand: AsyncParsableCommand {
             Console.error("\(error)")
             throw ExitCode(3)
         }
-        let root = try makeWorkDirectory()
+        let root = try Self.makeWorkDirectory(workDir)
         let limit = Duration.milliseconds(Int64((timeout ?? 60 + Double(size) / 20_000) * 1000))
         let payload = (0..<size).map { UInt8($0 % 251) }
         let expected = SHA256.hex(payload)
@@ -95,7 +95,8 @@ struct BenchTransferCommand: AsyncParsableCommand {
                 let captured = try await ours(payload, expected: expected, capture: true, folder: "\(root)/round\(round)-capture", limit: limit)
                 Console.progress(String(format: "  %.1f kB/s", captured.bytesPerSecond / 1000))
                 Console.progress("Bumble's bench\(tag)")
-                let theirs = try await bumbleRun(spec, components: bumble, folder: "\(root)/round\(round)-bumble", limit: limit)
+                let theirs = try await Self.bumbleRun(spec, mode: .gatt, components: bumble, size: size, folder: "\(root)/round\(round)-bumble",
+                                                      limit: limit)
                 Console.progress(String(format: "  %.1f kB/s%@", theirs.bytesPerSecond / 1000,
                                         theirs.gaps > 0 ? " (\(theirs.gaps) sequence gaps: the controller lost notifications)" : ""))
                 rounds.append(TransferBenchRound(ours: plain, captured: captured, bumble: theirs))
@@ -106,7 +107,9 @@ struct BenchTransferCommand: AsyncParsableCommand {
             throw ExitCode(1)
         }
 
-        let report = TransferBenchReport(backend: spec.description, size: size, rounds: rounds, workDirectory: root)
+        let report = TransferBenchReport(backend: spec.description, framing: "244-byte chunks, ATT_MTU 247", bumbleName: "bumble-bench",
+                                         ceilingUnit: PayloadFraming.notification(chunk: BumbleBenchRun.packetSize).unit,
+                                         size: size, rounds: rounds, workDirectory: root)
         if json { try Console.json(report) } else { Console.line(report.text) }
         if !report.intact {
             Console.error("our payload arrived different from the one sent (see \(root))")
@@ -114,7 +117,7 @@ struct BenchTransferCommand: AsyncParsableCommand {
         }
     }
 
-    private func makeWorkDirectory() throws -> String {
+    static func makeWorkDirectory(_ workDir: String?) throws -> String {
         let path = workDir ?? "\(NSTemporaryDirectory())/blueproof-bench-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return URL(fileURLWithPath: path).standardizedFileURL.path
@@ -175,8 +178,8 @@ struct BenchTransferCommand: AsyncParsableCommand {
     private var spec: BackendSpec { (try? BackendSpec(parsing: controller)) ?? .btvirt }
 
     /// Bumble's bench once, on a fresh backend of the same kind.
-    private func bumbleRun(_ spec: BackendSpec, components: ComponentLocator.BumbleBench, folder: String,
-                           limit: Duration) async throws -> BumbleBenchRun.Result {
+    static func bumbleRun(_ spec: BackendSpec, mode: BumbleBenchRun.Mode, components: ComponentLocator.BumbleBench, size: Int,
+                          folder: String, limit: Duration) async throws -> BumbleBenchRun.Result {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let backend: any ControllerBackend
         do {
@@ -186,7 +189,7 @@ struct BenchTransferCommand: AsyncParsableCommand {
             throw ExitCode(3)
         }
         do {
-            let run = BumbleBenchRun(components: components, transport: try BumbleBenchRun.transport(for: backend.sharedEndpoint),
+            let run = BumbleBenchRun(mode: mode, components: components, transport: try BumbleBenchRun.transport(for: backend.sharedEndpoint),
                                      folder: folder, limit: limit)
             let result = try await run.run(size: size)
             await backend.shutdown()

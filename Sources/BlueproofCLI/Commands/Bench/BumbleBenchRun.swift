@@ -5,10 +5,11 @@ import CBlueproofSystem
 import Foundation
 import Synchronization
 
-/// One run of Bumble's own benchmark (`bumble-bench`, GATT notifications) on a backend's
-/// shared endpoint: a Bumble peripheral notifies `count` packets of `packetSize` bytes to a
-/// Bumble central with ATT_MTU 247, which writes an ACK back after the last one. The speed is
-/// Bumble's: bytes sent over the time from the first notification queued to the ACK received.
+/// One run of Bumble's own benchmark (`bumble-bench`) on a backend's shared endpoint: a Bumble
+/// peripheral sends `count` packets to a Bumble central, which writes an ACK back after the
+/// last one; as GATT notifications of `packetSize` bytes with ATT_MTU 247, or (``Mode/l2cap``)
+/// as a byte stream of 8192-byte packets on an L2CAP credit-based channel the central opens.
+/// The speed is Bumble's: bytes sent over the time from the first packet queued to the ACK.
 ///
 /// Both run `scripts/bumble-bench-gatt.py` (see there why not `bumble-bench` itself) as
 /// ``ChildProcess``es, their logs in `folder`. Their milestone lines come on a pipe of their
@@ -18,6 +19,32 @@ struct BumbleBenchRun {
     static let packetSize = 244
     static let attMTU = 247
 
+    /// What the bench sends over.
+    enum Mode: Sendable {
+        case gatt
+        /// A credit-based channel on PSM 129 with these parameters on both sides.
+        case l2cap(mtu: Int, mps: Int, credits: Int)
+
+        /// Bytes per packet, and the payload Bumble counts per packet (its 2-byte length
+        /// prefix on a stream is not counted).
+        var packet: (size: Int, counted: Int) {
+            switch self {
+            case .gatt: (BumbleBenchRun.packetSize, BumbleBenchRun.packetSize)
+            case .l2cap: (8192, 8190)
+            }
+        }
+
+        func arguments(server: Bool) -> [String] {
+            switch self {
+            case .gatt: ["--mode", server ? "gatt-server" : "gatt-client"]
+            case let .l2cap(mtu, mps, credits):
+                ["--mode", server ? "l2cap-server" : "l2cap-client", "--l2cap-psm", "129", "--l2cap-mtu", "\(mtu)",
+                 "--l2cap-mps", "\(mps)", "--l2cap-max-credits", "\(credits)"]
+            }
+        }
+    }
+
+    var mode: Mode = .gatt
     var components: ComponentLocator.BumbleBench
     /// Bumble's transport name for the backend's shared endpoint.
     var transport: String
@@ -44,8 +71,8 @@ struct BumbleBenchRun {
         }
     }
 
-    /// Packets of ``packetSize`` that carry at least `size` bytes.
-    static func packetCount(for size: Int) -> Int { (size + packetSize - 1) / packetSize }
+    /// Packets that carry at least `size` counted bytes.
+    func packetCount(for size: Int) -> Int { (size + mode.packet.counted - 1) / mode.packet.counted }
 
     /// Runs the bench up to `attempts` times: btvirt can lose notifications to a slow reader
     /// (its writes do not check for a full socket), and a run that lost the last one never
@@ -64,17 +91,17 @@ struct BumbleBenchRun {
 
     /// One attempt; nil when `abandonOnGap` and the receiver reported a gap first.
     private func once(size: Int, index: Int, abandonOnGap: Bool) async throws(BenchError) -> Result? {
-        let count = Self.packetCount(for: size)
+        let count = packetCount(for: size)
         let peripheral = try Peer.start(
             components, log: "\(folder)/bumble-\(index)-peripheral.log",
-            arguments: ["--mode", "gatt-server", "--scenario", "send", "-s", "\(Self.packetSize)", "-c", "\(count)",
-                        "peripheral", transport])
+            arguments: mode.arguments(server: true) + ["--scenario", "send", "-s", "\(mode.packet.size)", "-c", "\(count)",
+                                                       "peripheral", transport])
         defer { peripheral.kill() }
         _ = try await peripheral.line(containing: "Waiting for connection", within: .seconds(30))
         let central = try Peer.start(
             components, log: "\(folder)/bumble-\(index)-central.log",
-            arguments: ["--mode", "gatt-client", "--scenario", "receive", "--att-mtu", "\(Self.attMTU)",
-                        "central", transport])
+            arguments: mode.arguments(server: false) + ["--scenario", "receive", "--att-mtu", "\(Self.attMTU)",
+                                                        "central", transport])
         defer { central.kill() }
         let ack: String?
         if abandonOnGap {

@@ -30,14 +30,13 @@ struct CreditCadence: Encodable, Sendable {
     var observedPacketsPerSecond: Double
     /// ``ceilingPacketsPerSecond`` in full ACL packets: the raw byte ceiling.
     var ceilingACLBytesPerSecond: Double
-    /// ACL packets one notification PDU takes: 4 bytes L2CAP + 3 bytes ATT + chunk, cut into
-    /// buffers of ``bufferSize``.
+    /// ACL packets one unit of payload takes (``PayloadFraming``).
     var packetsPerPDU: Int
-    /// Chunk bytes per second at the ceiling, ``packetsPerPDU`` packets per chunk.
+    /// Payload bytes per second at the ceiling, ``packetsPerPDU`` packets per unit.
     var ceilingPayloadBytesPerSecond: Double
 
     static func measure(capture path: String, aclBuffers: (size: Int, count: Int),
-                        chunk: Int = BumbleBenchRun.packetSize) throws -> CreditCadence {
+                        framing: PayloadFraming = .notification(chunk: BumbleBenchRun.packetSize)) throws -> CreditCadence {
         let file = try CaptureReader.read(path: path)
         var bursts: [(start: Int64, packets: Int)] = []
         var lastEvent: Int64?
@@ -62,13 +61,43 @@ struct CreditCadence: Encodable, Sendable {
         let ceiling = Double(aclBuffers.count) / interval
         let span = Double(bursts[bursts.count - 1].start - bursts[0].start) / 1e6
         let observed = Double(bursts.dropFirst().reduce(0) { $0 + $1.packets }) / span
-        let perPDU = (4 + 3 + chunk + aclBuffers.size - 1) / aclBuffers.size
+        let perPDU = framing.packets(aclBuffers.size)
         return CreditCadence(
             bufferSize: aclBuffers.size, bufferCount: aclBuffers.count, events: events, bursts: bursts.count,
             completedPackets: bursts.reduce(0) { $0 + $1.packets }, medianBurstIntervalMs: interval * 1000,
             medianBurstPackets: Int(median(bursts.map { Double($0.packets) }) ?? 0),
             ceilingPacketsPerSecond: ceiling, observedPacketsPerSecond: observed,
             ceilingACLBytesPerSecond: ceiling * Double(aclBuffers.size), packetsPerPDU: perPDU,
-            ceilingPayloadBytesPerSecond: ceiling / Double(perPDU) * Double(chunk))
+            ceilingPayloadBytesPerSecond: ceiling / Double(perPDU) * Double(framing.payload))
+    }
+}
+
+/// How a benchmark's payload is cut into ACL packets, for its ceiling: one unit carries
+/// `payload` bytes in `packets(bufferSize)` packets.
+struct PayloadFraming: Sendable {
+    var payload: Int
+    var packets: @Sendable (Int) -> Int
+    /// How the report names one unit.
+    var unit: String
+
+    /// A GATT notification: 4 bytes L2CAP + 3 bytes ATT + `chunk`, in one PDU.
+    static func notification(chunk: Int) -> PayloadFraming {
+        PayloadFraming(payload: chunk, packets: { size in (4 + 3 + chunk + size - 1) / size }, unit: "\(chunk + 7)-byte PDU")
+    }
+
+    /// An SDU of `sdu` bytes (its `payload` bytes the data carried) on a credit-based channel
+    /// whose receiver's MPS is `mps`: a 2-byte SDU length, then K-frames of 4 + up to `mps`
+    /// bytes (Core Vol 3, Part A §3.4), each cut into buffers.
+    static func creditBasedSDU(_ sdu: Int, payload: Int, mps: Int) -> PayloadFraming {
+        PayloadFraming(payload: payload, packets: { size in
+            var left = sdu + 2
+            var packets = 0
+            while left > 0 {
+                let frame = min(left, mps)
+                packets += (4 + frame + size - 1) / size
+                left -= frame
+            }
+            return packets
+        }, unit: "\(sdu)-byte SDU at MPS \(mps)")
     }
 }

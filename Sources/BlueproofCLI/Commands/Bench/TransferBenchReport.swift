@@ -66,6 +66,12 @@ struct TransferBenchReport: Encodable {
     }
 
     var backend: String
+    /// What was measured and how it was framed (chunks, MTU), for the first line.
+    var framing: String
+    /// Bumble's benchmark, as the table names it.
+    var bumbleName: String
+    /// The unit the payload ceiling counts (``PayloadFraming/unit``).
+    var ceilingUnit: String
     var bytes: Int
     var rounds: Int
     var ours: Figure
@@ -83,8 +89,12 @@ struct TransferBenchReport: Encodable {
     var bumbleRuns: [BumbleRun]
     var workDirectory: String
 
-    init(backend: String, size: Int, rounds: [TransferBenchRound], workDirectory: String) {
+    init(backend: String, framing: String, bumbleName: String, ceilingUnit: String, size: Int, rounds: [TransferBenchRound],
+         workDirectory: String) {
         self.backend = backend
+        self.framing = framing
+        self.bumbleName = bumbleName
+        self.ceilingUnit = ceilingUnit
         bytes = size
         self.rounds = rounds.count
         self.workDirectory = workDirectory
@@ -130,15 +140,16 @@ struct TransferBenchReport: Encodable {
         func rate(_ value: Double) -> String {
             value >= 1_000_000 ? String(format: "%.2f MB/s", value / 1_000_000) : String(format: "%.1f kB/s", value / 1000)
         }
+        func column(_ label: String) -> String { label + String(repeating: " ", count: max(2, 25 - label.count)) }
         func runs(_ figure: Figure) -> String {
             figure.runs.count > 1 ? "  (runs: \(figure.runs.map(rate).joined(separator: ", ")))" : ""
         }
         let label = rounds > 1 ? "median of \(rounds)" : "1 run"
         var lines = [
-            "\(backend): \(bytes) bytes, 244-byte chunks, ATT_MTU 247, \(label)",
+            "\(backend): \(bytes) bytes, \(framing), \(label)",
             "  ours, no capture       \(rate(ours.bytesPerSecond))\(runs(ours))",
             "  ours, capture on       \(rate(oursCapture.bytesPerSecond))\(runs(oursCapture))",
-            "  Bumble (bumble-bench)  \(rate(bumble.bytesPerSecond))\(runs(bumble))",
+            column("  Bumble (\(bumbleName))") + "\(rate(bumble.bytesPerSecond))\(runs(bumble))",
             String(format: "  ratio ours / Bumble    %.2fx", ratio),
             String(format: "  capture cost           %.1f%%", captureCostPercent),
         ]
@@ -147,8 +158,8 @@ struct TransferBenchReport: Encodable {
                                 ceiling.packetsPerSecond, ceiling.bufferCount, ceiling.bufferSize,
                                 ceiling.medianBurstIntervalMs, ceiling.medianBurstPackets))
             lines.append(String(format: "    raw ACL              %@ (ours %.1f%%)", rate(ceiling.aclBytesPerSecond), ceiling.oursPercentOfACLCeiling))
-            lines.append(String(format: "    payload              %@ at %d packets per 251-byte PDU (ours %.1f%%)",
-                                rate(ceiling.payloadBytesPerSecond), ceiling.packetsPerPDU, ceiling.oursPercentOfPayloadCeiling))
+            lines.append(String(format: "    payload              %@ at %d packets per %@ (ours %.1f%%)",
+                                rate(ceiling.payloadBytesPerSecond), ceiling.packetsPerPDU, ceilingUnit, ceiling.oursPercentOfPayloadCeiling))
         }
         let gaps = bumbleRuns.reduce(0) { $0 + $1.sequenceGaps }
         if gaps > 0 { lines.append("  note: Bumble's receiver saw \(gaps) sequence gap(s): the controller lost notifications") }

@@ -12,7 +12,7 @@ struct SparkCommand: AsyncParsableCommand {
         a sender finds it, offers a connection, and once it is accepted sends a file, a text \
         (an in-memory data block) or its standard input (a stream on a data channel). Keys are \
         exchanged first, as the sample requires: each side publishes its key id in a key \
-        directory file shared on this machine, and reads the peer's there.
+        directory shared on this machine (a file per node), and reads the peer's there.
 
         Two terminals on one btvirt:
           blueproof spark listen --id 7            (prints --controller unix:... for others)
@@ -27,7 +27,7 @@ struct SparkNodeOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("This node's registration id, 1 or more (default: a random one, printed).", valueName: "id"))
     var id: UInt64?
 
-    @Option(name: .long, help: ArgumentHelp("The key directory shared by the nodes on this machine (default: $XDG_DATA_HOME/blueproof/spark-keys).",
+    @Option(name: .long, help: ArgumentHelp("The key folder shared by the nodes on this machine (default: $XDG_DATA_HOME/blueproof/spark-keys).",
                                             valueName: "path"))
     var keys: String?
 

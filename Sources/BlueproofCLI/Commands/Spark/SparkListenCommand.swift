@@ -57,7 +57,7 @@ struct SparkListenCommand: AsyncParsableCommand {
         }
         let terminal = try await SparkTerminal.start(options, named, cacheFolder: folder,
                                                      concurrency: single ? .single : .several(limit: SparkLimits.maxConnections),
-                                                     acceptance: .application)
+                                                     acceptance: .application, teardown: teardown)
         let receiver = SparkReceiver(node: terminal.node, folder: folder, limit: count)
         await terminal.node.listen()
         // Advertising stops when a central connects (Core Vol 6, Part B §4.4.2.1): it starts
@@ -65,19 +65,21 @@ struct SparkListenCommand: AsyncParsableCommand {
         let advertising = LEAdvertisingParameters(data: try SparkAdvertisement.data(registrationID: registrationID))
         let host = terminal.host
         let readvertise = Task {
-            for await _ in await host.incomingConnections() { try? await host.startAdvertising(advertising) }
+            for await _ in await host.incomingConnections() {
+                do { try await host.startAdvertising(advertising) } catch { Console.error("could not advertise again after a connection: \(error)") }
+            }
         }
         do {
             try await host.startAdvertising(advertising)
         } catch {
             Console.error("could not advertise: \(error)")
-            await terminal.session.close()
+            await terminal.close()
             throw ExitCode(3)
         }
         Console.line("listening as registration id \(registrationID); received files go to \(folder)")
         await receiver.run(terminal.node.events)
         readvertise.cancel()
-        await terminal.session.close()
+        await terminal.close()
     }
 
     static func defaultFolder(_ registrationID: UInt64, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {

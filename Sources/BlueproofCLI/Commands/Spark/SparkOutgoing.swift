@@ -34,21 +34,21 @@ final class Outgoing {
     func progress(_ send: UInt64, _ progress: SparkProgress) throws(SparkSendFailure) -> String? {
         if let stream {
             let done = try stream.completed(send, progress)
-            bar.update(bytes: done, total: nil, bytesPerSecond: SparkReceiver.rate(done, since: started))
+            bar.update(bytes: done, total: nil, bytesPerSecond: SparkText.rate(UInt64(done), since: started))
             return nil
         }
         guard send == self.send else { return nil }
         let sent = Int((progress.fraction ?? 0) * Double(total))
         if let error = progress.error {
             bar.finish()
-            throw SparkSendFailure("\(label) failed after about \(sent) of \(total) bytes: \(SparkReceiver.text(error))")
+            throw SparkSendFailure("\(label) failed after about \(sent) of \(total) bytes: \(SparkText.text(error))")
         }
         guard progress.done else {
-            bar.update(bytes: sent, total: total, bytesPerSecond: SparkReceiver.rate(sent, since: started))
+            bar.update(bytes: sent, total: total, bytesPerSecond: SparkText.rate(UInt64(sent), since: started))
             return nil
         }
         bar.finish()
-        return "sent \(label): " + SparkReceiver.summary(bytes: total, since: started, sha256: sha256)
+        return "sent \(label): " + SparkText.summary(bytes: UInt64(total), since: started, sha256: sha256)
     }
 
     /// The stream's summary once this side closed its channel at the end of standard input.
@@ -58,6 +58,6 @@ final class Outgoing {
         let (bytes, sha256) = stream.totals
         if let failure = stream.failure { throw SparkSendFailure("the stream failed after \(bytes) bytes: \(failure)") }
         guard side == .local else { throw SparkSendFailure("the listener closed \(label) after \(bytes) bytes had left") }
-        return "sent \(label): " + SparkReceiver.summary(bytes: bytes, since: started, sha256: sha256)
+        return "sent \(label): " + SparkText.summary(bytes: UInt64(bytes), since: started, sha256: sha256)
     }
 }

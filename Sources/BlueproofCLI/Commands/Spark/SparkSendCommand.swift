@@ -16,9 +16,10 @@ struct SparkSendCommand: AsyncParsableCommand {
         must be in the key directory first, as the sample requires keys synchronized before an \
         offer; an offer unanswered for 30 s ends with timeout. Once accepted it sends a file \
         (named by the last component of its path), a text as an in-memory data block, or \
-        standard input on a data channel, shows progress on standard error and prints the \
-        size, time, throughput and SHA-256 of what the listener acknowledged, then ends the \
-        connection.
+        standard input on a data channel, shows progress on standard error, and once all of \
+        it has left this host (nothing in the format acknowledges data) prints its size, time, \
+        throughput and SHA-256, ends the connection and disconnects. The listener prints the \
+        same for what arrived.
 
         Examples:
           blueproof spark send --to 7 --file photo.jpg
@@ -66,7 +67,7 @@ struct SparkSendCommand: AsyncParsableCommand {
         if let label, label.utf8.count > SparkLimits.maxNameBytes {
             throw ValidationError("--description is \(label.utf8.count) bytes; at most \(SparkLimits.maxNameBytes)")
         }
-        guard scanTimeout > 0, scanTimeout.isFinite else { throw ValidationError("--scan-timeout must be more than 0 seconds") }
+        guard scanTimeout > 0, scanTimeout <= 3600 else { throw ValidationError("--scan-timeout must be more than 0 and at most 3600 seconds") }
     }
 
     func run() async throws {
@@ -83,7 +84,8 @@ struct SparkSendCommand: AsyncParsableCommand {
         defer { withExtendedLifetime(teardown) {} }
         // A sender sets no receive callbacks, so nothing is ever written to its cache folder.
         let terminal = try await SparkTerminal.start(options, node, cacheFolder: NSTemporaryDirectory(), concurrency: .single,
-                                                     acceptance: .application)
+                                                     acceptance: .application, teardown: teardown)
+        Console.progress("sending as registration id \(terminal.registrationID)")
         let ticker = terminal.tickOffers()
         let sender = SparkSender(terminal: terminal)
         let node = terminal.node
@@ -101,7 +103,7 @@ struct SparkSendCommand: AsyncParsableCommand {
         }
         await sender.hangUp()
         ticker.cancel()
-        await terminal.session.close()
+        await terminal.close()
         if status != 0 { throw ExitCode(status) }
     }
 }

@@ -68,18 +68,30 @@ final class SparkSender {
         throw SparkSendFailure("the Spark node stopped")
     }
 
+    /// How long the last frames may take to leave once the core counts a send done: the
+    /// listener returns no credits or the controller no buffers past it.
+    static let drainLimit: Duration = .seconds(60)
+
     /// `summary` once everything queued for `peer` has left this host.
     private func drained(_ summary: String, _ peer: UInt64) async throws(SparkSendFailure) -> String {
-        do { try await terminal.node.drain(peer) } catch { throw SparkSendFailure("the link was lost before all of it left: \(error)") }
+        let node = terminal.node
+        do {
+            try await withTimeout(Self.drainLimit, what: "the last frames to leave (the listener gave no credits, or the controller no buffers)") {
+                try await node.drain(peer)
+            }
+        } catch {
+            throw SparkSendFailure("not all of it left: \(error)")
+        }
         return summary
     }
 
     /// Ends the data connection, if one is live, and then the LE link once the `end` has
     /// left: the listener sees both go at once, not when a supervision timeout notices.
     func hangUp() async {
+        let node = terminal.node
         if let id = connection.withLock({ $0 }) {
-            await terminal.node.perform { core in try? core.end(id) }
-            try? await terminal.node.drain(id.peer)
+            await node.perform { core in try? core.end(id) }
+            _ = try? await withTimeout(.seconds(10), what: "the end to leave") { try await node.drain(id.peer) }
         }
         if let link = link.withLock({ $0 }) { try? await terminal.host.disconnect(link) }
     }

@@ -22,6 +22,12 @@ final class SparkStdinStream: Sendable {
         var failure: String?
     }
 
+    /// What the reading thread hands over.
+    private enum Read: Sendable {
+        case block([UInt8])
+        case failed(String)
+    }
+
     let channel: UInt32
     private let state = Mutex(State())
     /// Made at 0 and signalled ``window`` times: libdispatch traps when a semaphore is freed
@@ -31,14 +37,22 @@ final class SparkStdinStream: Sendable {
 
     init(node: SparkChannelNode, connection: SparkConnectionID, channel: UInt32) {
         self.channel = channel
-        let (blocks, input) = AsyncStream.makeStream(of: [UInt8].self)
+        let (blocks, input) = AsyncStream.makeStream(of: Read.self)
         let room = room
         for _ in 0..<Self.window { room.signal() }
         Thread.detachNewThread {
             while true {
                 room.wait()
-                guard let data = try? FileHandle.standardInput.read(upToCount: Self.blockBytes), !data.isEmpty else { break }
-                input.yield(Array(data))
+                let data: Data
+                do {
+                    data = try FileHandle.standardInput.read(upToCount: Self.blockBytes) ?? Data()
+                } catch {
+                    // Not the end of the input: the stream fails rather than end short.
+                    input.yield(.failed("standard input could not be read: \(error)"))
+                    break
+                }
+                if data.isEmpty { break }
+                input.yield(.block(Array(data)))
             }
             input.finish()
         }
@@ -53,9 +67,15 @@ final class SparkStdinStream: Sendable {
 
     /// Hands each block to the core; at the end of input, waits for every block to go and
     /// closes the channel (its `channelClosed` event ends the send).
-    private func pump(_ blocks: AsyncStream<[UInt8]>, node: SparkChannelNode, connection: SparkConnectionID) async {
+    private func pump(_ blocks: AsyncStream<Read>, node: SparkChannelNode, connection: SparkConnectionID) async {
         let channel = channel
-        for await block in blocks {
+        for await read in blocks {
+            guard case .block(let block) = read else {
+                if case .failed(let why) = read { state.withLock { $0.failure = why } }
+                // Its `channelClosed` wakes the sender, which then reports the failure.
+                await node.perform { core in try? core.closeDataChannel(connection, channel: channel) }
+                return
+            }
             do {
                 // Recorded inside the core's turn, before its events go out: a `done` never
                 // comes for a send not yet known here.
@@ -87,18 +107,19 @@ final class SparkStdinStream: Sendable {
 
     /// Counts a block's send ending; returns the bytes sent so far, or throws when it failed.
     func completed(_ send: UInt64, _ progress: SparkProgress) throws(SparkSendFailure) -> Int {
-        let (sent, failure, idle) = state.withLock { state -> (Int, String?, Bool) in
-            guard let size = state.pending[send] else { return (state.sentBytes, state.failure, false) }
-            if let error = progress.error { state.failure = "a block of \(size) bytes failed: \(SparkReceiver.text(error))" }
-            guard progress.done || progress.error != nil else { return (state.sentBytes, state.failure, false) }
+        let (sent, failure, idle, known) = state.withLock { state -> (Int, String?, Bool, Bool) in
+            guard let size = state.pending[send] else { return (state.sentBytes, nil, false, false) }
+            if let error = progress.error { state.failure = "a block of \(size) bytes failed: \(SparkText.text(error))" }
+            guard progress.done || progress.error != nil else { return (state.sentBytes, state.failure, false, false) }
             state.pending[send] = nil
             if progress.done { state.sentBytes += size }
-            return (state.sentBytes, state.failure, state.inputEnded && state.pending.isEmpty)
+            return (state.sentBytes, state.failure, state.inputEnded && state.pending.isEmpty, true)
         }
         if let failure {
             _ = allSent.resolve(false)
             throw SparkSendFailure("the stream failed after \(sent) bytes: \(failure)")
         }
+        guard known else { return sent }
         room.signal()
         if idle { _ = allSent.resolve(true) }
         return sent

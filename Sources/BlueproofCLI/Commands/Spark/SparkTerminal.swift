@@ -15,8 +15,9 @@ struct SparkTerminal {
 
     /// Starts the controller and host, publishes a fresh key id; exits 3 when the controller
     /// or the key directory fails.
+    /// Its key is withdrawn again by ``close()``, or by `teardown` when a signal stops the command.
     static func start(_ controller: ControllerOptions, _ options: SparkNodeOptions, cacheFolder: String,
-                      concurrency: SparkConcurrency, acceptance: SparkAnswer) async throws -> SparkTerminal {
+                      concurrency: SparkConcurrency, acceptance: SparkAnswer, teardown: Teardown) async throws -> SparkTerminal {
         let registrationID = options.registrationID
         let directory = options.directory
         let key = SparkNodeFolders.randomKeyID()
@@ -26,7 +27,14 @@ struct SparkTerminal {
             Console.error("\(error)")
             throw ExitCode(3)
         }
-        let (session, host) = try await ControllerSession.openOneHost(controller)
+        teardown.beforeExit { directory.withdraw(registrationID) }
+        let session: ControllerSession, host: LEHost
+        do {
+            (session, host) = try await ControllerSession.openOneHost(controller)
+        } catch {
+            directory.withdraw(registrationID)
+            throw error
+        }
         let configuration = SparkConfiguration(registrationID: registrationID, keyID: key, setup: .automatic, acceptance: acceptance,
                                                concurrency: concurrency)
         let core = SparkCore(configuration: configuration, clock: SystemTimeSource(), source: DiskFileSource(),
@@ -40,6 +48,12 @@ struct SparkTerminal {
             }
         })
         return SparkTerminal(session: session, host: host, node: node, registrationID: registrationID, directory: directory)
+    }
+
+    /// Withdraws the key and closes the controller.
+    func close() async {
+        directory.withdraw(registrationID)
+        await session.close()
     }
 
     /// Ends offers whose timeout passed, once a second, until cancelled.

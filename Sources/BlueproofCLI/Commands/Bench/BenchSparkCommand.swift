@@ -1,0 +1,132 @@
+import ArgumentParser
+import BlueproofBackend
+import BlueproofSpark
+import BlueproofTransfer
+import Foundation
+
+/// `blueproof bench spark`: a Spark file over one credit-based channel against Bumble's own
+/// L2CAP bench (issue 17).
+struct BenchSparkCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "spark",
+        abstract: "A Spark file over one credit-based channel, against Bumble's own L2CAP bench, with capture off and on.",
+        discussion: """
+        In one run on one backend kind, each round measures: (1) our Spark file transfer of \
+        SIZE bytes (node 0 offers a data connection, node 1 accepts, node 0 sends the file; \
+        timed from sendFile to the receiver's file verified against its SHA-256 in its cache \
+        folder) with no capture, (2) the same with a pcap per node, (3) Bumble's bench \
+        (bumble-bench, l2cap-server sending to l2cap-client, 8192-byte packets) between two \
+        Bumble nodes on the same backend kind, with the channel parameters ours uses (MTU 65535, \
+        the MPS ours picks for the controller's ACL buffers, \(SparkChannelNode.credits) credits). \
+        Every measurement gets a fresh backend; with --repeat N the table shows each figure's median.
+
+        On Rootcanal the capture also gives the controller's credit ceiling (from the cadence \
+        of Number Of Completed Packets) and the payload ceiling it allows for Spark's framing.
+
+        Targets are shown as met or not met; they never change the exit status. Exit 1 when a \
+        run failed or our file arrived different, 3 when a component is missing.
+
+        Examples:
+          blueproof bench spark
+          blueproof bench spark --controller rootcanal --size 2000000 --repeat 3 --json
+        """
+    )
+
+    @Option(name: .long, help: ArgumentHelp("btvirt (default), rootcanal, unix:PATH or tcp:HOST:PORT.", valueName: "backend"))
+    var controller: String = "btvirt"
+
+    @Option(name: .long, help: "Bytes in the file.")
+    var size: Int = 10_000_000
+
+    @Option(name: .long, help: "Rounds; each figure is the median over them.")
+    var `repeat`: Int = 1
+
+    @Flag(name: .long, help: "Keep the pcaps of the capture runs (in the work folder).")
+    var keepCaptures = false
+
+    @Option(name: .long, help: ArgumentHelp("Folder for logs, the file and captures (default: a new folder under /tmp).", valueName: "path"))
+    var workDir: String?
+
+    @Option(name: .long, help: "Seconds one measurement may take (default: 60 plus 1 s per 20 kB).")
+    var timeout: Double?
+
+    @Option(name: .long, help: "Log level on standard error: error, warning, info, debug, trace.")
+    var logLevel: LogLevelOption = .warning
+
+    @Flag(name: .long, help: "Print the result as JSON.")
+    var json = false
+
+    func validate() throws {
+        guard size > 0, UInt64(size) <= SparkLimits.maxFileBytes else { throw ValidationError("--size must be 1 byte to \(SparkLimits.maxFileBytes)") }
+        guard (1...25).contains(`repeat`) else { throw ValidationError("--repeat must be 1...25") }
+        if let timeout { guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be positive") } }
+        let spec: BackendSpec
+        do { spec = try BackendSpec(parsing: controller) } catch { throw ValidationError("--controller: \(error)") }
+        if case let .transport(transport) = spec {
+            switch transport {
+            case .unix, .tcp: break
+            default: throw ValidationError("--controller: Bumble's bench needs a backend it can join too (btvirt, rootcanal, unix:, tcp:)")
+            }
+        }
+    }
+
+    func run() async throws {
+        logLevel.bootstrap()
+        let teardown = Teardown()
+        defer { withExtendedLifetime(teardown) {} }
+        let spec = try BackendSpec(parsing: controller)
+        let bumble: ComponentLocator.BumbleBench
+        do {
+            bumble = try ComponentLocator.bumbleBench()
+        } catch {
+            Console.error("\(error)")
+            throw ExitCode(3)
+        }
+        let root = try BenchTransferCommand.makeWorkDirectory(workDir)
+        let limit = Duration.milliseconds(Int64((timeout ?? 60 + Double(size) / 20_000) * 1000))
+        let file = "\(root)/spark-\(size).bin"
+        let payload = (0..<size).map { UInt8($0 % 251) }
+        try Data(payload).write(to: URL(fileURLWithPath: file))
+        let expected = SparkDigest.hex(of: payload)
+        var rounds: [TransferBenchRound] = []
+        var mps = 0
+        do {
+            for round in 1...`repeat` {
+                let tag = `repeat` > 1 ? " (round \(round) of \(`repeat`))" : ""
+                Console.progress("ours, no capture\(tag)")
+                let plain: OurTransferRun
+                (plain, mps) = try await SparkBenchRun(controller: controller, logLevel: logLevel, folder: "\(root)/round\(round)-ours", limit: limit)
+                    .run(file: file, size: size, expected: expected, capture: false, credits: false)
+                Console.progress(String(format: "  %.1f kB/s", plain.bytesPerSecond / 1000))
+                Console.progress("ours, capture on\(tag)")
+                let captureFolder = "\(root)/round\(round)-capture"
+                let captured = try await SparkBenchRun(controller: controller, logLevel: logLevel, folder: captureFolder, limit: limit,
+                                                       keepCaptures: keepCaptures)
+                    .run(file: file, size: size, expected: expected, capture: true, credits: spec.isRootcanal).run
+                Console.progress(String(format: "  %.1f kB/s", captured.bytesPerSecond / 1000))
+                Console.progress("Bumble's L2CAP bench\(tag)")
+                let mode = BumbleBenchRun.Mode.l2cap(mtu: SparkLimits.maxFrameBytes, mps: mps, credits: Int(SparkChannelNode.credits))
+                let theirs = try await BenchTransferCommand.bumbleRun(spec, mode: mode, components: bumble, size: size,
+                                                                      folder: "\(root)/round\(round)-bumble", limit: limit)
+                Console.progress(String(format: "  %.1f kB/s", theirs.bytesPerSecond / 1000))
+                rounds.append(TransferBenchRound(ours: plain, captured: captured, bumble: theirs))
+                if !plain.intact || !captured.intact { break }
+            }
+        } catch let error as BenchError {
+            Console.error("\(error)")
+            throw ExitCode(1)
+        }
+        try? FileManager.default.removeItem(atPath: file)
+
+        let framing = PayloadFraming.creditBasedSDU(SparkLimits.maxFrameBytes, payload: SparkLimits.maxFrameBytes - SparkEnvelope.chunkOverhead,
+                                                    mps: mps)
+        let report = TransferBenchReport(backend: spec.description,
+                                         framing: "one Spark file over a CoC, MTU \(SparkLimits.maxFrameBytes), MPS \(mps), \(SparkChannelNode.credits) credits",
+                                         bumbleName: "bumble-bench l2cap", ceilingUnit: framing.unit, size: size, rounds: rounds, workDirectory: root)
+        if json { try Console.json(report) } else { Console.line(report.text) }
+        if !report.intact {
+            Console.error("our file arrived different from the one sent (see \(root))")
+            throw ExitCode(1)
+        }
+    }
+}
