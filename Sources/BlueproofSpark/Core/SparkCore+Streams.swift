@@ -5,7 +5,7 @@ extension SparkCore {
         var record = try acceptedRecord(id)
         if let reason = SparkRules.name(description, isFileName: false) { throw .invalid(reason) }
         guard record.channels.count < SparkLimits.maxChannelsPerConnection else { throw .channelLimit(limit: SparkLimits.maxChannelsPerConnection) }
-        let channel = record.takeLocalID()
+        let channel = record.takeLocalID() &+ (configuration.defects.contains(.channelIDsOfPeer) ? 1 : 0)
         record.channels[channel] = description
         connections[id] = record
         if !configuration.defects.contains(.channelUnannounced) { sendControl(id, .channelOpen(channel: channel, description: description)) }

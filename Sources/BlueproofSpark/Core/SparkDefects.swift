@@ -85,6 +85,9 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
     public static let remoteErrorIgnored = SparkDefects(rawValue: 1 << 38)
     /// An end (reason `ended`) forgets the connection but leaves its transfers unreported (SPK/CONN/BI-01).
     public static let endKeepsTransfers = SparkDefects(rawValue: 1 << 39)
+    /// `createDataChannel` gives an id of the peer's parity, so with the peer's channels open
+    /// the two collide (SPK/STRM/BV-03).
+    public static let channelIDsOfPeer = SparkDefects(rawValue: 1 << 40)
 
     /// Every defect by name, for reports and the broken-variant table.
     public static let named: [(name: String, defect: SparkDefects)] = [
@@ -105,7 +108,7 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
         ("cancelledUnreported", .cancelledUnreported), ("streamPiecesOverlap", .streamPiecesOverlap),
         ("receiveProgressInBytes", .receiveProgressInBytes), ("busyBeforeOffered", .busyBeforeOffered),
         ("oneCallbackForBoth", .oneCallbackForBoth),
-        ("remoteErrorIgnored", .remoteErrorIgnored), ("endKeepsTransfers", .endKeepsTransfers),
+        ("remoteErrorIgnored", .remoteErrorIgnored), ("endKeepsTransfers", .endKeepsTransfers), ("channelIDsOfPeer", .channelIDsOfPeer),
     ]
 
     /// The names of the defects in this set, in `named` order.

@@ -32,58 +32,23 @@ struct BenchSparkCommand: AsyncParsableCommand {
         """
     )
 
-    @Option(name: .long, help: ArgumentHelp("btvirt (default), rootcanal, unix:PATH or tcp:HOST:PORT.", valueName: "backend"))
-    var controller: String = "btvirt"
-
     @Option(name: .long, help: "Bytes in the file.")
     var size: Int = 10_000_000
 
-    @Option(name: .long, help: "Rounds; each figure is the median over them.")
-    var `repeat`: Int = 1
-
-    @Flag(name: .long, help: "Keep the pcaps of the capture runs (in the work folder).")
-    var keepCaptures = false
-
-    @Option(name: .long, help: ArgumentHelp("Folder for logs, the file and captures (default: a new folder under /tmp).", valueName: "path"))
-    var workDir: String?
-
-    @Option(name: .long, help: "Seconds one measurement may take (default: 60 plus 1 s per 20 kB).")
-    var timeout: Double?
-
-    @Option(name: .long, help: "Log level on standard error: error, warning, info, debug, trace.")
-    var logLevel: LogLevelOption = .warning
-
-    @Flag(name: .long, help: "Print the result as JSON.")
-    var json = false
+    @OptionGroup var bench: BumbleComparisonOptions
 
     func validate() throws {
         guard size > 0, UInt64(size) <= SparkLimits.maxFileBytes else { throw ValidationError("--size must be 1 byte to \(SparkLimits.maxFileBytes)") }
-        guard (1...25).contains(`repeat`) else { throw ValidationError("--repeat must be 1...25") }
-        if let timeout { guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be positive") } }
-        let spec: BackendSpec
-        do { spec = try BackendSpec(parsing: controller) } catch { throw ValidationError("--controller: \(error)") }
-        if case let .transport(transport) = spec {
-            switch transport {
-            case .unix, .tcp: break
-            default: throw ValidationError("--controller: Bumble's bench needs a backend it can join too (btvirt, rootcanal, unix:, tcp:)")
-            }
-        }
     }
 
     func run() async throws {
-        logLevel.bootstrap()
+        bench.logLevel.bootstrap()
         let teardown = Teardown()
         defer { withExtendedLifetime(teardown) {} }
-        let spec = try BackendSpec(parsing: controller)
-        let bumble: ComponentLocator.BumbleBench
-        do {
-            bumble = try ComponentLocator.bumbleBench()
-        } catch {
-            Console.error("\(error)")
-            throw ExitCode(3)
-        }
-        let root = try BenchTransferCommand.makeWorkDirectory(workDir)
-        let limit = Duration.milliseconds(Int64((timeout ?? 60 + Double(size) / 20_000) * 1000))
+        let spec = bench.spec
+        let bumble = try bench.bumble()
+        let root = try bench.makeWorkDirectory()
+        let limit = bench.limit(size: size)
         let file = "\(root)/spark-\(size).bin"
         let payload = (0..<size).map { UInt8($0 % 251) }
         try Data(payload).write(to: URL(fileURLWithPath: file))
@@ -91,17 +56,17 @@ struct BenchSparkCommand: AsyncParsableCommand {
         var rounds: [TransferBenchRound] = []
         var mps = 0
         do {
-            for round in 1...`repeat` {
-                let tag = `repeat` > 1 ? " (round \(round) of \(`repeat`))" : ""
+            for round in 1...bench.`repeat` {
+                let tag = bench.`repeat` > 1 ? " (round \(round) of \(bench.`repeat`))" : ""
                 Console.progress("ours, no capture\(tag)")
                 let plain: OurTransferRun
-                (plain, mps) = try await SparkBenchRun(controller: controller, logLevel: logLevel, folder: "\(root)/round\(round)-ours", limit: limit)
+                (plain, mps) = try await SparkBenchRun(controller: bench.controller, logLevel: bench.logLevel, folder: "\(root)/round\(round)-ours", limit: limit)
                     .run(file: file, size: size, expected: expected, capture: false, credits: false)
                 Console.progress(String(format: "  %.1f kB/s", plain.bytesPerSecond / 1000))
                 Console.progress("ours, capture on\(tag)")
                 let captureFolder = "\(root)/round\(round)-capture"
-                let captured = try await SparkBenchRun(controller: controller, logLevel: logLevel, folder: captureFolder, limit: limit,
-                                                       keepCaptures: keepCaptures)
+                let captured = try await SparkBenchRun(controller: bench.controller, logLevel: bench.logLevel, folder: captureFolder, limit: limit,
+                                                       keepCaptures: bench.keepCaptures)
                     .run(file: file, size: size, expected: expected, capture: true, credits: spec.isRootcanal).run
                 Console.progress(String(format: "  %.1f kB/s", captured.bytesPerSecond / 1000))
                 Console.progress("Bumble's L2CAP bench\(tag)")
@@ -123,7 +88,7 @@ struct BenchSparkCommand: AsyncParsableCommand {
         let report = TransferBenchReport(backend: spec.description,
                                          framing: "one Spark file over a CoC, MTU \(SparkLimits.maxFrameBytes), MPS \(mps), \(SparkChannelNode.credits) credits",
                                          bumbleName: "bumble-bench l2cap", ceilingUnit: framing.unit, size: size, rounds: rounds, workDirectory: root)
-        if json { try Console.json(report) } else { Console.line(report.text) }
+        if bench.json { try Console.json(report) } else { Console.line(report.text) }
         if !report.intact {
             Console.error("our file arrived different from the one sent (see \(root))")
             throw ExitCode(1)

@@ -29,65 +29,30 @@ struct BenchTransferCommand: AsyncParsableCommand {
         """
     )
 
-    @Option(name: .long, help: ArgumentHelp("btvirt (default), rootcanal, unix:PATH or tcp:HOST:PORT.", valueName: "backend"))
-    var controller: String = "btvirt"
-
     @Option(name: .long, help: "Bytes per transfer.")
     var size: Int = 1_000_000
 
-    @Option(name: .long, help: "Rounds; each figure is the median over them.")
-    var `repeat`: Int = 1
-
-    @Flag(name: .long, help: "Keep the pcaps of the capture runs (in the work folder).")
-    var keepCaptures = false
-
-    @Option(name: .long, help: ArgumentHelp("Folder for logs and captures (default: a new folder under /tmp).", valueName: "path"))
-    var workDir: String?
-
-    @Option(name: .long, help: "Seconds one measurement may take (default: 60 plus 1 s per 20 kB).")
-    var timeout: Double?
-
-    @Option(name: .long, help: "Log level on standard error: error, warning, info, debug, trace.")
-    var logLevel: LogLevelOption = .warning
-
-    @Flag(name: .long, help: "Print the result as JSON.")
-    var json = false
+    @OptionGroup var bench: BumbleComparisonOptions
 
     func validate() throws {
         guard size > 0 else { throw ValidationError("--size must be at least 1 byte") }
-        guard (1...25).contains(`repeat`) else { throw ValidationError("--repeat must be 1...25") }
-        if let timeout { guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be positive") } }
-        let spec: BackendSpec
-        do { spec = try BackendSpec(parsing: controller) } catch { throw ValidationError("--controller: \(error)") }
-        if case let .transport(transport) = spec {
-            switch transport {
-            case .unix, .tcp: break
-            default: throw ValidationError("--controller: Bumble's bench needs a backend it can join too (btvirt, rootcanal, unix:, tcp:)")
-            }
-        }
     }
 
     func run() async throws {
-        logLevel.bootstrap()
+        bench.logLevel.bootstrap()
         let teardown = Teardown()
         defer { withExtendedLifetime(teardown) {} }
-        let spec = try BackendSpec(parsing: controller)
-        let bumble: ComponentLocator.BumbleBench
-        do {
-            bumble = try ComponentLocator.bumbleBench()
-        } catch {
-            Console.error("\(error)")
-            throw ExitCode(3)
-        }
-        let root = try Self.makeWorkDirectory(workDir)
-        let limit = Duration.milliseconds(Int64((timeout ?? 60 + Double(size) / 20_000) * 1000))
+        let spec = bench.spec
+        let bumble = try bench.bumble()
+        let root = try bench.makeWorkDirectory()
+        let limit = bench.limit(size: size)
         let payload = (0..<size).map { UInt8($0 % 251) }
         let expected = SHA256.hex(payload)
 
         var rounds: [TransferBenchRound] = []
         do {
-            for round in 1...`repeat` {
-                let tag = `repeat` > 1 ? " (round \(round) of \(`repeat`))" : ""
+            for round in 1...bench.`repeat` {
+                let tag = bench.`repeat` > 1 ? " (round \(round) of \(bench.`repeat`))" : ""
                 Console.progress("ours, no capture\(tag)")
                 let plain = try await ours(payload, expected: expected, capture: false, folder: "\(root)/round\(round)-ours", limit: limit)
                 Console.progress(String(format: "  %.1f kB/s", plain.bytesPerSecond / 1000))
@@ -110,24 +75,18 @@ struct BenchTransferCommand: AsyncParsableCommand {
         let report = TransferBenchReport(backend: spec.description, framing: "244-byte chunks, ATT_MTU 247", bumbleName: "bumble-bench",
                                          ceilingUnit: PayloadFraming.notification(chunk: BumbleBenchRun.packetSize).unit,
                                          size: size, rounds: rounds, workDirectory: root)
-        if json { try Console.json(report) } else { Console.line(report.text) }
+        if bench.json { try Console.json(report) } else { Console.line(report.text) }
         if !report.intact {
             Console.error("our payload arrived different from the one sent (see \(root))")
             throw ExitCode(1)
         }
     }
 
-    static func makeWorkDirectory(_ workDir: String?) throws -> String {
-        let path = workDir ?? "\(NSTemporaryDirectory())/blueproof-bench-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return URL(fileURLWithPath: path).standardizedFileURL.path
-    }
-
     /// Our transfer once, on a fresh backend: node 0 notifies `payload`, node 1 receives it.
     private func ours(_ payload: [UInt8], expected: String, capture: Bool, folder: String,
                       limit: Duration) async throws -> OurTransferRun {
         let capturePath = "\(folder)/transfer.pcap"
-        var arguments = ["--controller", controller, "--work-dir", folder, "--log-level", logLevel.rawValue]
+        var arguments = ["--controller", bench.controller, "--work-dir", folder, "--log-level", bench.logLevel.rawValue]
         if capture { arguments += ["--capture", capturePath] }
         let options = try ControllerOptions.parse(arguments)
         let session = try await ControllerSession.open(options, count: 2)
@@ -163,19 +122,17 @@ struct BenchTransferCommand: AsyncParsableCommand {
                                  intact: summary.sha256 == expected && summary.bytes == payload.count, credits: nil)
         if capture {
             let paths = (0..<2).compactMap { options.capturePath(index: $0, count: 2) }
-            if spec.isRootcanal {
+            if bench.spec.isRootcanal {
                 do {
                     run.credits = try CreditCadence.measure(capture: paths[0], aclBuffers: await hosts[0].aclBuffers)
                 } catch {
                     Console.error("cannot read the credit cadence from \(paths[0]): \(error)")
                 }
             }
-            if !keepCaptures { for path in paths { try? FileManager.default.removeItem(atPath: path) } }
+            if !bench.keepCaptures { for path in paths { try? FileManager.default.removeItem(atPath: path) } }
         }
         return run
     }
-
-    private var spec: BackendSpec { (try? BackendSpec(parsing: controller)) ?? .btvirt }
 
     /// Bumble's bench once, on a fresh backend of the same kind.
     static func bumbleRun(_ spec: BackendSpec, mode: BumbleBenchRun.Mode, components: ComponentLocator.BumbleBench, size: Int,

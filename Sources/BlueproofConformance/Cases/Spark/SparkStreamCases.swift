@@ -130,8 +130,10 @@ enum SparkStreamCases {
         return .pass("\(blocks.count) stream sends each ended with done and no progress fraction; the peer received their bytes in order")
     }
 
-    /// Stream blocks reach `dataAvailableCallback` typed as stream, on their channel, in order.
-    static let typedStream = SparkCase("SPK/STRM/BV-03", brokenBy: .streamTypedAsData) { stage in
+    /// Stream blocks reach `dataAvailableCallback` typed as stream, on their channel, in order;
+    /// and with a channel of the subject's own open beside the peer's, each side's blocks stay
+    /// on their own channel (the two sides' ids never collide, docs/spark-wire.md "Kinds").
+    static let typedStream = SparkCase("SPK/STRM/BV-03", brokenBy: [.streamTypedAsData, .channelIDsOfPeer]) { stage in
         let (theirs, out) = try await stage.subjectReceiving()
         let tester = stage.testers[0]
         let channel = try await tester.perform { try $0.createDataChannel(out, description: "bv-03") }
@@ -151,6 +153,28 @@ enum SparkStreamCases {
             return .fail("stream blocks were delivered typed \(Set(delivered.map { "\($0.kind)" }).sorted()), not stream")
         }
         guard delivered.flatMap(\.data) == expected else { return .fail("the stream's bytes arrived changed or out of order") }
-        return .pass("\(delivered.count) deliveries on channel \(channel), typed stream, carried the blocks in order")
+
+        // Both sides' channels at once: the subject opens its own and sends on it, the tester
+        // sends again on its channel; neither block may land on the other's channel.
+        try await tester.perform { try $0.setReceiveCallbacks(out, data: true, file: false) }
+        let own = try await stage.subject.createDataChannel(theirs, description: "bv-03 subject")
+        let mine = sparkPattern(400, seed: 5), again = sparkPattern(600, seed: 6)
+        _ = try await stage.subject.send(mine, toChannel: own, on: theirs)
+        let arrived = try await stage.expectTester(0, "the block the subject sent on its own channel \(own)") { event -> [UInt8]? in
+            guard case .dataAvailable(out, let data) = event, data.id == own, data.description == "bv-03 subject" else { return nil }
+            return data.data
+        }
+        _ = try await tester.perform { try $0.send(again, toChannel: channel, on: out) }
+        let later = try await stage.expectSubject("the tester's next block on channel \(channel)") { event -> SparkChannelData? in
+            guard case .dataAvailable(theirs, let data) = event, data.data == again else { return nil }
+            return data
+        }
+        guard own != channel, arrived == mine else {
+            return .fail("the subject's channel \(own) (the tester's is \(channel)) carried \(arrived.count) bytes of its \(mine.count)")
+        }
+        guard later.id == channel, later.kind == .stream, later.description == "bv-03" else {
+            return .fail("the tester's block came to the subject on channel \(later.id) (\(later.description)), not its channel \(channel)")
+        }
+        return .pass("\(delivered.count) deliveries on channel \(channel), typed stream, carried the blocks in order; with the subject's channel \(own) open beside it, each side's block stayed on its channel")
     }
 }
