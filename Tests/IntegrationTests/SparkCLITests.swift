@@ -133,5 +133,34 @@ extension Integration {
             let missing = try await Self.send(folder, to: "9", controller: controller, ["--file", folder.file("absent.bin")])
             #expect(missing.status == 2 && missing.stderr.contains("--file \(folder.file("absent.bin")): no such file"), "\(missing.stderr)")
         }
+
+        @Test("interop: a Bumble peer that speaks the Spark format from docs/spark-wire.md finds spark listen, offers, and its file arrives whole",
+              .requires(.btvirt, .preload, .bumble, .cli), .timeLimit(.minutes(3)))
+        func bumbleSender() async throws {
+            try RequiredComponent.require(.bumble)
+            let folder = try WorkFolder("spark-cli-bumble")
+            defer { folder.cleanUp() }
+            let (listen, controller) = try await Self.listener(folder, id: "77", count: 1)
+            defer { listen.stop() }
+            let size = 300_000
+            let sent = try await BumblePeer.withPeer("spark-send", transport: controller, log: folder.file("bumble.log"),
+                                                     arguments: ["--to", "77", "--id", "23307", "--keys", folder.file("keys"), "--bytes", "\(size)"]) { peer in
+                _ = try await peer.next(event: "accepted", within: .seconds(60))
+                let sent = try await peer.next(event: "sent", within: .seconds(60))
+                _ = try await peer.next(event: "done", within: .seconds(30))
+                return sent
+            }
+            let bytes = (0..<size).map { UInt8($0 % 251) }
+            let digest = Self.sha256(bytes)
+            #expect(sent.string("sha256") == digest, "\(sent)")
+            #expect(await listen.line(within: .seconds(30)) {
+                $0.hasPrefix("file \"bumble.bin\" from 23307 #1: \(size) bytes in ") && $0.contains("SHA-256 \(digest)")
+            } != nil, "\(listen.lines.joined(separator: "\n"))")
+            #expect(listen.lines.contains("offer from 23307 #1, metadata \"from bumble\""), "\(listen.lines.joined(separator: "\n"))")
+            let whole = FileManager.default.contents(atPath: folder.file("received/bumble.bin")).map(Array.init) == bytes
+            #expect(whole, "the file Bumble sent is not the one saved")
+            #expect(await listen.line(within: .seconds(30)) { $0 == "ended from 23307 #1: ended by the peer" } != nil,
+                    "Bumble's end, after its file: \(listen.lines.joined(separator: "\n"))")
+        }
     }
 }

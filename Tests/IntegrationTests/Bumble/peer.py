@@ -29,6 +29,9 @@ Modes (see ``--help`` of each):
                 in chunks of ATT_MTU - 3, then "EOM", once a central subscribes
   transfer-central     the sample's central: scan, RSSI gate, connect, subscribe, reassemble
                 until "EOM", write a reply back without response, unsubscribe, disconnect
+  spark-send    a Spark sender written from docs/spark-wire.md: finds the listener whose
+                advertisement names --to, publishes its key in --keys, opens the channel,
+                offers a data connection and sends a file of N pattern bytes, then ends it
 
 The test service (fixed UUIDs):
   service  7B5C0001-2F3A-4E0B-9E43-52A0C6B1D000
@@ -307,8 +310,26 @@ class Peer:
             await flowed.wait()
 
     async def drain(self, connection: Connection) -> None:
-        """Until every ACL packet queued for `connection` has been completed by the controller."""
-        await self.acl_queue(connection).drain(connection.handle)
+        """Until every ACL packet queued for `connection` has been completed by the controller.
+        Bumble's own `drain` returns when none is in flight for a moment, which happens between
+        two packets while more wait in the queue (one controller buffer, as btvirt's): so wait
+        on its pending count too (queued, not yet completed; one connection here)."""
+        queue = self.acl_queue(connection)
+        await queue.drain(connection.handle)
+        # A disconnection flushes the queue without a 'flow' event: it ends the wait too.
+        woken = asyncio.Event()
+        gone = False
+
+        def on_disconnection(*_) -> None:
+            nonlocal gone
+            gone = True
+            woken.set()
+
+        connection.once(connection.EVENT_DISCONNECTION, on_disconnection)
+        while queue.pending > 0 and not gone:
+            woken.clear()
+            queue.once("flow", woken.set)
+            await woken.wait()
 
 
 async def with_timeout(awaitable, seconds: float, what: str):
@@ -649,6 +670,139 @@ async def mode_l2cap_client(peer: Peer) -> None:
 
 
 # --------------------------------------------------------------------------------------
+# Spark (docs/spark-wire.md), written from the document, not from blueproof's Swift
+# --------------------------------------------------------------------------------------
+SPARK_SPSM = 0x0081
+SPARK_SERVICE = uuidlib.UUID("5B1E7A10-0B1E-4F5A-9C3D-7E2A61B0F001")
+SPARK_VERSION = 1
+SPARK_HEADER = 9          # version, kind, origin, u32 connection, u16 body length
+SPARK_CHUNK_DATA = 65535 - SPARK_HEADER - 4
+
+
+# The listener speaks first: its hello can arrive before `create_l2cap_channel` returns and a
+# sink is set, and Bumble 0.0.236 drops a PDU that finds no sink. A channel without one keeps
+# its PDUs here until `spark_sink` sets one and replays them, in order.
+_on_pdu = l2cap.LeCreditBasedChannel.on_pdu
+
+
+def _keep_early_pdus(self, pdu: bytes) -> None:
+    if self.sink is None:
+        self.__dict__.setdefault("early_pdus", []).append(pdu)
+        return
+    _on_pdu(self, pdu)
+
+
+l2cap.LeCreditBasedChannel.on_pdu = _keep_early_pdus
+
+
+def spark_sink(channel, sink) -> None:
+    channel.sink = sink
+    for pdu in channel.__dict__.pop("early_pdus", []):
+        _on_pdu(channel, pdu)
+
+
+def spark_frame(kind: int, origin: int, connection: int, body: bytes) -> bytes:
+    return struct.pack(">BBBIH", SPARK_VERSION, kind, origin, connection, len(body)) + body
+
+
+def spark_parse(sdu: bytes) -> tuple[int, int, int, bytes]:
+    if len(sdu) < SPARK_HEADER:
+        raise PeerError(f"a Spark frame of {len(sdu)} bytes, shorter than its header")
+    version, kind, origin, connection, length = struct.unpack(">BBBIH", sdu[:SPARK_HEADER])
+    if version != SPARK_VERSION or length != len(sdu) - SPARK_HEADER:
+        raise PeerError(f"a Spark frame with version {version} and body length {length} of {len(sdu) - SPARK_HEADER}")
+    return kind, origin, connection, sdu[SPARK_HEADER:]
+
+
+def spark_listener_id(data: bytes) -> int | None:
+    """The registration id in a Spark listener's Service Data (128-bit UUID, 8 bytes little-endian)."""
+    offset = 0
+    while offset + 1 < len(data):
+        length = data[offset]
+        if length == 0 or offset + 1 + length > len(data):
+            return None
+        ad_type, payload = data[offset + 1], data[offset + 2:offset + 1 + length]
+        if ad_type == 0x21 and len(payload) == 24 and uuidlib.UUID(bytes=payload[15::-1]) == SPARK_SERVICE:
+            return struct.unpack("<Q", payload[16:])[0]
+        offset += 1 + length
+    return None
+
+
+async def mode_spark_send(peer: Peer) -> None:
+    args = peer.args
+    found: asyncio.Future = asyncio.get_running_loop().create_future()
+
+    def on_advertisement(advertisement) -> None:
+        if not found.done() and advertisement.is_connectable and spark_listener_id(bytes(advertisement.data)) == args.to:
+            found.set_result(advertisement.address)
+
+    peer.device.on(peer.device.EVENT_ADVERTISEMENT, on_advertisement)
+    key = os.urandom(32)
+    os.makedirs(args.keys, exist_ok=True)
+    temporary = os.path.join(args.keys, f".{args.id}.tmp")
+    with open(temporary, "w", encoding="ascii") as handle:
+        handle.write(key.hex() + "\n")
+    os.replace(temporary, os.path.join(args.keys, str(args.id)))
+    peer.ready(registration=args.id)
+    # Active, as mode_scan: btvirt reports the advertiser's data with its scan response.
+    await peer.device.start_scanning(active=True, own_address_type=peer.own_address_type, filter_duplicates=False)
+    address = await with_timeout(found, args.timeout, f"an advertisement of Spark listener {args.to}")
+    await peer.device.stop_scanning()
+    connection = await peer.device.connect(address, transport=PhysicalTransport.LE, own_address_type=peer.own_address_type,
+                                           timeout=args.timeout)
+    emit("connected", peer=address_text(address), handle=connection.handle)
+    spec = l2cap.LeCreditBasedChannelSpec(psm=SPARK_SPSM, mtu=65535, mps=args.mps, max_credits=args.credits)
+    channel = await with_timeout(peer.device.create_l2cap_channel(connection, spec), args.timeout, "the Spark channel")
+    frames: asyncio.Queue = asyncio.Queue()
+    spark_sink(channel, frames.put_nowait)
+
+    async def next_frame(what: str) -> tuple[int, int, int, bytes]:
+        return spark_parse(await with_timeout(frames.get(), args.timeout, what))
+
+    async def send(frame: bytes, what: str) -> None:
+        # Bumble's channel is a byte stream: what is queued together goes out as one SDU (up to
+        # the peer's MTU). A Spark frame is one SDU, so each waits for the one before it to leave.
+        await with_timeout(channel.drain(), args.timeout, f"credits for {what}")
+        channel.write(frame)
+
+    kind, _, _, body = await next_frame("the listener's hello")
+    if kind != 1 or len(body) != 8:
+        raise PeerError(f"the listener's first frame is kind {kind}, not a hello")
+    named = struct.unpack(">Q", body)[0]
+    emit("hello", registration=named)
+    await send(spark_frame(1, 0, 0, struct.pack(">Q", args.id)), "the hello")
+    metadata = args.metadata.encode("utf-8")
+    await send(spark_frame(2, 0, 1, struct.pack(">QQ", args.id, args.to) + key + struct.pack(">H", len(metadata)) + metadata), "the offer")
+    kind, origin, number, body = await next_frame("the answer to the offer")
+    if (kind, origin, number) != (3, 1, 1):
+        raise PeerError(f"the offer was answered with kind {kind}, origin {origin}, connection {number}: {body.hex()}")
+    emit("accepted")
+
+    payload = pattern(args.bytes)
+    digest = hashlib.sha256(payload).digest()
+    name = args.name_of_file.encode("utf-8")
+    transfer = 2  # the offerer's ids are even
+    start = time.monotonic()
+    await send(spark_frame(9, 0, 1, struct.pack(">IBQ", transfer, 2, len(payload)) + digest + bytes([len(name)]) + name), "the header")
+    for offset in range(0, len(payload), SPARK_CHUNK_DATA):
+        await send(spark_frame(10, 0, 1, struct.pack(">I", transfer) + payload[offset:offset + SPARK_CHUNK_DATA]), "a chunk")
+    await send(spark_frame(11, 0, 1, struct.pack(">I", transfer)), "done")
+    await send(spark_frame(5, 0, 1, bytes([2])), "the end")
+    await with_timeout(channel.drain(), args.timeout, "credits for the end")
+    await with_timeout(peer.drain(connection), args.timeout, "the controller to take every packet")
+    seconds = time.monotonic() - start
+    emit("sent", bytes=len(payload), sha256=digest.hex(), seconds=round(seconds, 6))
+    try:
+        kind, origin, number, body = spark_parse(frames.get_nowait())
+        emit("answer", kind=kind, body=body.hex())
+    except asyncio.QueueEmpty:
+        pass
+    await connection.disconnect()
+    os.remove(os.path.join(args.keys, str(args.id)))
+    emit("done")
+
+
+# --------------------------------------------------------------------------------------
 # The Core Bluetooth transfer sample's roles (docs/corebluetooth-transfer-sample.md)
 # --------------------------------------------------------------------------------------
 TRANSFER_SERVICE_UUID = "E20A39F4-73F5-4BC4-A12F-17D1AD07A961"
@@ -833,6 +987,7 @@ MODES = {
     "gatt-central": mode_gatt_central,
     "l2cap-server": mode_l2cap_server,
     "l2cap-client": mode_l2cap_client,
+    "spark-send": mode_spark_send,
     "transfer-peripheral": mode_transfer_peripheral,
     "transfer-central": mode_transfer_central,
 }
@@ -905,6 +1060,16 @@ def arguments(argv: list[str]) -> argparse.Namespace:
     sub = modes.add_parser("l2cap-client", parents=[common], help="opens a channel, sends and reads N bytes")
     peer_options(sub)
     l2cap_options(sub)
+
+    sub = modes.add_parser("spark-send", parents=[common], help="a Spark sender: offer, send a file, end")
+    sub.add_argument("--to", type=int, required=True, help="the listener's registration id")
+    sub.add_argument("--id", type=int, default=0x5B0B, help="our registration id (default 0x5B0B)")
+    sub.add_argument("--keys", required=True, help="the key folder the listener reads (a file per node)")
+    sub.add_argument("--bytes", type=int, default=100_000, help="file size, bytes of the pattern (default 100000)")
+    sub.add_argument("--name-of-file", default="bumble.bin", help="the file's name (default bumble.bin)")
+    sub.add_argument("--metadata", default="from bumble", help="the offer's metadata")
+    sub.add_argument("--mps", type=int, default=1024, help="our L2CAP MPS (default 1024)")
+    sub.add_argument("--credits", type=int, default=64, help="credits we give the listener (default 64)")
 
     def transfer_payload_options(sub):
         sub.add_argument("--bytes", type=int, default=100_000, help="send this many bytes of the pattern (default 100000)")
