@@ -310,10 +310,14 @@ class Peer:
             await flowed.wait()
 
     async def drain(self, connection: Connection) -> None:
-        """Until every ACL packet queued for `connection` has been completed by the controller.
-        Bumble's own `drain` returns when none is in flight for a moment, which happens between
-        two packets while more wait in the queue (one controller buffer, as btvirt's): so wait
-        on its pending count too (queued, not yet completed; one connection here)."""
+        """Until no ACL packet of `connection` is in flight (Bumble's own drain)."""
+        await self.acl_queue(connection).drain(connection.handle)
+
+    async def drain_all(self, connection: Connection) -> None:
+        """Until every ACL packet queued for `connection` has been completed by the controller,
+        or the connection ended. Bumble's own `drain` returns when none is in flight for a
+        moment, which happens between two packets while more wait in the queue (one controller
+        buffer, as btvirt's); a sender about to disconnect needs this one."""
         queue = self.acl_queue(connection)
         await queue.drain(connection.handle)
         # A disconnection flushes the queue without a 'flow' event: it ends the wait too.
@@ -340,6 +344,9 @@ async def with_timeout(awaitable, seconds: float, what: str):
 
 
 async def until_disconnected(connection: Connection) -> None:
+    # Already gone (the device forgets a connection when it ends): its event has been and gone.
+    if connection.device.connections.get(connection.handle) is not connection:
+        return
     gone = asyncio.get_running_loop().create_future()
     connection.on(connection.EVENT_DISCONNECTION,
                   lambda reason: gone.done() or gone.set_result(reason))
@@ -789,7 +796,7 @@ async def mode_spark_send(peer: Peer) -> None:
     await send(spark_frame(11, 0, 1, struct.pack(">I", transfer)), "done")
     await send(spark_frame(5, 0, 1, bytes([2])), "the end")
     await with_timeout(channel.drain(), args.timeout, "credits for the end")
-    await with_timeout(peer.drain(connection), args.timeout, "the controller to take every packet")
+    await with_timeout(peer.drain_all(connection), args.timeout, "the controller to take every packet")
     seconds = time.monotonic() - start
     emit("sent", bytes=len(payload), sha256=digest.hex(), seconds=round(seconds, 6))
     try:
