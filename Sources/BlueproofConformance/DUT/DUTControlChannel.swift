@@ -17,10 +17,16 @@ enum DUTControlChannel {
             throw TransmitterUnavailable("the case has no node for the implementation under test")
         }
         let number = sockets.add(1, ordering: .relaxed).newValue
-        // Short, in the temporary folder: a unix socket path holds at most 107 bytes.
-        let path = "\(NSTemporaryDirectory())/bp-control-\(getpid())-\(number).sock"
+        // Short, in the temporary folder: a unix socket path holds at most 107 bytes. A random
+        // part and the removal of anything there: a run with a recycled process id once met
+        // a socket file an earlier run left, and its implementation could not bind.
+        let path = "\(NSTemporaryDirectory())/bp-control-\(getpid())-\(number)-\(String(UInt32.random(in: 0...UInt32.max), radix: 16)).sock"
+        unlink(path)
         let launch = try await dut.launch(role, extra: [DUTEnvironment.control: "unix:\(path)"])
-        return try await connect(to: .unix(path: path), launch: launch, within: exec.startTimeout, clock: context.clock)
+        let client = try await connect(to: .unix(path: path), launch: launch, within: exec.startTimeout, clock: context.clock)
+        // Connected: the implementation's listening socket needs its name no more.
+        unlink(path)
+        return client
     }
 
     /// Connects once the launch listens, retrying every 100 ms (a program gives no other sign
