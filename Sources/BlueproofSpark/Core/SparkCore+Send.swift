@@ -33,6 +33,15 @@ extension SparkCore {
         return try queueTransfer(header, body: .file(path), on: id)
     }
 
+    /// The header a queued data block or file goes out with (its size and SHA-256, as the
+    /// receiver will check them); nil once its header has left or for other sends.
+    public func outgoingHeader(ofSend send: UInt64) -> SparkTransferHeader? {
+        for queue in queues.values {
+            for case .transfer(let transfer) in queue.bulk where transfer.send == send { return transfer.header }
+        }
+        return nil
+    }
+
     private mutating func queueTransfer(_ header: SparkTransferHeader, body: OutgoingTransfer.Body, on id: SparkConnectionID) throws(SparkError) -> UInt64 {
         if let reason = SparkRules.name(header.name, isFileName: header.kind == .file) ?? SparkRules.size(header.size, kind: header.kind) {
             throw .invalid(reason)

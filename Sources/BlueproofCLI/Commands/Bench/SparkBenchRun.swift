@@ -95,8 +95,7 @@ struct SparkBenchRun {
             guard case .fileAvailable(incoming, let data) = event, data.transferComplete || data.error != nil else { return nil }
             return data
         }
-        let elapsed = ContinuousClock.now - start
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = (ContinuousClock.now - start).seconds
         guard let path = arrived.path, arrived.error == nil else { throw BenchError.run("the file failed: \(arrived.error.map { "\($0)" } ?? "no path")") }
         let digest = try SparkDigest.file(path)
         return OurTransferRun(bytes: size, receivedBytes: Int(digest.bytes), seconds: seconds, bytesPerSecond: Double(size) / seconds,

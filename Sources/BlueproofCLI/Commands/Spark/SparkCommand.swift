@@ -35,6 +35,7 @@ struct SparkNodeOptions: ParsableArguments {
         if id == 0 { throw ValidationError("--id must be 1 or more: 0 names no node on the wire") }
     }
 
-    var registrationID: UInt64 { id ?? UInt64.random(in: 1...(1 << 48)) }
+    /// `--id`, or a fresh random one: resolve it once per command.
+    func resolveRegistrationID() -> UInt64 { id ?? UInt64.random(in: 1...(1 << 48)) }
     var directory: SparkKeyDirectory { SparkKeyDirectory(path: keys ?? SparkKeyDirectory.defaultPath()) }
 }

@@ -45,9 +45,7 @@ struct SparkListenCommand: AsyncParsableCommand {
         options.logLevel.bootstrap()
         let teardown = Teardown()
         defer { withExtendedLifetime(teardown) {} }
-        let registrationID = node.registrationID
-        var named = node
-        named.id = registrationID
+        let registrationID = node.resolveRegistrationID()
         let folder = self.folder ?? Self.defaultFolder(registrationID)
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -55,7 +53,7 @@ struct SparkListenCommand: AsyncParsableCommand {
             Console.error("cannot make the folder \(folder): \(error.localizedDescription)")
             throw ExitCode(3)
         }
-        let terminal = try await SparkTerminal.start(options, named, cacheFolder: folder,
+        let terminal = try await SparkTerminal.start(options, registrationID: registrationID, directory: node.directory, cacheFolder: folder,
                                                      concurrency: single ? .single : .several(limit: SparkLimits.maxConnections),
                                                      acceptance: .application, teardown: teardown)
         let receiver = SparkReceiver(node: terminal.node, folder: folder, limit: count)

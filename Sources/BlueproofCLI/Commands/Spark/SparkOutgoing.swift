@@ -1,43 +1,47 @@
 import BlueproofSpark
+import BlueproofWire
 import Foundation
 
-/// One send of `spark send` as its progress events come: a file or data block (one send, a
-/// known size) or standard input (a send per block, ended by closing its channel).
+/// One send of `spark send` as its progress events come: a file or data block (one send,
+/// summed up by the size and SHA-256 its header carries, as the core queued it) or standard
+/// input (a send per block, ended by closing its channel).
 final class Outgoing {
+    private enum Kind {
+        case whole(send: UInt64, total: Int, sha256: String)
+        case stream(SparkStdinStream)
+    }
+
     private let label: String
     private let bar: ProgressBar
     private let started = ContinuousClock.now
-    private let total: Int
-    private let sha256: String
-    private let send: UInt64?
-    private let stream: SparkStdinStream?
+    private let kind: Kind
 
-    init(label: String, total: Int, sha256: String, send: UInt64) {
+    /// `header`: the core's, for `send`; nil when the core has no such send queued.
+    init(label: String, send: UInt64, header: SparkTransferHeader?) throws(SparkSendFailure) {
+        guard let header else { throw SparkSendFailure("\(label): the core holds no header for send \(send)") }
         self.label = label
         bar = ProgressBar(label: label)
-        self.total = total
-        self.sha256 = sha256
-        self.send = send
-        stream = nil
+        kind = .whole(send: send, total: Int(header.size), sha256: hex(header.sha256))
     }
 
     init(label: String, stream: SparkStdinStream) {
         self.label = label
         bar = ProgressBar(label: label)
-        total = 0
-        sha256 = ""
-        send = nil
-        self.stream = stream
+        kind = .stream(stream)
     }
 
     /// The summary once the send is done; nil while it goes on; throws when it failed.
     func progress(_ send: UInt64, _ progress: SparkProgress) throws(SparkSendFailure) -> String? {
-        if let stream {
+        let (total, sha256): (Int, String)
+        switch kind {
+        case .stream(let stream):
             let done = try stream.completed(send, progress)
             bar.update(bytes: done, total: nil, bytesPerSecond: SparkText.rate(UInt64(done), since: started))
             return nil
+        case .whole(let ours, let size, let digest):
+            guard send == ours else { return nil }
+            (total, sha256) = (size, digest)
         }
-        guard send == self.send else { return nil }
         let sent = Int((progress.fraction ?? 0) * Double(total))
         if let error = progress.error {
             bar.finish()
@@ -53,7 +57,7 @@ final class Outgoing {
 
     /// The stream's summary once this side closed its channel at the end of standard input.
     func closed(_ channel: UInt32, by side: SparkSide) throws(SparkSendFailure) -> String? {
-        guard let stream, channel == stream.channel else { return nil }
+        guard case .stream(let stream) = kind, channel == stream.channel else { return nil }
         bar.finish()
         let (bytes, sha256) = stream.totals
         if let failure = stream.failure { throw SparkSendFailure("the stream failed after \(bytes) bytes: \(failure)") }

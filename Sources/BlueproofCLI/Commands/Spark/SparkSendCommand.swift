@@ -83,10 +83,10 @@ struct SparkSendCommand: AsyncParsableCommand {
         let teardown = Teardown()
         defer { withExtendedLifetime(teardown) {} }
         // A sender sets no receive callbacks, so nothing is ever written to its cache folder.
-        let terminal = try await SparkTerminal.start(options, node, cacheFolder: NSTemporaryDirectory(), concurrency: .single,
-                                                     acceptance: .application, teardown: teardown)
+        let terminal = try await SparkTerminal.start(options, registrationID: node.resolveRegistrationID(), directory: node.directory,
+                                                     cacheFolder: NSTemporaryDirectory(), concurrency: .single, acceptance: .application,
+                                                     teardown: teardown)
         Console.progress("sending as registration id \(terminal.registrationID)")
-        let ticker = terminal.tickOffers()
         let sender = SparkSender(terminal: terminal)
         let node = terminal.node
         teardown.beforeExit { await node.perform { core in for id in core.liveConnections { try? core.end(id) } } }
@@ -102,7 +102,6 @@ struct SparkSendCommand: AsyncParsableCommand {
             status = 1
         }
         await sender.hangUp()
-        ticker.cancel()
         await terminal.close()
         if status != 0 { throw ExitCode(status) }
     }

@@ -34,9 +34,9 @@ final class SparkSender {
         let named: UInt64
         do { named = try await node.open(on: link) } catch { throw SparkSendFailure("could not open the Spark channel (SPSM 0x0081): \(error)") }
         guard named == peer else { throw SparkSendFailure("the device advertising registration id \(peer) named itself \(named) in its hello") }
-        let id: SparkConnectionID
+        let id: SparkConnectionID, timeout: TimeInterval
         do {
-            id = try await node.perform { core in try core.startDataConnection(to: peer, metadata: metadata) }
+            (id, timeout) = try await node.perform { core in (try core.startDataConnection(to: peer, metadata: metadata), core.configuration.offerTimeout) }
         } catch SparkError.keyError {
             throw SparkSendFailure("no key for registration id \(peer) in \(terminal.directory.path): keys are exchanged before a connection "
                                    + "(kMediaFailureKeyError); the listener publishes its key there when it starts, so give both the same --keys")
@@ -44,7 +44,13 @@ final class SparkSender {
             throw SparkSendFailure("the offer was refused: \(error)")
         }
         connection.withLock { $0 = id }
-        Console.progress("offered connection \(id); waiting for the listener to accept (an offer unanswered for 30 s ends)")
+        Console.progress("offered connection \(id); waiting for the listener to accept (an offer unanswered for \(Int(timeout)) s ends)")
+        // The core ends an offer past its deadline when its clock is looked at (`tick`): once, then.
+        let deadline = Task {
+            try? await Task.sleep(for: .seconds(timeout))
+            await node.perform { $0.tick() }
+        }
+        defer { deadline.cancel() }
         var transfer: Outgoing?
         for await event in node.events {
             switch event {
@@ -60,7 +66,7 @@ final class SparkSender {
             case .ended(id, let reason, let side):
                 connection.withLock { $0 = nil }
                 let what = side == .remote ? "the listener ended the connection" : "the connection ended"
-                throw SparkSendFailure(reason == .timeout ? "the listener did not answer the offer within 30 s" : "\(what): \(reason)")
+                throw SparkSendFailure(reason == .timeout ? "the listener did not answer the offer within \(Int(timeout)) s" : "\(what): \(reason)")
             default:
                 continue
             }
@@ -120,13 +126,17 @@ final class SparkSender {
         do {
             switch what {
             case .file(let path):
-                let (sha256, size) = try SparkDigest.file(path)
-                let send = try await node.perform { core in try core.sendFile(path, on: id) }
-                return Outgoing(label: "file \"\((path as NSString).lastPathComponent)\"", total: Int(size), sha256: sha256, send: send)
+                let (send, header) = try await node.perform { core in
+                    let send = try core.sendFile(path, on: id)
+                    return (send, core.outgoingHeader(ofSend: send))
+                }
+                return try Outgoing(label: "file \"\((path as NSString).lastPathComponent)\"", send: send, header: header)
             case .text(let text, let description):
-                let bytes = Array(text.utf8)
-                let send = try await node.perform { core in try core.send(bytes, description: description, on: id) }
-                return Outgoing(label: "data \"\(description)\"", total: bytes.count, sha256: SparkDigest.hex(of: bytes), send: send)
+                let (send, header) = try await node.perform { core in
+                    let send = try core.send(Array(text.utf8), description: description, on: id)
+                    return (send, core.outgoingHeader(ofSend: send))
+                }
+                return try Outgoing(label: "data \"\(description)\"", send: send, header: header)
             case .stream(let description):
                 let channel = try await node.perform { core in try core.createDataChannel(id, description: description) }
                 return Outgoing(label: "stream \"\(description)\"", stream: SparkStdinStream(node: node, connection: id, channel: channel))

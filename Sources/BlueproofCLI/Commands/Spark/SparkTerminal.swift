@@ -16,10 +16,8 @@ struct SparkTerminal {
     /// Starts the controller and host, publishes a fresh key id; exits 3 when the controller
     /// or the key directory fails.
     /// Its key is withdrawn again by ``close()``, or by `teardown` when a signal stops the command.
-    static func start(_ controller: ControllerOptions, _ options: SparkNodeOptions, cacheFolder: String,
+    static func start(_ controller: ControllerOptions, registrationID: UInt64, directory: SparkKeyDirectory, cacheFolder: String,
                       concurrency: SparkConcurrency, acceptance: SparkAnswer, teardown: Teardown) async throws -> SparkTerminal {
-        let registrationID = options.registrationID
-        let directory = options.directory
         let key = SparkNodeFolders.randomKeyID()
         do {
             try directory.publish(key, for: registrationID)
@@ -56,14 +54,4 @@ struct SparkTerminal {
         await session.close()
     }
 
-    /// Ends offers whose timeout passed, once a second, until cancelled.
-    func tickOffers() -> Task<Void, Never> {
-        let node = node
-        return Task {
-            while !Task.isCancelled {
-                try? await Task.sleep(for: .seconds(1))
-                await node.perform { $0.tick() }
-            }
-        }
-    }
 }

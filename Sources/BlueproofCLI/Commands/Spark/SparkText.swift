@@ -1,3 +1,4 @@
+import BlueproofAsync
 import BlueproofSpark
 import Foundation
 
@@ -23,10 +24,7 @@ enum SparkText {
             + ", SHA-256 \(sha256)"
     }
 
-    static func seconds(since start: ContinuousClock.Instant) -> Double {
-        let elapsed = ContinuousClock.now - start
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-    }
+    static func seconds(since start: ContinuousClock.Instant) -> Double { (ContinuousClock.now - start).seconds }
 
     static func rate(_ bytes: UInt64, since start: ContinuousClock.Instant) -> Double {
         let seconds = seconds(since: start)
