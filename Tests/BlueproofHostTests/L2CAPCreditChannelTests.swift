@@ -116,4 +116,20 @@ struct L2CAPCreditChannelTests {
         for _ in 0..<10 { returned.append(try ten.receive(payload: [1, 0, 7]).creditsToReturn) }
         #expect(returned == [0, 0, 0, 0, 5, 0, 0, 0, 0, 5])
     }
+
+    @Test func withheldCreditsStayWithThisSideUntilResumed() throws {
+        var channel = channel(localCredits: 4)
+        #expect(channel.withholdCredits(true) == 0)
+        var returned: [UInt16] = []
+        for _ in 0..<4 { returned.append(try channel.receive(payload: [1, 0, 7]).creditsToReturn) }
+        #expect(returned == [0, 0, 0, 0])
+        #expect(channel.peerCredits == 0)
+        #expect(throws: L2CAPCreditChannelViolation.frameWithoutCredit) { try channel.receive(payload: [1, 0, 7]) }
+        var resumed = self.channel(localCredits: 4)
+        _ = resumed.withholdCredits(true)
+        for _ in 0..<3 { _ = try resumed.receive(payload: [1, 0, 7]) }
+        #expect(resumed.withholdCredits(false) == 3)
+        #expect(resumed.peerCredits == 4)
+        #expect(resumed.withholdCredits(false) == 0)
+    }
 }

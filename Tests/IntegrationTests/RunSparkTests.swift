@@ -80,6 +80,7 @@ extension Integration {
             "busyBeforeOffered": "without reporting it offered first", "oneCallbackForBoth": "with only the data callback set, a file was delivered",
             "remoteErrorIgnored": "no end of the file whose sender lost it", "endKeepsTransfers": "no end of the file coming in on the connection its peer ended",
             "channelIDsOfPeer": "never received the block the subject sent on its own channel",
+            "stalledFramesDropped": "stream bytes whose sends were reported done",
         ]
 
         @Test("btvirt: every SPK case fails on the Spark defect that breaks its rule", .requires(.btvirt, .preload),

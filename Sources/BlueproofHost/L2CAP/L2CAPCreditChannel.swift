@@ -47,6 +47,9 @@ public struct L2CAPCreditChannel: Sendable {
     public private(set) var sendCredits: Int
     /// K-frames the peer may still send (credits this side granted, not yet used).
     public private(set) var peerCredits: Int
+    /// While true no credits go back to the peer, so its sends stall on flow control once it
+    /// has used the ones it holds (§10.1): a tester's fault, see ``withholdCredits(_:)``.
+    public private(set) var creditsWithheld = false
     private var queue: [[UInt8]] = []
     private var queueHead = 0
     private var partial: [UInt8] = []
@@ -122,10 +125,17 @@ public struct L2CAPCreditChannel: Sendable {
         return Reception(sdu: completed, creditsToReturn: replenish())
     }
 
+    /// Stops returning credits to the peer (`true`), or resumes (`false`): the credits to give
+    /// back now, which on resuming are those the peer used meanwhile.
+    public mutating func withholdCredits(_ withheld: Bool) -> UInt16 {
+        creditsWithheld = withheld
+        return replenish()
+    }
+
     /// Credit policy: once the peer has used half the initial grant (or more), top it back up.
     private mutating func replenish() -> UInt16 {
         let target = Int(local.initialCredits)
-        guard target > 0, peerCredits <= target / 2 else { return 0 }
+        guard !creditsWithheld, target > 0, peerCredits <= target / 2 else { return 0 }
         let returned = target - peerCredits
         peerCredits = target
         return UInt16(returned)

@@ -110,6 +110,16 @@ public struct L2CAPSignaling: Sendable {
         return frames.map(Action.send)
     }
 
+    /// Stops returning credits on an open channel, or resumes (a tester's fault, §10.1): on
+    /// resuming, a Flow Control Credit Indication gives back what the peer used meanwhile.
+    public mutating func withholdCredits(_ withheld: Bool, on localCID: L2CAPChannelID) throws(L2CAPRequestError) -> [Action] {
+        guard var channel = channels[localCID] else { throw .noSuchChannel(localCID) }
+        let credits = channel.withholdCredits(withheld)
+        channels[localCID] = channel
+        guard credits > 0 else { return [] }
+        return [reply(indicationIdentifier(), .flowControlCreditIndication(L2CAPFlowControlCreditIndication(cid: localCID, credits: credits)))]
+    }
+
     /// Peripheral: asks the central for new connection parameters (§4.20); the outcome comes
     /// as ``Action/connectionParameterUpdateFinished(_:)``.
     public mutating func requestConnectionParameterUpdate(_ request: L2CAPConnectionParameterUpdateRequest)

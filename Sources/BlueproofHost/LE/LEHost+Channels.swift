@@ -46,6 +46,7 @@ extension LEHost {
         for waiter in link.channelOpenings.values { waiter.resolve(.failure(.disconnected(handle: handle, reason: reason))) }
         for continuation in link.channelInbound.values { continuation.finish() }
         for waiter in link.channelWaiters.values.joined() { waiter.resolve(false) }
+        for waiter in link.creditWaiters.values.joined() { waiter.resolve(false) }
         gattServer?.disconnected(handle)
     }
 }

@@ -102,6 +102,39 @@ extension LEHost {
         try await waitForCompletion(ofPDU: flow.pdusQueued(on: handle), on: channel.connection)
     }
 
+    /// Stops returning credits to the peer on `channel`, or resumes and gives back what it used
+    /// meanwhile (§10.1): a tester's fault, under which the peer's sends must wait, not fail
+    /// or overrun.
+    public func withholdCredits(_ withheld: Bool, on channel: L2CAPChannel) throws(LEHostError) {
+        let handle = channel.connection.handle
+        guard links[handle]?.connection == channel.connection, links[handle]?.signaling.channel(channel.local.cid) != nil else {
+            throw .channelClosed(cid: channel.local.cid)
+        }
+        let actions = (try? links[handle]!.signaling.withholdCredits(withheld, on: channel.local.cid)) ?? []
+        carryOutSignaling(actions, on: handle)
+    }
+
+    /// K-frames this side may send on `channel` now (credits the peer granted, not yet used);
+    /// nil once it closed.
+    public func sendCredits(on channel: L2CAPChannel) -> Int? {
+        guard links[channel.connection.handle]?.connection == channel.connection else { return nil }
+        return links[channel.connection.handle]?.signaling.channel(channel.local.cid)?.sendCredits
+    }
+
+    /// Waits until the peer has used every credit this side granted on `channel`. Throws when
+    /// the channel closes first.
+    public func peerCreditsExhausted(on channel: L2CAPChannel) async throws(LEHostError) {
+        let handle = channel.connection.handle
+        let cid = channel.local.cid
+        while links[handle]?.connection == channel.connection, let credits = links[handle]?.signaling.channel(cid)?.peerCredits {
+            if credits == 0 { return }
+            let used = OneShot<Bool>()
+            links[handle]?.creditWaiters[cid, default: []].append(used)
+            guard await used.wait() == true else { break }
+        }
+        throw .channelClosed(cid: cid)
+    }
+
     /// Closes `channel` (Vol 3, Part A §4.6).
     public func close(_ channel: L2CAPChannel) {
         performSignaling(on: channel.connection.handle) { signaling in
@@ -139,6 +172,7 @@ extension LEHost {
                 links[handle]?.channelInbound.removeValue(forKey: localCID)?.finish()
                 links[handle]?.channelBacklog[localCID] = nil
                 for waiter in links[handle]?.channelWaiters.removeValue(forKey: localCID) ?? [] { waiter.resolve(false) }
+                for waiter in links[handle]?.creditWaiters.removeValue(forKey: localCID) ?? [] { waiter.resolve(false) }
             case let .sduReceived(localCID, sdu):
                 if let reader = links[handle]?.channelInbound[localCID] {
                     reader.yield(sdu)
@@ -160,6 +194,16 @@ extension LEHost {
             }
         }
         wakeChannelSenders(on: handle)
+        wakeCreditWaiters(on: handle)
+    }
+
+    /// Waiters for a channel's credits to run out check once more.
+    private func wakeCreditWaiters(on handle: UInt16) {
+        guard let waiting = links[handle]?.creditWaiters, !waiting.isEmpty else { return }
+        for (cid, waiters) in waiting where links[handle]?.signaling.channel(cid)?.peerCredits ?? 0 == 0 {
+            links[handle]?.creditWaiters[cid] = nil
+            for waiter in waiters { waiter.resolve(true) }
+        }
     }
 
     /// Senders waiting on a channel whose queue has room again check once more.

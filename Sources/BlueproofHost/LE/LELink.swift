@@ -28,6 +28,8 @@ struct LELink {
     var channelBacklog: [L2CAPChannelID: [[UInt8]]] = [:]
     /// Waiters for a channel's send queue to drain (credits came back or it closed).
     var channelWaiters: [L2CAPChannelID: [OneShot<Bool>]] = [:]
+    /// Waiters for the peer to use every credit a channel granted (true) or for it to close (false).
+    var creditWaiters: [L2CAPChannelID: [OneShot<Bool>]] = [:]
 
     init(_ connection: LEConnection) {
         self.connection = connection

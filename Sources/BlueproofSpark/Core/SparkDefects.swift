@@ -88,6 +88,9 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
     /// `createDataChannel` gives an id of the peer's parity, so with the peer's channels open
     /// the two collide (SPK/STRM/BV-03).
     public static let channelIDsOfPeer = SparkDefects(rawValue: 1 << 40)
+    /// A frame that finds the channel out of credits is dropped and taken as sent, as a
+    /// non-blocking write that reads "would block" as written (SPK/STRM/BV-02).
+    public static let stalledFramesDropped = SparkDefects(rawValue: 1 << 41)
 
     /// Every defect by name, for reports and the broken-variant table.
     public static let named: [(name: String, defect: SparkDefects)] = [
@@ -109,6 +112,7 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
         ("receiveProgressInBytes", .receiveProgressInBytes), ("busyBeforeOffered", .busyBeforeOffered),
         ("oneCallbackForBoth", .oneCallbackForBoth),
         ("remoteErrorIgnored", .remoteErrorIgnored), ("endKeepsTransfers", .endKeepsTransfers), ("channelIDsOfPeer", .channelIDsOfPeer),
+        ("stalledFramesDropped", .stalledFramesDropped),
     ]
 
     /// The names of the defects in this set, in `named` order.

@@ -103,6 +103,10 @@ public actor SparkChannelNode {
         Task {
             for await _ in wake {
                 while let frame = self.next(for: peer, on: channel) {
+                    if self.core.configuration.defects.contains(.stalledFramesDropped), await self.host.sendCredits(on: channel) == 0 {
+                        self.sent(to: peer, on: channel)
+                        continue
+                    }
                     do { try await self.host.send(frame, on: channel) } catch { return self.lost(peer, on: channel) }
                     self.sent(to: peer, on: channel)
                 }
@@ -149,13 +153,29 @@ public actor SparkChannelNode {
     /// sender awaits before it disconnects (docs/spark-wire.md has no acknowledgement frame).
     /// Throws `channelClosed` when the link is lost first.
     public func drain(_ peer: UInt64) async throws(LEHostError) {
-        guard let channel = channels[peer] else { throw .channelRefused(spsm: Self.spsm, reason: "no Spark channel to \(peer)") }
+        let channel = try channel(of: peer)
         while core.pendingPeers.contains(peer) || sending[peer, default: 0] > 0 {
             let idle = OneShot<Bool>()
             idleWaiters[peer, default: []].append(idle)
             guard await idle.wait() == true else { throw .channelClosed(cid: channel.local.cid) }
         }
         try await host.drain(channel)
+    }
+
+    /// Stops returning L2CAP credits to `peer`, or resumes (a tester's fault, Core Vol 3,
+    /// Part A §10.1): the peer's sends must wait on flow control, then go on in order.
+    public func withholdCredits(_ withheld: Bool, from peer: UInt64) async throws(LEHostError) {
+        try await host.withholdCredits(withheld, on: channel(of: peer))
+    }
+
+    /// Waits until `peer` has used every credit this side granted it; throws when its link goes first.
+    public func creditsExhausted(by peer: UInt64) async throws(LEHostError) {
+        try await host.peerCreditsExhausted(on: channel(of: peer))
+    }
+
+    private func channel(of peer: UInt64) throws(LEHostError) -> L2CAPChannel {
+        guard let channel = channels[peer] else { throw .channelRefused(spsm: Self.spsm, reason: "no Spark channel to \(peer)") }
+        return channel
     }
 
     /// `channel` to `peer` closed: its connections end as lost, unless a newer channel took its place.

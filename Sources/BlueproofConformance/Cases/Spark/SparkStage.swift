@@ -18,6 +18,9 @@ final class SparkStage: Sendable {
     static let eventTimeout: Duration = .seconds(15)
     /// How long a case waits for a transfer to end.
     static let transferTimeout: Duration = .seconds(90)
+    /// How long a tester withholds credits once the subject used them: the fault's length (a
+    /// stimulus, not a wait for an event), long enough for a sender's queue to find the channel full.
+    static let stallLength: Duration = .seconds(2)
 
     let context: CaseContext
     let subject: any SparkControl

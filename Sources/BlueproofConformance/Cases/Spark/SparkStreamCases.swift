@@ -106,28 +106,69 @@ enum SparkStreamCases {
         return .pass("channel \(channel) reached the peer with its description and carried a block")
     }
 
-    /// A stream send ends with `done` and no progress fraction, however many frames it took.
-    static let noProgress = SparkCase("SPK/STRM/BV-02", brokenBy: [.streamProgressReported, .streamPiecesOverlap]) { stage in
+    /// A stream send ends with `done` and no progress fraction, however many frames it took;
+    /// and with the peer withholding L2CAP credits (Core Vol 3, Part A §10.1) the sends wait
+    /// on flow control: none fails, none overruns the credits, and once credits return every
+    /// byte arrives, in order.
+    static let noProgress = SparkCase("SPK/STRM/BV-02", brokenBy: [.streamProgressReported, .streamPiecesOverlap, .stalledFramesDropped]) { stage in
         let (out, incoming) = try await stage.subjectSending()
+        let tester = stage.testers[0]
         let channel = try await stage.subject.createDataChannel(out, description: "bv-02")
         let blocks = [sparkPattern(100), sparkPattern(150_000, seed: 1), sparkPattern(7, seed: 2)]
         for block in blocks {
             let send = try await stage.subject.send(block, toChannel: channel, on: out)
-            let progress = try await stage.subjectSend(send, on: out)
-            guard progress.allSatisfy({ $0.fraction == nil }) else {
-                return .fail("a stream send of \(block.count) bytes reported progress \(progress.compactMap(\.fraction)): progress has no meaning for streams")
+            if let wrong = try await Self.notOneDone(stage.subjectSend(send, on: out), of: block.count) { return .fail(wrong) }
+        }
+
+        // Credits withheld: the subject uses those it holds, then its sends must wait.
+        try await tester.node.withholdCredits(true, from: stage.subject.registrationID)
+        let stalled = (0..<6).map { sparkPattern(64 << 10, seed: UInt8(10 + $0)) }
+        var sends: [UInt64] = []
+        for block in stalled { sends.append(try await stage.subject.send(block, toChannel: channel, on: out)) }
+        let exhausted: Bool
+        do {
+            exhausted = try await withTimeout(SparkStage.eventTimeout, what: "the subject to use every credit") {
+                do { try await tester.node.creditsExhausted(by: stage.subject.registrationID) } catch { return false }
+                return true
             }
-            guard progress.count == 1, progress[0].done, progress[0].error == nil else {
-                return .fail("a stream send of \(block.count) bytes reported \(progress), not one done")
+        } catch is TimeoutError {
+            return .fail("with \(stalled.count * (64 << 10)) bytes queued on the channel the subject stopped sending before it used the credits it held")
+        }
+        if exhausted { try await Task.sleep(for: SparkStage.stallLength) }
+        let violations = await tester.host.violations.filter { $0.contains("L2CAP") }
+        guard violations.isEmpty else { return .fail("the subject broke L2CAP flow control while its credits were withheld: \(violations.joined(separator: "; "))") }
+        guard exhausted else { return .fail("the subject's Spark channel to the tester closed while its credits were withheld") }
+        try await tester.node.withholdCredits(false, from: stage.subject.registrationID)
+        for (block, send) in zip(stalled, sends) {
+            if let wrong = try await Self.notOneDone(stage.subjectSend(send, on: out), of: block.count) { return .fail("with credits withheld for \(SparkStage.stallLength), \(wrong)") }
+        }
+
+        let expected = (blocks + stalled).flatMap { $0 }
+        // Every send was reported done, so its bytes are on their way: they must keep arriving.
+        var count = received(tester, incoming, channel: channel).count
+        while count < expected.count {
+            let seen = count
+            do {
+                count = try await tester.events.first("more stream bytes", within: SparkStage.eventTimeout) { _ in
+                    let now = received(tester, incoming, channel: channel).count
+                    return now > seen ? now : nil
+                }
+            } catch is TimeoutError {
+                return .fail("the peer received \(count) of the \(expected.count) stream bytes whose sends were reported done, none for \(SparkStage.eventTimeout) (credits were withheld for \(SparkStage.stallLength) after the first \(blocks.count) sends)")
             }
         }
-        let total = blocks.reduce(0) { $0 + $1.count }
-        _ = try await stage.expectTester(0, "all \(total) stream bytes") { _ in
-            received(stage.testers[0], incoming, channel: channel).count >= total ? true : nil
+        let arrived = received(tester, incoming, channel: channel)
+        guard arrived == expected else { return .fail("the peer received \(arrived.count) bytes on the channel, not the blocks' \(expected.count) bytes in order") }
+        return .pass("\(blocks.count + stalled.count) stream sends each ended with done and no progress fraction, \(stalled.count) of them across \(SparkStage.stallLength) of withheld credits; the peer received their bytes in order")
+    }
+
+    /// Why a stream send's progress reports are not one `done` with no fraction, or nil.
+    private static func notOneDone(_ progress: [SparkProgress], of size: Int) -> String? {
+        guard progress.allSatisfy({ $0.fraction == nil }) else {
+            return "a stream send of \(size) bytes reported progress \(progress.compactMap(\.fraction)): progress has no meaning for streams"
         }
-        let arrived = received(stage.testers[0], incoming, channel: channel)
-        guard arrived == blocks.flatMap({ $0 }) else { return .fail("the peer received \(arrived.count) bytes on the channel, not the blocks' \(total) bytes in order") }
-        return .pass("\(blocks.count) stream sends each ended with done and no progress fraction; the peer received their bytes in order")
+        guard progress.count == 1, progress[0].done, progress[0].error == nil else { return "a stream send of \(size) bytes reported \(progress), not one done" }
+        return nil
     }
 
     /// Stream blocks reach `dataAvailableCallback` typed as stream, on their channel, in order;
