@@ -209,6 +209,50 @@ extension Integration {
             #expect(try listedIDs(folder, ["--match", "@Rules.check#1 relational =="]) == ["\(Self.path)@Rules.check#1 relational == -> !="])
         }
 
+        @Test("code only a deliberate fault reaches is left out: an operand beside a fault term in `&&` or a condition list, a ternary's fault branch, an `if` body it guards")
+        func variantOnly() throws {
+            let folder = try project("variant-only")
+            defer { folder.cleanUp() }
+            let faults = """
+                struct Faults {
+                    let defects: Set<Int>
+                    func judge(_ x: Int, _ reason: Int) -> Int {
+                        let a = reason == 1 && defects.contains(.early)
+                        let b = reason == 2 || defects.contains(.late)
+                        let c = !(defects.contains(.skip) && x == 3)
+                        let d = defects.contains(.low) ? x - 4 : x
+                        if defects.contains(.twice), x > 5 { return x * 6 }
+                        if !defects.contains(.kept) { return x + 7 }
+                        if defects.contains(.guarded) {
+                            return x / 8
+                        }
+                        return a || b || c ? d : 9
+                    }
+                }
+
+                """
+            try write(faults, to: folder.file("Sources/Fixture/Faults.swift"))
+            let listed = try mutate(["--root", folder.path, "--list", "--files", "Sources/Fixture/Faults.swift"])
+            #expect(listed.status == 0, "stderr: \(listed.stderr)")
+            let lines = listed.stdout.split(separator: "\n").compactMap { line -> Int? in
+                guard let place = line.components(separatedBy: "Faults.swift:").last?.split(separator: ":").first else { return nil }
+                return Int(place)
+            }
+            // Kept: `reason == 2` (|| with a fault), `&&`/`||`/`!` themselves, the negated fault's
+            // body, the last line. Left out: `reason == 1`, `x == 3`, the ternary's `x - 4`, line 8
+            // whole (condition list and body), the guarded body's `x / 8` (line 11).
+            #expect(Set(lines) == [4, 5, 6, 9, 13], "\(listed.stdout)")
+            let kept = listed.stdout
+            #expect(kept.contains("logical && -> ||  at Sources/Fixture/Faults.swift:4:"))
+            #expect(!kept.contains("relational == -> !=  at Sources/Fixture/Faults.swift:4:"))
+            #expect(kept.contains("relational == -> !=  at Sources/Fixture/Faults.swift:5:"))
+            #expect(kept.contains("negation ! -> (removed)  at Sources/Fixture/Faults.swift:6:"))
+            #expect(!kept.contains("relational == -> !=  at Sources/Fixture/Faults.swift:6:"))
+            #expect(kept.contains("arithmetic + -> -  at Sources/Fixture/Faults.swift:9:"))
+            #expect(kept.contains("constant 9 -> 10  at Sources/Fixture/Faults.swift:13:"))
+            #expect(listed.stderr.contains("mutant(s) left out: only a deliberate fault"))
+        }
+
         @Test("mistakes are refused naming the file and the line: unmapped files, bad operators, reasonless equivalents")
         func refusals() throws {
             let folder = try project("refuse", equivalent: "\(Self.path)@Rules.check#1 relational >= -> >\n")
@@ -240,7 +284,7 @@ extension Integration {
             let listed = try mutate(["--root", folder.path, "--list"])
             #expect(listed.stdout.contains("\(marked)  at \(Self.path):14:18   [BFT/OPT BFT/SIZE]  (judged equivalent)"))
             // An equivalent line that names no mutant any more is warned about: judge it again.
-            #expect(listed.stderr.contains("names \(Self.path)@Rules.gone#1 relational == -> !=, which is no mutant of the current sources"))
+            #expect(listed.stderr.contains("names \(Self.path)@Rules.gone#1 relational == -> !=, which is no mutant the tool judges"))
             #expect(!listed.stderr.contains("names \(marked)"))
 
             func record(_ id: Int, _ status: String, path: String = Self.path, identifier: String? = nil) -> String {

@@ -180,7 +180,8 @@ def module_events(root, path, cache):
 
 
 def generated_work(root, arguments, rules):
-    work, events = [], {}
+    """The mutants to judge, and how many were left out because only a deliberate fault reaches them."""
+    work, events, variant_only = [], {}, 0
     for path in swift_files(root):
         groups = config.groups_for(rules, path)
         if arguments.files:
@@ -197,14 +198,18 @@ def generated_work(root, arguments, rules):
         except ValueError as error:
             raise config.ConfigError(f"{path}: {error}") from None
         for mutant in found:
+            if mutant.fault:
+                variant_only += 1
+                continue
             work.append(Work(mutant.id, path, mutant.line, mutant.operator, groups, mutant.diff(text), mutant,
                              location=mutant.location))
-    return work
+    return work, variant_only
 
 
 def stale_equivalents(root, equivalent, rules):
-    """Ids of equivalent.txt that name a judged file but no mutant of it (the code they named
-    changed or moved to another declaration): each must be judged again, and its line fixed."""
+    """Ids of equivalent.txt that name a judged file but no mutant the tool judges (the code they
+    named changed or moved to another declaration, or only a deliberate fault reaches it): each
+    must be judged again, and its line fixed or removed."""
     by_path = {}
     for ident in equivalent:
         path = ident.split("@", 1)[0] if "@" in ident else ident.split(":", 1)[0]
@@ -218,7 +223,7 @@ def stale_equivalents(root, equivalent, rules):
         with open(full, encoding="utf-8") as handle:
             text = handle.read()
         try:
-            known = {m.id for m in operators.mutants(path, text, operators.OPERATORS, module_events(root, path, events))}
+            known = {m.id for m in operators.mutants(path, text, operators.OPERATORS, module_events(root, path, events)) if not m.fault}
         except ValueError:
             continue  # the broken file is reported where it is read for its mutants
         stale += [ident for ident in idents if ident not in known]
@@ -273,13 +278,16 @@ def main(argv=None):
         if arguments.curated is not None:
             items = curated_work(root, arguments, rules)
         else:
-            items = generated_work(root, arguments, rules)
+            items, variant_only = generated_work(root, arguments, rules)
+            if variant_only:
+                print(f"scripts/mutate: {variant_only} mutant(s) left out: only a deliberate fault "
+                      "(`defects.contains(.x)`) reaches their code (docs/mutation.md, \"Variant-only code\")", file=sys.stderr)
     except config.ConfigError as error:
         print(f"scripts/mutate: {error}", file=sys.stderr)
         return 2
     for ident in stale_equivalents(root, equivalent, rules):
-        print(f"scripts/mutate: warning: {config.EQUIVALENT} names {ident}, which is no mutant of the "
-              "current sources: judge that code again and fix or remove the line", file=sys.stderr)
+        print(f"scripts/mutate: warning: {config.EQUIVALENT} names {ident}, which is no mutant the tool "
+              "judges (its code changed, or only a deliberate fault reaches it): judge that code again and fix or remove the line", file=sys.stderr)
     if arguments.match:
         items = [item for item in items if any(item.matches(text) for text in arguments.match)]
     if arguments.sample is not None and arguments.sample < len(items):

@@ -15,7 +15,7 @@ order. Its place for humans, `path:line:col`, is `location`.
 import re
 from dataclasses import dataclass, field, replace
 
-from . import lexer, scopes
+from . import faults, lexer, scopes
 
 OPERATORS = ("relational", "arithmetic", "logical", "negation", "constant", "boolean", "call", "event")
 
@@ -56,6 +56,7 @@ class Mutant:
     label: str = field(default="")  # the original as the id shows it (calls: the callee)
     scope: str = field(default=scopes.TOP)  # the enclosing declaration (scopes.py)
     ordinal: int = field(default=1)  # k: this exact mutation's occurrence within the scope
+    fault: str = field(default="")  # the deliberate fault without which this code does nothing (faults.py)
 
     @property
     def mutation(self):
@@ -309,6 +310,7 @@ def mutants(path, text, operators=OPERATORS, events=None):
         for offset, original, replacement in _events(masked, events if events is not None else event_enums([text])):
             add(offset, original, replacement, "event")
     found.sort(key=lambda m: (m.offset, OPERATORS.index(m.operator), m.replacement))
+    found = [replace(m, fault=faults.fault_only(masked, m.offset, m.offset + len(m.original)) or "") for m in found]
     return numbered(found, scopes.Scopes(masked))
 
 

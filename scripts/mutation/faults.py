@@ -1,0 +1,180 @@
+"""Mutants only a deliberate fault reaches, which no case can catch on the reference.
+
+The broken variants (`SparkDefects`, the transmitter's faults) are written into the reference as
+terms `defects.contains(.name)`, false unless that variant runs. Code that only counts when such a
+term is true is dead on the reference: a mutant there changes nothing the suite runs, so it is
+left out of the score rather than reported as a survivor (docs/mutation.md, "Variant-only code").
+A mutant is variant-only when, on its line, it lies
+
+- in another operand of an `&&` chain that has a fault term as one of its operands
+  (`reason == .ended && defects.contains(.x)`: the `==`);
+- in the branch a ternary takes on a fault term (`defects.contains(.x) ? 1 : 0`: the `1`);
+
+or in the body of an `if` whose condition is such a chain or a lone fault term. A negated term
+(`!defects.contains(.x)`) is true on the reference, so what it guards is not variant-only.
+"""
+
+import re
+
+_FAULT = re.compile(r"(?:\w+\.)*defects\.contains\(\s*\.(\w+)\s*\)")
+_OPEN, _CLOSE = "([{", ")]}"
+_IF = re.compile(r"(?:^|[}\s])(?:else\s+)?if\s+(.*)$", re.S)
+
+
+def _fault_term(text):
+    """The fault's name when `text` is exactly one un-negated fault term, else None."""
+    stripped = re.sub(r"(?:\s+else|:)\s*$", "", text.strip()).strip()
+    stripped = re.sub(r"^(?:\}\s*)?(?:else\s+)?(?:if|guard|while)\s+", "", stripped)
+    while stripped.startswith("(") and stripped.endswith(")") and _closer(stripped, 0) == len(stripped) - 1:
+        stripped = stripped[1:-1].strip()
+    found = _FAULT.fullmatch(stripped)
+    return found.group(1) if found else None
+
+
+def _closer(text, index):
+    """The index of the bracket closing the one at `index`, or -1."""
+    depth = 0
+    for position in range(index, len(text)):
+        if text[position] in _OPEN:
+            depth += 1
+        elif text[position] in _CLOSE:
+            depth -= 1
+            if depth == 0:
+                return position
+    return -1
+
+
+def _top_level_splits(text, separators):
+    """The offsets in `text` where one of `separators` starts outside every bracket."""
+    depth, found, position = 0, [], 0
+    while position < len(text):
+        char = text[position]
+        if char in _OPEN:
+            depth += 1
+        elif char in _CLOSE:
+            depth -= 1
+        elif depth == 0:
+            for separator in separators:
+                if text.startswith(separator, position):
+                    found.append((position, separator))
+                    position += len(separator) - 1
+                    break
+        position += 1
+    return found
+
+
+def _pieces(text, separators):
+    """`text` cut at its top-level separators: (start, end) spans."""
+    spans, start = [], 0
+    for position, separator in _top_level_splits(text, separators):
+        spans.append((start, position))
+        start = position + len(separator)
+    spans.append((start, len(text)))
+    return spans
+
+
+def _in_fault_conjunct(text, start, end, conjunctions):
+    """The fault name when [start, end) lies inside an operand of a conjunction of `text` (cut
+    at `conjunctions`: `&&`, and a condition list's commas) that has a fault term as another operand."""
+    for low, high in _pieces(text, (" || ",)):
+        if not low <= start < high:
+            continue
+        conjuncts = _pieces(text[low:high], conjunctions)
+        faults = [_fault_term(text[low + a:low + b]) for a, b in conjuncts]
+        for (a, b), fault in zip(conjuncts, faults):
+            if low + a <= start and end <= low + b:
+                return next((other for other, (c, _) in zip(faults, conjuncts) if other and c != a), None)
+    return None
+
+
+def _ternary_branch(text, start, end):
+    """The fault name when [start, end) lies in the branch a ternary of `text` takes on a fault term."""
+    for position, _ in _top_level_splits(text, (" ? ",)):
+        condition = text[:position]
+        colons = [p for p, _ in _top_level_splits(text[position:], (" : ",))]
+        if not colons:
+            continue
+        branch = (position + 3, position + colons[0])
+        head = max([p + len(s) for p, s in _top_level_splits(condition, (" = ", "return ", ", ", ": "))] + [0])
+        fault = _fault_term(condition[head:])
+        if fault and branch[0] <= start and end <= branch[1]:
+            return fault
+    return None
+
+
+_CONDITION = re.compile(r"^\s*(?:\}\s*)?(?:else\s+)?(?:if|guard|while)\s")
+
+
+def _expression_around(masked, start, end):
+    """The expression of the line holding [start, end): the comma-separated item of its innermost
+    bracket group, else the line up to or from a top-level brace (a condition list whole). Its
+    text, offset, and whether it is a condition list (`if`, `guard`, `while`: commas conjoin)."""
+    line_start = masked.rfind("\n", 0, start) + 1
+    line_end = masked.find("\n", end)
+    line_end = len(masked) if line_end < 0 else line_end
+    openers = []
+    for position in range(line_start, start):
+        if masked[position] in _OPEN:
+            openers.append(position)
+        elif masked[position] in _CLOSE and openers:
+            openers.pop()
+    low, high = line_start, line_end
+    if openers:
+        opener = openers[-1]
+        closer = _closer(masked, opener)
+        low, high = opener + 1, (closer if closer >= end else line_end)
+        if masked[opener] != "{":
+            text = masked[low:high]
+            for a, b in _pieces(text, (",",)):
+                if a <= start - low and end - low <= b:
+                    return text[a:b], low + a, False
+            return text, low, False
+    # At the line's (or a brace body's) top level: up to the next top-level brace.
+    depth = 0
+    for position in range(start, high):
+        char = masked[position]
+        if char in _OPEN:
+            if depth == 0 and char == "{":
+                high = position
+                break
+            depth += 1
+        elif char in _CLOSE:
+            depth -= 1
+    text = masked[low:high]
+    return text, low, bool(_CONDITION.match(text))
+
+
+def _guarded_body(masked, start):
+    """The fault name when `start` lies in the body of an `if` whose condition needs a fault term."""
+    depth, position = 0, start - 1
+    while position >= 0:
+        char = masked[position]
+        if char in _CLOSE:
+            depth += 1
+        elif char in _OPEN:
+            if depth == 0 and char == "{":
+                head_start = masked.rfind("\n", 0, position) + 1
+                head = _IF.search(masked[head_start:position])
+                if head:
+                    condition = head.group(1).strip()
+                    items = [condition[a:b] for a, b in _pieces(condition, (",",))]
+                    for item in items:
+                        if " || " not in item:
+                            for a, b in _pieces(item, (" && ",)):
+                                fault = _fault_term(item[a:b])
+                                if fault:
+                                    return fault
+            elif depth > 0:
+                depth -= 1
+        position -= 1
+    return None
+
+
+def fault_only(masked, start, end):
+    """The name of the deliberate fault without which the code at [start, end) of `masked` (the
+    lexer's mask of a file) does nothing, or None when the reference runs it."""
+    text, offset, condition = _expression_around(masked, start, end)
+    local = (start - offset, end - offset)
+    conjunctions = (" && ", ", ") if condition else (" && ",)
+    return (_in_fault_conjunct(text, *local, conjunctions) or _ternary_branch(text, *local)
+            or _guarded_body(masked, start))
