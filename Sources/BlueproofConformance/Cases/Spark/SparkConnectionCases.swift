@@ -74,7 +74,7 @@ enum SparkConnectionCases {
         _ = try await stage.expectSubject("progress of the file coming in", within: SparkStage.transferTimeout) { event -> Bool? in
             if case .fileAvailable(yours.subject, let file) = event, file.name == "cut-by-end.bin", file.progress > 0 { true } else { nil }
         }
-        do { try await tester.perform { try $0.end(yours.tester) } } catch is SparkError {
+        do { try await tester.node.perform { try $0.end(yours.tester) } } catch is SparkError {
             return .fail("the subject had ended the connection it accepted before its peer could end it")
         }
         let endedByPeer = try await stage.expectSubject("the end of the connection its peer ended", ending(yours.subject))
@@ -110,7 +110,7 @@ enum SparkConnectionCases {
             return .fail("the single-connection app ended the second offer busy without reporting it offered first")
         }
         // The connection it held ends: the app is free for the next offer.
-        do { try await tester.perform { try $0.end(first.tester) } } catch is SparkError {
+        do { try await tester.node.perform { try $0.end(first.tester) } } catch is SparkError {
             return .fail("the subject had already ended the connection it held, though only a second offer came")
         }
         _ = try await stage.expectSubject("the end of the connection it held", ending(first.subject))

@@ -43,8 +43,14 @@ final class SparkTester: Sendable {
         try await host.startAdvertising(LEAdvertisingParameters(data: [2, 0x01, 0x06, UInt8(name.count + 1), 0x09] + name))
     }
 
-    /// Runs `body` on the tester's core.
-    func perform<T: Sendable>(_ body: @Sendable (inout SparkCore) throws -> T) async rethrows -> T { try await node.perform(body) }
+    /// Runs `body` on the tester's core. A refusal of the tester's own core is an unmet
+    /// precondition (the case cannot go on), not the subject refusing; a case that reads the
+    /// refusal as the subject's doing calls `node.perform` itself.
+    func perform<T: Sendable>(_ body: @Sendable (inout SparkCore) throws -> T) async rethrows -> T {
+        do { return try await node.perform(body) } catch let refusal as SparkError {
+            throw StageFailure(.tester, "tester \(String(registrationID, radix: 16))'s core refused: \(refusal)")
+        }
+    }
 
     /// Writes a file to send from the tester; a name containing `altered` is read back with its
     /// first byte changed after the core hashed it (a sender whose bytes disagree with the
