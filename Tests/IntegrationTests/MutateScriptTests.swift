@@ -217,9 +217,9 @@ extension Integration {
                 struct Faults {
                     let defects: Set<Int>
                     func judge(_ x: Int, _ reason: Int) -> Int {
-                        let a = reason == 1 && defects.contains(.early)
+                        let a = defects.contains(.early) && reason == 1
                         let b = reason == 2 || defects.contains(.late)
-                        let c = !(defects.contains(.skip) && x == 3)
+                        let c = !(x == 3 && defects.contains(.skip))
                         let d = defects.contains(.low) ? x - 4 : x
                         if defects.contains(.twice), x > 5 { return x * 6 }
                         if !defects.contains(.kept) { return x + 7 }

@@ -81,6 +81,7 @@ extension Integration {
             "remoteErrorIgnored": "no end of the file whose sender lost it", "endKeepsTransfers": "no end of the file coming in on the connection its peer ended",
             "channelIDsOfPeer": "never received the block the subject sent on its own channel",
             "stalledFramesDropped": "stream bytes whose sends were reported done",
+            "endKeepsSends": "completed after the subject ended its connection",
         ]
 
         @Test("btvirt: every SPK case fails on the Spark defect that breaks its rule", .requires(.btvirt, .preload),

@@ -24,7 +24,11 @@ _IF = re.compile(r"(?:^|[}\s])(?:else\s+)?if\s+(.*)$", re.S)
 def _fault_term(text):
     """The fault's name when `text` is exactly one un-negated fault term, else None."""
     stripped = re.sub(r"(?:\s+else|:)\s*$", "", text.strip()).strip()
-    stripped = re.sub(r"^(?:\}\s*)?(?:else\s+)?(?:if|guard|while)\s+", "", stripped)
+    stripped = re.sub(r"^(?:\}\s*)?(?:else\s+)?(?:if|guard|while|return)\s+", "", stripped)
+    assignments = _top_level_splits(stripped, (" = ",))
+    if assignments:
+        position, separator = assignments[-1]
+        stripped = stripped[position + len(separator):].strip()
     while stripped.startswith("(") and stripped.endswith(")") and _closer(stripped, 0) == len(stripped) - 1:
         stripped = stripped[1:-1].strip()
     found = _FAULT.fullmatch(stripped)

@@ -99,7 +99,7 @@ public struct SparkCore {
             sendControl(id, declining ? .decline(reason) : .end(reason))
         }
         if reason == .ended && configuration.defects.contains(.endKeepsTransfers) { return events.append(.ended(id, reason, by: side)) }
-        cancelSends(on: id, matching: { _ in true }, error: .connectionEnded(reason))
+        if !configuration.defects.contains(.endKeepsSends) { cancelSends(on: id, matching: { _ in true }, error: .connectionEnded(reason)) }
         for transfer in record.incoming.values {
             if reason == .linkLost && configuration.defects.contains(.completeOnLinkLoss), !transfer.ignored {
                 report(transfer, on: id, complete: true, error: nil, path: transfer.handle.flatMap { try? sink.commit($0) })

@@ -91,6 +91,8 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
     /// A frame that finds the channel out of credits is dropped and taken as sent, as a
     /// non-blocking write that reads "would block" as written (SPK/STRM/BV-02).
     public static let stalledFramesDropped = SparkDefects(rawValue: 1 << 41)
+    /// Ending a connection leaves its queued sends to go out and complete (SPK/CONN/BI-01).
+    public static let endKeepsSends = SparkDefects(rawValue: 1 << 42)
 
     /// Every defect by name, for reports and the broken-variant table.
     public static let named: [(name: String, defect: SparkDefects)] = [
@@ -112,7 +114,7 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
         ("receiveProgressInBytes", .receiveProgressInBytes), ("busyBeforeOffered", .busyBeforeOffered),
         ("oneCallbackForBoth", .oneCallbackForBoth),
         ("remoteErrorIgnored", .remoteErrorIgnored), ("endKeepsTransfers", .endKeepsTransfers), ("channelIDsOfPeer", .channelIDsOfPeer),
-        ("stalledFramesDropped", .stalledFramesDropped),
+        ("stalledFramesDropped", .stalledFramesDropped), ("endKeepsSends", .endKeepsSends),
     ]
 
     /// The names of the defects in this set, in `named` order.

@@ -1,3 +1,4 @@
+import BlueproofAsync
 import BlueproofSpark
 
 /// SPK/CONN: offering, answering and ending data connections ("Listening For Data
@@ -39,7 +40,7 @@ enum SparkConnectionCases {
     /// A decline ends the connection on both sides: the subject as caller takes the tester's
     /// decline as the end, never as an accept; as callee its decline ends it at the tester.
     /// An accepted connection ended by either side ends on both, and a file coming in fails with it.
-    static let declined = SparkCase("SPK/CONN/BI-01", brokenBy: [.declineTakenAsAccept, .endUnannounced, .endKeepsTransfers]) { stage in
+    static let declined = SparkCase("SPK/CONN/BI-01", brokenBy: [.declineTakenAsAccept, .endUnannounced, .endKeepsTransfers, .endKeepsSends]) { stage in
         try await stage.link(0)
         let tester = stage.testers[0]
         let (out, incoming) = try await stage.subjectOffers(0, metadata: "decline me")
@@ -86,7 +87,46 @@ enum SparkConnectionCases {
         } else {
             guard cut.path == nil, cut.error != nil else { return .fail("a file cut by the end of its connection was reported \(cut)") }
         }
-        return .pass("a decline ended the connection on both sides, the subject calling and called; so did an end from either side, and the file coming in failed with it")
+        if let wrong = try await endWithSendsQueued(stage) { return .fail(wrong) }
+        return .pass("a decline ended the connection on both sides, the subject calling and called; so did an end from either side, the file coming in failed with it, and sends still queued at an end each ended once, none completing after it")
+    }
+
+    /// The subject ends a connection with stream sends queued (its peer withholds credits, so
+    /// they stay queued): each send ends once, and none completes after the end (what was
+    /// still pending is cancelled). Why not, or nil.
+    static func endWithSendsQueued(_ stage: SparkStage) async throws -> String? {
+        let tester = stage.testers[0]
+        let ids = try await stage.testerCalls(0, metadata: "ended with sends queued")
+        let channel = try await stage.subject.createDataChannel(ids.subject, description: "ended with sends queued")
+        var sends: [UInt64] = []
+        let stall = try await stage.stall(0) {
+            for index in 0..<6 { sends.append(try await stage.subject.send(sparkPattern(64 << 10, seed: UInt8(20 + index)), toChannel: channel, on: ids.subject)) }
+        }
+        guard stall == .creditsUsed else { throw StageFailure(.tester, "the subject's sends did not use up the credits it held (\(stall)): nothing stayed queued to end with") }
+        try await stage.subject.end(ids.subject)
+        _ = try await stage.expectSubject("the end of the connection it ended with sends queued", ending(ids.subject))
+        try await tester.node.withholdCredits(false, from: stage.subject.registrationID)
+        _ = try await stage.expectTester(0, "the end of the connection the subject ended with sends queued", ending(ids.tester))
+        let ending: @Sendable (UInt64) -> @Sendable (SparkEvent) -> SparkProgress? = { send in
+            { event in if case .sendProgress(ids.subject, send, let progress) = event, progress.done || progress.error != nil { progress } else { nil } }
+        }
+        for send in sends {
+            do { _ = try await stage.subject.events.first("the end of send \(send)", within: SparkStage.eventTimeout, ending(send)) } catch is TimeoutError {
+                return "send \(send), queued when the subject ended its connection, never ended: neither done nor failed"
+            }
+        }
+        let records = stage.subject.events.records
+        guard let endedAt = records.firstIndex(where: { if case .ended(ids.subject, _, _) = $0.event { true } else { false } }) else {
+            return "the subject's end of its connection is no longer in its log"
+        }
+        for send in sends {
+            let ends = records.indices.filter { ending(send)(records[$0].event) != nil }
+            guard ends.count == 1 else { return "send \(send) ended \(ends.count) times around the end of its connection" }
+            if ends[0] > endedAt, ending(send)(records[ends[0]].event)?.done == true {
+                return "send \(send) completed after the subject ended its connection: its queued blocks still went out"
+            }
+        }
+        return nil
     }
 
     /// The sample app, holding one connection, ends a second offer at once (`busy`), reporting

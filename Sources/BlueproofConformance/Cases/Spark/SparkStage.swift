@@ -155,6 +155,26 @@ final class SparkStage: Sendable {
         return ids
     }
 
+    /// How the subject met credits tester `index` withheld (Core Vol 3, Part A §10.1).
+    enum Stall { case creditsUsed, channelClosed, stoppedShort }
+
+    /// Tester `index` stops returning credits, `queue` has the subject queue its sends, and the
+    /// tester waits until the subject has used every credit it held (the sends beyond stay
+    /// queued), the channel closed, or `eventTimeout` passed.
+    func stall(_ index: Int, _ queue: () async throws -> Void) async throws -> Stall {
+        let node = testers[index].node, peer = subject.registrationID
+        try await node.withholdCredits(true, from: peer)
+        try await queue()
+        do {
+            return try await withTimeout(Self.eventTimeout, what: "the subject to use every credit") {
+                do { try await node.creditsExhausted(by: peer) } catch { return Stall.channelClosed }
+                return Stall.creditsUsed
+            }
+        } catch is TimeoutError {
+            return .stoppedShort
+        }
+    }
+
     /// The progress events of the subject's send `send`, up to and including its last (done or
     /// failed); a send that never ends within `limit` is the subject's failure.
     func subjectSend(_ send: UInt64, on id: SparkConnectionID, within limit: Duration = transferTimeout) async throws -> [SparkProgress] {

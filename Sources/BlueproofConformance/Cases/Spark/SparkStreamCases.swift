@@ -121,23 +121,18 @@ enum SparkStreamCases {
         }
 
         // Credits withheld: the subject uses those it holds, then its sends must wait.
-        try await tester.node.withholdCredits(true, from: stage.subject.registrationID)
         let stalled = (0..<6).map { sparkPattern(64 << 10, seed: UInt8(10 + $0)) }
         var sends: [UInt64] = []
-        for block in stalled { sends.append(try await stage.subject.send(block, toChannel: channel, on: out)) }
-        let exhausted: Bool
-        do {
-            exhausted = try await withTimeout(SparkStage.eventTimeout, what: "the subject to use every credit") {
-                do { try await tester.node.creditsExhausted(by: stage.subject.registrationID) } catch { return false }
-                return true
-            }
-        } catch is TimeoutError {
+        let stall = try await stage.stall(0) {
+            for block in stalled { sends.append(try await stage.subject.send(block, toChannel: channel, on: out)) }
+        }
+        if stall == .stoppedShort {
             return .fail("with \(stalled.count * (64 << 10)) bytes queued on the channel the subject stopped sending before it used the credits it held")
         }
-        if exhausted { try await Task.sleep(for: SparkStage.stallLength) }
+        if stall == .creditsUsed { try await Task.sleep(for: SparkStage.stallLength) }
         let violations = await tester.host.violations.filter { $0.contains("L2CAP") }
         guard violations.isEmpty else { return .fail("the subject broke L2CAP flow control while its credits were withheld: \(violations.joined(separator: "; "))") }
-        guard exhausted else { return .fail("the subject's Spark channel to the tester closed while its credits were withheld") }
+        guard stall == .creditsUsed else { return .fail("the subject's Spark channel to the tester closed while its credits were withheld") }
         try await tester.node.withholdCredits(false, from: stage.subject.registrationID)
         for (block, send) in zip(stalled, sends) {
             if let wrong = try await Self.notOneDone(stage.subjectSend(send, on: out), of: block.count) { return .fail("with credits withheld for \(SparkStage.stallLength), \(wrong)") }
