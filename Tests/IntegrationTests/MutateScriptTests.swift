@@ -209,7 +209,7 @@ extension Integration {
             #expect(try listedIDs(folder, ["--match", "@Rules.check#1 relational =="]) == ["\(Self.path)@Rules.check#1 relational == -> !="])
         }
 
-        @Test("code only a deliberate fault reaches is left out: an operand beside a fault term in `&&` or a condition list, a ternary's fault branch, an `if` body it guards")
+        @Test("code only a deliberate fault reaches is left out: an operand beside a fault term in `&&` or a condition list, a ternary's fault branch, an `if` or `case … where` body it guards")
         func variantOnly() throws {
             let folder = try project("variant-only")
             defer { folder.cleanUp() }
@@ -228,6 +228,16 @@ extension Integration {
                         }
                         return a || b || c ? d : 9
                     }
+                    func pick(_ e: Int) -> Int {
+                        switch e {
+                        case 1 where defects.contains(.picked):
+                            return e * 10
+                        case 2:
+                            return e * 20
+                        default:
+                            return 0
+                        }
+                    }
                 }
 
                 """
@@ -240,8 +250,9 @@ extension Integration {
             }
             // Kept: `reason == 2` (|| with a fault), `&&`/`||`/`!` themselves, the negated fault's
             // body, the last line. Left out: `reason == 1`, `x == 3`, the ternary's `x - 4`, line 8
-            // whole (condition list and body), the guarded body's `x / 8` (line 11).
-            #expect(Set(lines) == [4, 5, 6, 9, 13], "\(listed.stdout)")
+            // whole (condition list and body), the guarded body's `x / 8` (line 11), the body of
+            // `case 1 where` a fault (line 18; `case 2`'s body and `default` stay).
+            #expect(Set(lines) == [4, 5, 6, 9, 13, 17, 19, 20, 22], "\(listed.stdout)")
             let kept = listed.stdout
             #expect(kept.contains("logical && -> ||  at Sources/Fixture/Faults.swift:4:"))
             #expect(!kept.contains("relational == -> !=  at Sources/Fixture/Faults.swift:4:"))

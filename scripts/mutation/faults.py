@@ -10,7 +10,8 @@ A mutant is variant-only when, on its line, it lies
   (`reason == .ended && defects.contains(.x)`: the `==`);
 - in the branch a ternary takes on a fault term (`defects.contains(.x) ? 1 : 0`: the `1`);
 
-or in the body of an `if` whose condition is such a chain or a lone fault term. A negated term
+or in the body of an `if` whose condition is such a chain or a lone fault term, or of a `case`
+whose `where` clause is. A negated term
 (`!defects.contains(.x)`) is true on the reference, so what it guards is not variant-only.
 """
 
@@ -174,6 +175,38 @@ def _guarded_body(masked, start):
     return None
 
 
+_CASE_WHERE = re.compile(r"^\s*case\b.*\bwhere\s+(.*?):\s*$")
+
+
+def _case_body(masked, start):
+    """The fault name when `start` lies in the body of a `case … where …:` whose clause needs a
+    fault term (the body: the more-indented lines under the label)."""
+    line_start = masked.rfind("\n", 0, start) + 1
+    line = masked[line_start:masked.find("\n", start) if "\n" in masked[start:] else len(masked)]
+    indent = len(line) - len(line.lstrip())
+    position = line_start - 1
+    while position > 0:
+        previous_start = masked.rfind("\n", 0, position) + 1
+        previous = masked[previous_start:position]
+        position = previous_start - 1
+        if not previous.strip():
+            continue
+        if len(previous) - len(previous.lstrip()) >= indent:
+            continue
+        label = _CASE_WHERE.match(previous)
+        if not label:
+            return None
+        clause = label.group(1)
+        if " || " in clause:
+            return None
+        for a, b in _pieces(clause, (" && ", ", ")):
+            fault = _fault_term(clause[a:b])
+            if fault:
+                return fault
+        return None
+    return None
+
+
 def fault_only(masked, start, end):
     """The name of the deliberate fault without which the code at [start, end) of `masked` (the
     lexer's mask of a file) does nothing, or None when the reference runs it."""
@@ -181,4 +214,4 @@ def fault_only(masked, start, end):
     local = (start - offset, end - offset)
     conjunctions = (" && ", ", ") if condition else (" && ",)
     return (_in_fault_conjunct(text, *local, conjunctions) or _ternary_branch(text, *local)
-            or _guarded_body(masked, start))
+            or _guarded_body(masked, start) or _case_body(masked, start))

@@ -120,6 +120,16 @@ public struct L2CAPSignaling: Sendable {
         return [reply(indicationIdentifier(), .flowControlCreditIndication(L2CAPFlowControlCreditIndication(cid: localCID, credits: credits)))]
     }
 
+    /// A broken variant's fault: acts as if the peer had granted `credits` more on an open
+    /// channel, so queued K-frames go out without credit (§10.1 forbids it; the peer must
+    /// disconnect). Throws past 65535 credits.
+    public mutating func assumeCredits(_ credits: UInt16, on localCID: L2CAPChannelID) throws -> [Action] {
+        guard var channel = channels[localCID] else { throw L2CAPRequestError.noSuchChannel(localCID) }
+        let frames = try channel.receiveCredits(credits)
+        channels[localCID] = channel
+        return frames.map(Action.send)
+    }
+
     /// Peripheral: asks the central for new connection parameters (§4.20); the outcome comes
     /// as ``Action/connectionParameterUpdateFinished(_:)``.
     public mutating func requestConnectionParameterUpdate(_ request: L2CAPConnectionParameterUpdateRequest)

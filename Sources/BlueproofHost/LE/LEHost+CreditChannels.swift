@@ -114,6 +114,15 @@ extension LEHost {
         carryOutSignaling(actions, on: handle)
     }
 
+    /// A broken variant's fault: acts as if the peer had granted `credits` more on `channel`,
+    /// so what waits for credits goes out without them (§10.1 forbids it).
+    public func assumeCredits(_ credits: UInt16, on channel: L2CAPChannel) {
+        let handle = channel.connection.handle
+        guard links[handle]?.connection == channel.connection,
+              let actions = try? links[handle]?.signaling.assumeCredits(credits, on: channel.local.cid) else { return }
+        carryOutSignaling(actions, on: handle)
+    }
+
     /// K-frames this side may send on `channel` now (credits the peer granted, not yet used);
     /// nil once it closed.
     public func sendCredits(on channel: L2CAPChannel) -> Int? {

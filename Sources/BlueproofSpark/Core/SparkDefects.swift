@@ -93,6 +93,9 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
     public static let stalledFramesDropped = SparkDefects(rawValue: 1 << 41)
     /// Ending a connection leaves its queued sends to go out and complete (SPK/CONN/BI-01).
     public static let endKeepsSends = SparkDefects(rawValue: 1 << 42)
+    /// A channel out of credits sends anyway, as if the peer had granted more: K-frames without
+    /// credit (Core Vol 3, Part A §10.1; SPK/STRM/BV-02).
+    public static let creditsOverrun = SparkDefects(rawValue: 1 << 43)
 
     /// Every defect by name, for reports and the broken-variant table.
     public static let named: [(name: String, defect: SparkDefects)] = [
@@ -115,6 +118,7 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
         ("oneCallbackForBoth", .oneCallbackForBoth),
         ("remoteErrorIgnored", .remoteErrorIgnored), ("endKeepsTransfers", .endKeepsTransfers), ("channelIDsOfPeer", .channelIDsOfPeer),
         ("stalledFramesDropped", .stalledFramesDropped), ("endKeepsSends", .endKeepsSends),
+        ("creditsOverrun", .creditsOverrun),
     ]
 
     /// The names of the defects in this set, in `named` order.

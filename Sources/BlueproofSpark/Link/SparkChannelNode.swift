@@ -107,6 +107,9 @@ public actor SparkChannelNode {
                         self.sent(to: peer, on: channel)
                         continue
                     }
+                    if self.core.configuration.defects.contains(.creditsOverrun), await self.host.sendCredits(on: channel) == 0 {
+                        await self.host.assumeCredits(8, on: channel)
+                    }
                     do { try await self.host.send(frame, on: channel) } catch { return self.lost(peer, on: channel) }
                     self.sent(to: peer, on: channel)
                 }

@@ -107,22 +107,18 @@ enum SparkConnectionCases {
         _ = try await stage.expectSubject("the end of the connection it ended with sends queued", ending(ids.subject))
         try await tester.node.withholdCredits(false, from: stage.subject.registrationID)
         _ = try await stage.expectTester(0, "the end of the connection the subject ended with sends queued", ending(ids.tester))
-        let ending: @Sendable (UInt64) -> @Sendable (SparkEvent) -> SparkProgress? = { send in
-            { event in if case .sendProgress(ids.subject, send, let progress) = event, progress.done || progress.error != nil { progress } else { nil } }
-        }
-        for send in sends {
-            do { _ = try await stage.subject.events.first("the end of send \(send)", within: SparkStage.eventTimeout, ending(send)) } catch is TimeoutError {
-                return "send \(send), queued when the subject ended its connection, never ended: neither done nor failed"
-            }
+        if let send = try await stage.firstUnended(sends, on: ids.subject) {
+            return "send \(send), queued when the subject ended its connection, never ended: neither done nor failed"
         }
         let records = stage.subject.events.records
         guard let endedAt = records.firstIndex(where: { if case .ended(ids.subject, _, _) = $0.event { true } else { false } }) else {
             return "the subject's end of its connection is no longer in its log"
         }
         for send in sends {
-            let ends = records.indices.filter { ending(send)(records[$0].event) != nil }
+            let ending = SparkStage.end(of: send, on: ids.subject)
+            let ends = records.indices.filter { ending(records[$0].event) != nil }
             guard ends.count == 1 else { return "send \(send) ended \(ends.count) times around the end of its connection" }
-            if ends[0] > endedAt, ending(send)(records[ends[0]].event)?.done == true {
+            if ends[0] > endedAt, ending(records[ends[0]].event)?.done == true {
                 return "send \(send) completed after the subject ended its connection: its queued blocks still went out"
             }
         }

@@ -178,12 +178,25 @@ final class SparkStage: Sendable {
     /// The progress events of the subject's send `send`, up to and including its last (done or
     /// failed); a send that never ends within `limit` is the subject's failure.
     func subjectSend(_ send: UInt64, on id: SparkConnectionID, within limit: Duration = transferTimeout) async throws -> [SparkProgress] {
-        _ = try await expectSubject("the end of send \(send)", within: limit) { event -> Bool? in
-            if case .sendProgress(id, send, let progress) = event, progress.done || progress.error != nil { true } else { nil }
-        }
+        _ = try await expectSubject("the end of send \(send)", within: limit, Self.end(of: send, on: id))
         return subject.events.events.compactMap { event in
             if case .sendProgress(id, send, let progress) = event { progress } else { nil }
         }
+    }
+
+    /// The report that ends send `send` on `id`: done, or failed.
+    static func end(of send: UInt64, on id: SparkConnectionID) -> @Sendable (SparkEvent) -> SparkProgress? {
+        { event in if case .sendProgress(id, send, let progress) = event, progress.done || progress.error != nil { progress } else { nil } }
+    }
+
+    /// The first of `sends` on `id` that does not end (done or failed) within `eventTimeout`, or nil.
+    func firstUnended(_ sends: [UInt64], on id: SparkConnectionID) async throws -> UInt64? {
+        for send in sends {
+            do { _ = try await subject.events.first("the end of send \(send)", within: Self.eventTimeout, Self.end(of: send, on: id)) } catch is TimeoutError {
+                return send
+            }
+        }
+        return nil
     }
 }
 

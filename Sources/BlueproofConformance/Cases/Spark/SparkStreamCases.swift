@@ -56,16 +56,9 @@ enum SparkStreamCases {
         // Each send ends once: done, or cancelled with channelClosed. A send reported done was no
         // longer pending ("ensure you have received callbacks for all calls to send()"), so the
         // close may not drop it: all of it reached the peer.
-        let ending: @Sendable (UInt64) -> @Sendable (SparkEvent) -> SparkProgress? = { send in
-            { event in if case .sendProgress(out, send, let progress) = event, progress.done || progress.error != nil { progress } else { nil } }
-        }
-        for send in sends {
-            do { _ = try await stage.subject.events.first("the end of send \(send)", within: SparkStage.eventTimeout, ending(send)) } catch is TimeoutError {
-                return .fail("send \(send) never ended: neither done nor cancelled by the close")
-            }
-        }
+        if let send = try await stage.firstUnended(sends, on: out) { return .fail("send \(send) never ended: neither done nor cancelled by the close") }
         for (index, send) in sends.enumerated() {
-            let ends = stage.subject.events.events.compactMap(ending(send))
+            let ends = stage.subject.events.events.compactMap(SparkStage.end(of: send, on: out))
             guard ends.count == 1 else { return .fail("send \(send) ended \(ends.count) times: \(ends)") }
             if ends[0].done {
                 guard arrived.count >= (index + 1) * (256 << 10) else {
@@ -110,14 +103,16 @@ enum SparkStreamCases {
     /// and with the peer withholding L2CAP credits (Core Vol 3, Part A §10.1) the sends wait
     /// on flow control: none fails, none overruns the credits, and once credits return every
     /// byte arrives, in order.
-    static let noProgress = SparkCase("SPK/STRM/BV-02", brokenBy: [.streamProgressReported, .streamPiecesOverlap, .stalledFramesDropped]) { stage in
+    static let noProgress = SparkCase("SPK/STRM/BV-02", brokenBy: [.streamProgressReported, .streamPiecesOverlap, .stalledFramesDropped, .creditsOverrun]) { stage in
         let (out, incoming) = try await stage.subjectSending()
         let tester = stage.testers[0]
         let channel = try await stage.subject.createDataChannel(out, description: "bv-02")
         let blocks = [sparkPattern(100), sparkPattern(150_000, seed: 1), sparkPattern(7, seed: 2)]
         for block in blocks {
             let send = try await stage.subject.send(block, toChannel: channel, on: out)
-            if let wrong = try await Self.notOneDone(stage.subjectSend(send, on: out), of: block.count) { return .fail(wrong) }
+            if let wrong = try await Self.notOneDone(stage.subjectSend(send, on: out), of: block.count) {
+                return .fail(await Self.flowControlBroken(tester).map { "the subject broke L2CAP flow control: \($0)" } ?? wrong)
+            }
         }
 
         // Credits withheld: the subject uses those it holds, then its sends must wait.
@@ -130,8 +125,7 @@ enum SparkStreamCases {
             return .fail("with \(stalled.count * (64 << 10)) bytes queued on the channel the subject stopped sending before it used the credits it held")
         }
         if stall == .creditsUsed { try await Task.sleep(for: SparkStage.stallLength) }
-        let violations = await tester.host.violations.filter { $0.contains("L2CAP") }
-        guard violations.isEmpty else { return .fail("the subject broke L2CAP flow control while its credits were withheld: \(violations.joined(separator: "; "))") }
+        if let broken = await Self.flowControlBroken(tester) { return .fail("the subject broke L2CAP flow control while its credits were withheld: \(broken)") }
         guard stall == .creditsUsed else { return .fail("the subject's Spark channel to the tester closed while its credits were withheld") }
         try await tester.node.withholdCredits(false, from: stage.subject.registrationID)
         for (block, send) in zip(stalled, sends) {
@@ -155,6 +149,13 @@ enum SparkStreamCases {
         let arrived = received(tester, incoming, channel: channel)
         guard arrived == expected else { return .fail("the peer received \(arrived.count) bytes on the channel, not the blocks' \(expected.count) bytes in order") }
         return .pass("\(blocks.count + stalled.count) stream sends each ended with done and no progress fraction, \(stalled.count) of them across \(SparkStage.stallLength) of withheld credits; the peer received their bytes in order")
+    }
+
+    /// The L2CAP breaches the tester's host recorded from the subject (a K-frame without
+    /// credit, §10.1), or nil.
+    private static func flowControlBroken(_ tester: SparkTester) async -> String? {
+        let violations = await tester.host.violations.filter { $0.contains("L2CAP") }
+        return violations.isEmpty ? nil : violations.joined(separator: "; ")
     }
 
     /// Why a stream send's progress reports are not one `done` with no fraction, or nil.
