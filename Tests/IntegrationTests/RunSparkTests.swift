@@ -82,6 +82,7 @@ extension Integration {
             "channelIDsOfPeer": "never received the block the subject sent on its own channel",
             "stalledFramesDropped": "stream bytes whose sends were reported done",
             "endKeepsSends": "completed after the subject ended its connection",
+            "cancelledSendsDelivered": "still reached its peer after the end",
             "creditsOverrun": "broke L2CAP flow control",
         ]
 

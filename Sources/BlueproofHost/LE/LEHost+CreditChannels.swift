@@ -107,10 +107,10 @@ extension LEHost {
     /// or overrun.
     public func withholdCredits(_ withheld: Bool, on channel: L2CAPChannel) throws(LEHostError) {
         let handle = channel.connection.handle
-        guard links[handle]?.connection == channel.connection, links[handle]?.signaling.channel(channel.local.cid) != nil else {
+        guard links[handle]?.connection == channel.connection,
+              let actions = try? links[handle]?.signaling.withholdCredits(withheld, on: channel.local.cid) else {
             throw .channelClosed(cid: channel.local.cid)
         }
-        let actions = (try? links[handle]!.signaling.withholdCredits(withheld, on: channel.local.cid)) ?? []
         carryOutSignaling(actions, on: handle)
     }
 

@@ -99,6 +99,15 @@ public struct SparkCore {
             sendControl(id, declining ? .decline(reason) : .end(reason))
         }
         if reason == .ended && configuration.defects.contains(.endKeepsTransfers) { return events.append(.ended(id, reason, by: side)) }
+        if configuration.defects.contains(.cancelledSendsDelivered) {
+            // The fault: the blocks still queued go out behind the end, as if already written to the link.
+            for case let .stream(_, connection, channel, bytes) in queues[id.peer]?.bulk ?? [] where connection == id {
+                for start in stride(from: 0, to: bytes.count, by: configuration.chunkBytes) {
+                    let piece = Array(bytes[start..<min(start + configuration.chunkBytes, bytes.count)])
+                    if let frame = try? envelope(id, .streamBlock(channel: channel, bytes: piece)).encoded() { queues[id.peer]?.control.append(frame) }
+                }
+            }
+        }
         if !configuration.defects.contains(.endKeepsSends) { cancelSends(on: id, matching: { _ in true }, error: .connectionEnded(reason)) }
         for transfer in record.incoming.values {
             if reason == .linkLost && configuration.defects.contains(.completeOnLinkLoss), !transfer.ignored {

@@ -96,6 +96,9 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
     /// A channel out of credits sends anyway, as if the peer had granted more: K-frames without
     /// credit (Core Vol 3, Part A §10.1; SPK/STRM/BV-02).
     public static let creditsOverrun = SparkDefects(rawValue: 1 << 43)
+    /// Ending a connection reports its queued sends cancelled, but their blocks were already
+    /// handed to the link and still reach the peer after the end (SPK/CONN/BI-01).
+    public static let cancelledSendsDelivered = SparkDefects(rawValue: 1 << 44)
 
     /// Every defect by name, for reports and the broken-variant table.
     public static let named: [(name: String, defect: SparkDefects)] = [
@@ -118,7 +121,7 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
         ("oneCallbackForBoth", .oneCallbackForBoth),
         ("remoteErrorIgnored", .remoteErrorIgnored), ("endKeepsTransfers", .endKeepsTransfers), ("channelIDsOfPeer", .channelIDsOfPeer),
         ("stalledFramesDropped", .stalledFramesDropped), ("endKeepsSends", .endKeepsSends),
-        ("creditsOverrun", .creditsOverrun),
+        ("creditsOverrun", .creditsOverrun), ("cancelledSendsDelivered", .cancelledSendsDelivered),
     ]
 
     /// The names of the defects in this set, in `named` order.

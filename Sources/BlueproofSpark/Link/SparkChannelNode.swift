@@ -103,12 +103,9 @@ public actor SparkChannelNode {
         Task {
             for await _ in wake {
                 while let frame = self.next(for: peer, on: channel) {
-                    if self.core.configuration.defects.contains(.stalledFramesDropped), await self.host.sendCredits(on: channel) == 0 {
+                    if await self.creditFault(on: channel) {
                         self.sent(to: peer, on: channel)
                         continue
-                    }
-                    if self.core.configuration.defects.contains(.creditsOverrun), await self.host.sendCredits(on: channel) == 0 {
-                        await self.host.assumeCredits(8, on: channel)
                     }
                     do { try await self.host.send(frame, on: channel) } catch { return self.lost(peer, on: channel) }
                     self.sent(to: peer, on: channel)
@@ -117,6 +114,16 @@ public actor SparkChannelNode {
         }
         flush()
         return peer
+    }
+
+    /// Two broken variants' faults, run before each frame goes out on a channel with no send
+    /// credit left (§10.1): `stalledFramesDropped` drops the frame (true), `creditsOverrun`
+    /// acts as if the peer had granted more.
+    private func creditFault(on channel: L2CAPChannel) async -> Bool {
+        let defects = core.configuration.defects
+        if defects.contains(.stalledFramesDropped), await host.sendCredits(on: channel) == 0 { return true }
+        if defects.contains(.creditsOverrun), await host.sendCredits(on: channel) == 0 { await host.assumeCredits(8, on: channel) }
+        return false
     }
 
     private func receive(_ sdu: [UInt8], from peer: UInt64) {

@@ -40,7 +40,7 @@ enum SparkConnectionCases {
     /// A decline ends the connection on both sides: the subject as caller takes the tester's
     /// decline as the end, never as an accept; as callee its decline ends it at the tester.
     /// An accepted connection ended by either side ends on both, and a file coming in fails with it.
-    static let declined = SparkCase("SPK/CONN/BI-01", brokenBy: [.declineTakenAsAccept, .endUnannounced, .endKeepsTransfers, .endKeepsSends]) { stage in
+    static let declined = SparkCase("SPK/CONN/BI-01", brokenBy: [.declineTakenAsAccept, .endUnannounced, .endKeepsTransfers, .endKeepsSends, .cancelledSendsDelivered]) { stage in
         try await stage.link(0)
         let tester = stage.testers[0]
         let (out, incoming) = try await stage.subjectOffers(0, metadata: "decline me")
@@ -88,12 +88,13 @@ enum SparkConnectionCases {
             guard cut.path == nil, cut.error != nil else { return .fail("a file cut by the end of its connection was reported \(cut)") }
         }
         if let wrong = try await endWithSendsQueued(stage) { return .fail(wrong) }
-        return .pass("a decline ended the connection on both sides, the subject calling and called; so did an end from either side, the file coming in failed with it, and sends still queued at an end each ended once, none completing after it")
+        return .pass("a decline ended the connection on both sides, the subject calling and called; so did an end from either side, the file coming in failed with it, and sends still queued at an end each ended once, none completing after it nor reaching the peer")
     }
 
     /// The subject ends a connection with stream sends queued (its peer withholds credits, so
-    /// they stay queued): each send ends once, and none completes after the end (what was
-    /// still pending is cancelled). Why not, or nil.
+    /// they stay queued): each send ends once, none completes after the end (what was still
+    /// pending is cancelled), and the peer receives nothing for the connection after its end
+    /// (judged against a barrier: a block on a new connection, sent after it). Why not, or nil.
     static func endWithSendsQueued(_ stage: SparkStage) async throws -> String? {
         let tester = stage.testers[0]
         let ids = try await stage.testerCalls(0, metadata: "ended with sends queued")
@@ -121,6 +122,18 @@ enum SparkConnectionCases {
             if ends[0] > endedAt, ending(records[ends[0]].event)?.done == true {
                 return "send \(send) completed after the subject ended its connection: its queued blocks still went out"
             }
+        }
+        let after = try await stage.subjectCalls(0, metadata: "after an end with sends queued")
+        try await tester.perform { try $0.setReceiveCallbacks(after.tester, data: true, file: false) }
+        let barrier = try await stage.subject.createDataChannel(after.subject, description: "after the end")
+        _ = try await stage.subjectSend(try await stage.subject.send([0xB0], toChannel: barrier, on: after.subject), on: after.subject)
+        _ = try await stage.expectTester(0, "the block sent on a new connection after the end") { event -> Bool? in
+            if case .dataAvailable(after.tester, let data) = event, data.id == barrier { true } else { nil }
+        }
+        let seen = tester.events.events, subject = stage.subject.registrationID
+        if let endAt = seen.firstIndex(where: { if case .ended(ids.tester, _, _) = $0 { true } else { false } }),
+           seen[(endAt + 1)...].contains(.ignored(peer: subject, .unknownConnection(number: ids.tester.number))) {
+            return "blocks of the connection the subject ended still reached its peer after the end: sends it had queued went out anyway"
         }
         return nil
     }
