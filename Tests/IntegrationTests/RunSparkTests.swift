@@ -83,6 +83,7 @@ extension Integration {
             "stalledFramesDropped": "stream bytes whose sends were reported done",
             "endKeepsSends": "completed after the subject ended its connection",
             "cancelledSendsDelivered": "still reached its peer after the end",
+            "cancelledSendsFlushed": "sends reported cancelled went out anyway",
             "creditsOverrun": "broke L2CAP flow control",
         ]
 

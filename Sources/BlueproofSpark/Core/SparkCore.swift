@@ -99,14 +99,18 @@ public struct SparkCore {
             sendControl(id, declining ? .decline(reason) : .end(reason))
         }
         if reason == .ended && configuration.defects.contains(.endKeepsTransfers) { return events.append(.ended(id, reason, by: side)) }
-        if configuration.defects.contains(.cancelledSendsDelivered) {
-            // The fault: the blocks still queued go out behind the end, as if already written to the link.
+        if configuration.defects.contains(.cancelledSendsDelivered) || configuration.defects.contains(.cancelledSendsFlushed) {
+            // The faults: the blocks still queued go out anyway, behind the end (as if already
+            // written to the link) or ahead of it (a write buffer flushed before the close).
+            var frames: [[UInt8]] = []
             for case let .stream(_, connection, channel, bytes) in queues[id.peer]?.bulk ?? [] where connection == id {
                 for start in stride(from: 0, to: bytes.count, by: configuration.chunkBytes) {
                     let piece = Array(bytes[start..<min(start + configuration.chunkBytes, bytes.count)])
-                    if let frame = try? envelope(id, .streamBlock(channel: channel, bytes: piece)).encoded() { queues[id.peer]?.control.append(frame) }
+                    if let frame = try? envelope(id, .streamBlock(channel: channel, bytes: piece)).encoded() { frames.append(frame) }
                 }
             }
+            let at = max(0, (queues[id.peer]?.control.count ?? 0) - (configuration.defects.contains(.cancelledSendsFlushed) ? 1 : 0))
+            queues[id.peer]?.control.insert(contentsOf: frames, at: at)
         }
         if !configuration.defects.contains(.endKeepsSends) { cancelSends(on: id, matching: { _ in true }, error: .connectionEnded(reason)) }
         for transfer in record.incoming.values {

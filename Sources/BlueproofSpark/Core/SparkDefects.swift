@@ -99,6 +99,10 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
     /// Ending a connection reports its queued sends cancelled, but their blocks were already
     /// handed to the link and still reach the peer after the end (SPK/CONN/BI-01).
     public static let cancelledSendsDelivered = SparkDefects(rawValue: 1 << 44)
+    /// Ending a connection reports its queued sends cancelled, but flushes their blocks to the
+    /// peer ahead of the end, as a stack that drains its write buffer before closing
+    /// (SPK/CONN/BI-01).
+    public static let cancelledSendsFlushed = SparkDefects(rawValue: 1 << 45)
 
     /// Every defect by name, for reports and the broken-variant table.
     public static let named: [(name: String, defect: SparkDefects)] = [
@@ -122,6 +126,7 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
         ("remoteErrorIgnored", .remoteErrorIgnored), ("endKeepsTransfers", .endKeepsTransfers), ("channelIDsOfPeer", .channelIDsOfPeer),
         ("stalledFramesDropped", .stalledFramesDropped), ("endKeepsSends", .endKeepsSends),
         ("creditsOverrun", .creditsOverrun), ("cancelledSendsDelivered", .cancelledSendsDelivered),
+        ("cancelledSendsFlushed", .cancelledSendsFlushed),
     ]
 
     /// The names of the defects in this set, in `named` order.
