@@ -70,10 +70,11 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // The core stays sans-I/O (and fuzzable without a host); its LE host adapter and the simulated Crownstone.
-        .target(name: "BlueproofBluenetHost", dependencies: ["BlueproofBluenet", "BlueproofHost", "BlueproofWire"]),
+        .target(name: "BlueproofBluenetHost", dependencies: ["BlueproofBluenet", "BlueproofHost", "BlueproofWire", "BlueproofAsync"]),
         .target(name: "BlueproofControl", dependencies: [
             "BlueproofTransmitter", "BlueproofTransport", "BlueproofAsync",
             "BlueproofSpark", "BlueproofWire", // issue 17: the Spark commands
+            "BlueproofBluenet", "BlueproofBluenetHost", // issue 18: the Bluenet commands
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "BlueproofTransmitterLinks", dependencies: [
@@ -127,7 +128,10 @@ let package = Package(
         .testTarget(name: "BlueproofSparkTests", dependencies: [
             "BlueproofSpark", "BlueproofTransmitter", "BlueproofFiles", .product(name: "Crypto", package: "swift-crypto"),
         ]),
-        .testTarget(name: "BlueproofControlTests", dependencies: ["BlueproofControl", "BlueproofTransmitter", "BlueproofTransport", "BlueproofSpark"]),
+        .testTarget(name: "BlueproofControlTests", dependencies: [
+            "BlueproofControl", "BlueproofTransmitter", "BlueproofTransport", "BlueproofSpark",
+            "BlueproofBluenet", "BlueproofBluenetHost", "BlueproofAsync", // issue 18: the Bluenet commands
+        ]),
         .testTarget(name: "BlueproofTransmitterLinksTests", dependencies: [
             "BlueproofTransmitterLinks", "BlueproofTransmitter", "BlueproofWire", "BlueproofHost", "BlueproofAsync",
         ]),
@@ -136,6 +140,7 @@ let package = Package(
             "BlueproofConformance", "BlueproofCapture", "BlueproofCheck", "BlueproofWire", "BlueproofTransfer",
             "BlueproofTransmitter", "BlueproofRadio", "BlueproofAsync", "BlueproofTestSupport",
             .product(name: "Logging", package: "swift-log"),
+            "BlueproofBluenet", "BlueproofBluenetHost", // issue 18: the BLN case verdicts
         ]),
         // issue 18: Bluenet
         .testTarget(name: "BlueproofBluenetTests", dependencies: ["BlueproofBluenet", "BlueproofWire", "BlueproofRadio"]),

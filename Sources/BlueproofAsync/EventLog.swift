@@ -83,6 +83,21 @@ public final class EventLog<Event: Sendable>: Sendable {
 
     private enum Registration { case lookAgain, over, registered }
 
+    /// Runs `each` on every event in order, those already recorded first, until the log ends or
+    /// the task is cancelled: how a relay passes a log on as it grows (events past ``limit``
+    /// included, as a waiter gets them).
+    public func follow(_ each: (Event) async -> Void) async {
+        var index = 0
+        while !Task.isCancelled {
+            if let next = await first(within: .seconds(3600), from: index, where: { _ in true }) {
+                index += 1
+                await each(next)
+            } else if ended {
+                return
+            }
+        }
+    }
+
     /// Waits until the stream has ended; whether it did within `limit`.
     public func waitForEnd(within limit: Duration = .seconds(15)) async -> Bool {
         _ = await first(within: limit) { _ in false }

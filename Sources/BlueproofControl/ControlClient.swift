@@ -1,4 +1,5 @@
 import BlueproofAsync
+import BlueproofBluenetHost
 import BlueproofSpark
 import BlueproofTransmitter
 import BlueproofTransport
@@ -14,6 +15,8 @@ public actor ControlClient: TransmitterControl {
     private let socket: StreamSocket
     private let timeout: Duration
     private var nextID = 1
+    /// The id the next command gets.
+    var nextCommandID: Int { nextID }
     private var pending: [Int: CheckedContinuation<ControlResponse, any Error>] = [:]
     private var subscribers: [UUID: AsyncStream<TransmitterEvent>.Continuation] = [:]
     private var reader: Task<Void, Never>?
@@ -28,6 +31,16 @@ public actor ControlClient: TransmitterControl {
     /// bound on what an implementation's events can make the runner hold (the event log bounds
     /// their count, this their size; the SPK cases move a few MiB).
     public static let maxSparkEventBytes = 256 << 20
+    // issue 18: Bluenet
+    /// Where Bluenet publications go (control protocol 6), once a library was started.
+    var bluenetSink: (@Sendable (BluenetPublication) -> Void)?
+    /// The sink of a `bluenetStart` waiting for its answer, by the command's id.
+    var bluenetSinkOnAnswer: [Int: @Sendable (BluenetPublication) -> Void] = [:]
+    /// Bytes of `bluenetPublished` lines read so far, against `maxBluenetEventBytes`.
+    private var bluenetEventBytes = 0
+    /// The most `bluenetPublished` lines a client reads, in bytes, before it ends the channel
+    /// (the subject's log bounds their count, this their size).
+    public static let maxBluenetEventBytes = 64 << 20
     /// The protocol version the implementation's `hello` named.
     public private(set) var protocolVersion = controlProtocolVersion
     /// How the implementation's `hello` named it.
@@ -108,11 +121,22 @@ public actor ControlClient: TransmitterControl {
                 guard response.id != -1 else {
                     throw TransmitterError.controlChannel("the implementation could not read a command: \(response.error?.detail ?? "")")
                 }
+                // A started library's publications are its own from the answer on, before any later line.
+                if let sink = bluenetSinkOnAnswer.removeValue(forKey: response.id), response.ok { bluenetSink = sink }
                 pending.removeValue(forKey: response.id)?.resume(returning: response)
                 return
             }
-            let event = try ControlCoding.decode(ControlEvent.self, from: line)
-            if event.event == "hello" {
+            let event: ControlEvent
+            do {
+                event = try ControlCoding.decode(ControlEvent.self, from: line)
+            } catch {
+                // A bluenetPublished line holds its data as JSON, where the other events hold text.
+                guard (try? ControlCoding.decode(ControlEventName.self, from: line))?.event == ControlBluenetEvent.name else { throw error }
+                return try bluenetPublished(line)
+            }
+            if event.event == ControlBluenetEvent.name {
+                try bluenetPublished(line)
+            } else if event.event == "hello" {
                 hello.resolve(.success(event))
             } else if event.event.hasPrefix("spark") {
                 sparkEventBytes += line.count
@@ -135,7 +159,23 @@ public actor ControlClient: TransmitterControl {
         }
     }
 
-    private func end(_ reason: TransmitterError) {
+    /// Passes a `bluenetPublished` line on as a publication (stamped by its receiver).
+    private func bluenetPublished(_ line: [UInt8]) throws(TransmitterError) {
+        bluenetEventBytes += line.count
+        guard bluenetEventBytes <= Self.maxBluenetEventBytes else {
+            throw .controlChannel("the implementation's Bluenet events passed \(Self.maxBluenetEventBytes) bytes (maxBluenetEventBytes)")
+        }
+        do throws(ControlBluenetDecoding) {
+            let read = try ControlBluenetEvent.read(line)
+            bluenetSink?(BluenetPublication(at: .zero, topic: read.topic, object: read.object, stringified: read.stringified,
+                                            subscription: read.subscription))
+        } catch {
+            throw .controlChannel("a Bluenet event the runner cannot read: \(error)")
+        }
+    }
+
+    /// Ends the channel: over its failure, or an answer the runner cannot read.
+    func end(_ reason: TransmitterError) {
         guard failure == nil else { return }
         failure = reason
         socket.close()
@@ -171,6 +211,10 @@ public actor ControlClient: TransmitterControl {
             }
         } catch let error as TransmitterError {
             throw error
+        } catch is CancellationError {
+            // The caller stopped waiting (a case gave up on a promise): the channel stays up and
+            // the answer, if it comes, is dropped.
+            throw .controlChannel("the runner stopped waiting for the answer to \(command.rawValue)")
         } catch {
             end(.controlChannel("\(error)"))
             throw .controlChannel("\(error)")
@@ -178,16 +222,34 @@ public actor ControlClient: TransmitterControl {
         return response
     }
 
+    /// The answer to `command`, refusal or not, from an implementation that speaks protocol
+    /// `version` or later (`feature` names what needs it); throws when the channel fails.
+    func answer(_ command: ControlCommand, since version: Int, for feature: String,
+                _ build: @Sendable (inout ControlRequest) -> Void) async throws -> ControlResponse {
+        guard protocolVersion >= version else {
+            throw TransmitterError.controlChannel("the implementation speaks control protocol \(protocolVersion): \(feature) needs \(version)")
+        }
+        return try await answer(build, command)
+    }
+
     private func exchange(id: Int, line: [UInt8]) async throws -> ControlResponse {
-        try await withCheckedThrowingContinuation { continuation in
-            pending[id] = continuation
-            do {
-                try socket.send(line)
-            } catch {
-                pending.removeValue(forKey: id)?.resume(throwing: TransmitterError.controlChannel("cannot send: \(error)"))
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                guard !Task.isCancelled else { return continuation.resume(throwing: CancellationError()) }
+                pending[id] = continuation
+                do {
+                    try socket.send(line)
+                } catch {
+                    pending.removeValue(forKey: id)?.resume(throwing: TransmitterError.controlChannel("cannot send: \(error)"))
+                }
             }
+        } onCancel: {
+            Task { await self.abandon(id) }
         }
     }
+
+    /// Stops waiting for the answer to `id`.
+    private func abandon(_ id: Int) { pending.removeValue(forKey: id)?.resume(throwing: CancellationError()) }
 
     private func quietly<T>(_ fallback: T, _ body: () async throws(TransmitterError) -> T) async -> T {
         do { return try await body() } catch { return fallback }

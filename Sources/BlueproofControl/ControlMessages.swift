@@ -3,11 +3,16 @@ import Foundation
 
 /// The protocol's version, sent in the server's `hello` event. 2 added the `log` event; 3 the
 /// harness calls: `setLogLevel` by `raw` value, `sendUnencodable`, `setLicence`, background mode
-/// (docs/control-protocol.md, "Versions"); 4 `wifiPeerToPeer`; 5 the Spark commands and events.
-public let controlProtocolVersion = 5
+/// (docs/control-protocol.md, "Versions"); 4 `wifiPeerToPeer`; 5 the Spark commands and events;
+/// 6 the Bluenet commands and the `bluenetPublished` event.
+public let controlProtocolVersion = 6
 
 /// The first version with the Spark data-connection commands (`sparkStart`, ...).
 public let controlProtocolSpark = 5
+
+// issue 18: Bluenet
+/// The first version with the Bluenet library commands (`bluenetStart`, ...).
+public let controlProtocolBluenet = 6
 
 /// The versions a client speaks: an implementation of version 1 is driven without log lines.
 public let controlProtocolVersions = 1...controlProtocolVersion
@@ -57,10 +62,34 @@ struct ControlRequest: Codable, Sendable, Equatable {
     var more: Bool?
     var offset: Int?
     var count: Int?
+    // issue 18: Bluenet (version 6)
+    /// `bluenetStartScanning`: `all`, `crownstones` or `service` (with `uuid`).
+    var filter: String?
+    /// `bluenetStartScanning` with `service`, `bluenetTrackUUID`: a UUID as text.
+    var uuid: String?
+    /// `bluenetOn`: a topic as the document names it; `bluenetOff`: the id `bluenetOn` answered.
+    var topic: String?
+    var subscription: Int?
+    /// `bluenetConnect`: the handle the library published for the device.
+    var handle: String?
+    /// `bluenetSetSwitchState`: the state, a number (0 or 1; anything else is the library's to refuse).
+    var state: Double?
+    /// The fingerprint commands: the group and location, and (`bluenetLoadFingerprint`) the stringified fingerprint.
+    var groupId: String?
+    var locationId: String?
+    var fingerprint: String?
 
     init(id: Int, command: ControlCommand) {
         self.id = id
         self.command = command
+    }
+}
+
+extension ControlRequest {
+    /// `value`, or the refusal saying this command needs `field`.
+    func need<T>(_ value: T?, _ field: String) throws(TransmitterError) -> T {
+        guard let value else { throw .controlChannel("\(command.rawValue) needs \(field)") }
+        return value
     }
 }
 
@@ -85,6 +114,24 @@ enum ControlCommand: String, Codable, Sendable, CaseIterable {
     case sparkPlaceFile, sparkRemoveFile, sparkReadFile
     /// Ends the subject: its data connections, its LE links, its files.
     case sparkStop
+    // issue 18: Bluenet
+    /// Version 6: the Bluenet library ("Bluenet", docs/control-protocol.md), one per `bluenetStart`.
+    case bluenetStart, bluenetIsReady, bluenetStartScanning, bluenetStopScanning, bluenetOn, bluenetOff, bluenetTrackUUID
+    case bluenetConnect, bluenetDisconnect, bluenetSetSwitchState
+    case bluenetStartCollectingFingerprint, bluenetPauseCollectingFingerprint, bluenetResumeCollectingFingerprint
+    case bluenetAbortCollectingFingerprint, bluenetFinalizeFingerprint, bluenetLoadFingerprint, bluenetGetFingerprint
+    /// Ends the library: its scan, its ranging, its connection.
+    case bluenetStop
+
+    /// Commands answered when the library's promise settles (isReady, connect, disconnect,
+    /// setSwitchState): the server reads the next lines meanwhile, so their answers may come
+    /// after later commands' (by id), as a second connect must abort a pending first.
+    var answeredWhenSettled: Bool {
+        switch self {
+        case .bluenetIsReady, .bluenetConnect, .bluenetDisconnect, .bluenetSetSwitchState: true
+        default: false
+        }
+    }
 }
 
 /// One answer line, server to client: `ok` with the result fields, or the error.
@@ -119,6 +166,14 @@ struct ControlResponse: Codable, Sendable, Equatable {
     var data: String?
     /// A Spark refusal: the `SparkError` case and its fields, beside `error`.
     var spark: ControlSparkFields?
+    // issue 18: Bluenet (version 6)
+    /// `bluenetOn`: the subscription's id; `bluenetOff`: whether there was one.
+    var subscription: Int?
+    var existed: Bool?
+    /// `bluenetConnect`, `bluenetDisconnect`, `bluenetSetSwitchState`: how the promise ended.
+    var outcome: ControlBluenetOutcome?
+    /// `bluenetGetFingerprint`: the stringified fingerprint, absent when there is none.
+    var fingerprint: String?
 
     init(id: Int, ok: Bool = true) {
         self.id = id

@@ -96,36 +96,32 @@ extension ControlServer {
         guard let subject = sparkState.withLock({ $0.subject }) else {
             throw TransmitterError.controlChannel("\(request.command.rawValue) before sparkStart")
         }
-        func need<T>(_ value: T?, _ field: String) throws(TransmitterError) -> T {
-            guard let value else { throw .controlChannel("\(request.command.rawValue) needs \(field)") }
-            return value
-        }
-        func connection() throws(TransmitterError) -> SparkConnectionID { try need(request.connection, "connection").id }
-        func bytes() throws(TransmitterError) -> [UInt8] { Array(try need(ControlCoding.binary(request.data), "data")) }
+        func connection() throws(TransmitterError) -> SparkConnectionID { try request.need(request.connection, "connection").id }
+        func bytes() throws(TransmitterError) -> [UInt8] { Array(try request.need(ControlCoding.binary(request.data), "data")) }
         switch request.command {
         case .sparkRecordKey:
-            try await subject.recordKey(Array(try need(ControlCoding.binary(request.key), "key")), for: try need(request.peer, "peer"))
+            try await subject.recordKey(Array(try request.need(ControlCoding.binary(request.key), "key")), for: try request.need(request.peer, "peer"))
         case .sparkLink:
             guard let text = request.address, let address = BDAddress(text) else {
                 throw TransmitterError.controlChannel("sparkLink needs address, a BD_ADDR (AA:BB:CC:DD:EE:FF)")
             }
             response.peer = try await subject.link(to: address)
         case .sparkStartDataConnection:
-            response.connection = ControlSparkConnection(try await subject.startDataConnection(to: try need(request.peer, "peer"), metadata: request.metadata ?? ""))
+            response.connection = ControlSparkConnection(try await subject.startDataConnection(to: try request.need(request.peer, "peer"), metadata: request.metadata ?? ""))
         case .sparkAccept: try await subject.accept(try connection())
         case .sparkDecline: try await subject.decline(try connection())
         case .sparkEnd: try await subject.end(try connection())
         case .sparkSetReceiveCallbacks:
             try await subject.setReceiveCallbacks(try connection(), data: request.dataCallback ?? false, file: request.fileCallback ?? false)
         case .sparkCreateDataChannel:
-            response.channel = try await subject.createDataChannel(try connection(), description: try need(request.description, "description"))
-        case .sparkCloseDataChannel: try await subject.closeDataChannel(try connection(), channel: try need(request.channel, "channel"))
-        case .sparkSendStream: response.send = try await subject.send(try bytes(), toChannel: try need(request.channel, "channel"), on: try connection())
+            response.channel = try await subject.createDataChannel(try connection(), description: try request.need(request.description, "description"))
+        case .sparkCloseDataChannel: try await subject.closeDataChannel(try connection(), channel: try request.need(request.channel, "channel"))
+        case .sparkSendStream: response.send = try await subject.send(try bytes(), toChannel: try request.need(request.channel, "channel"), on: try connection())
         case .sparkSendData:
-            response.send = try await subject.send(try bytes(), description: try need(request.description, "description"), on: try connection())
-        case .sparkSendFile: response.send = try await subject.sendFile(try need(request.path, "path"), on: try connection())
+            response.send = try await subject.send(try bytes(), description: try request.need(request.description, "description"), on: try connection())
+        case .sparkSendFile: response.send = try await subject.sendFile(try request.need(request.path, "path"), on: try connection())
         case .sparkPlaceFile:
-            let path = try need(request.path, "path")
+            let path = try request.need(request.path, "path")
             let piece = try bytes()
             let whole = try sparkState.withLock { state throws(TransmitterError) -> [UInt8]? in
                 // Taken out, so the pieces held have one owner and grow in place.
@@ -139,11 +135,11 @@ extension ControlServer {
                 return request.more == true ? nil : held
             }
             if let whole { response.path = try await subject.placeFile(whole, at: path) }
-        case .sparkRemoveFile: try await subject.removeFile(at: try need(request.path, "path"))
+        case .sparkRemoveFile: try await subject.removeFile(at: try request.need(request.path, "path"))
         case .sparkReadFile:
             let offset = max(0, request.offset ?? 0)
             let count = min(max(0, request.count ?? ControlSparkLimits.maxPieceBytes), ControlSparkLimits.maxPieceBytes)
-            let path = try need(request.path, "path")
+            let path = try request.need(request.path, "path")
             // Later pieces come from the copy read for the first, not from the disk again.
             let held = offset == 0 ? nil : sparkState.withLock { $0.reading.flatMap { $0.path == path ? $0.bytes : nil } }
             let read: [UInt8]?

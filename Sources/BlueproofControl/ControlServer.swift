@@ -16,6 +16,9 @@ public final class ControlServer: Sendable {
     /// What serves the Spark commands, if the implementation has data connections (version 5).
     let sparkHost: (any ControlSparkHost)?
     let sparkState = Mutex(ControlSparkState())
+    /// What serves the Bluenet commands, if the implementation has the library (version 6).
+    let bluenetHost: (any ControlBluenetHost)?
+    let bluenetState = Mutex(ControlBluenetState())
     private let listener: StreamListener
     private let clients = Mutex<[ObjectIdentifier: StreamSocket]>([:])
     private let logger = Logger(label: "blueproof.control")
@@ -24,10 +27,11 @@ public final class ControlServer: Sendable {
     public var address: TransportSpec { listener.address }
 
     public init(transmitter: any TransmitterControl, listeningOn spec: TransportSpec, wifi: (any ControlWiFi)? = nil,
-                spark: (any ControlSparkHost)? = nil) throws(TransportError) {
+                spark: (any ControlSparkHost)? = nil, bluenet: (any ControlBluenetHost)? = nil) throws(TransportError) {
         self.transmitter = transmitter
         self.wifi = wifi
         sparkHost = spark
+        bluenetHost = bluenet
         self.listener = try StreamListener(listeningOn: spec)
     }
 
@@ -46,12 +50,20 @@ public final class ControlServer: Sendable {
         for socket in clients.withLock({ $0.values }) { socket.close() }
     }
 
-    /// Ends what the server still holds (the Spark subject) once it stopped serving.
-    public func shutDown() async { await closeSpark() }
+    /// Ends what the server still holds (the Spark subject, the Bluenet library) once it stopped serving.
+    public func shutDown() async {
+        await closeSpark()
+        await closeBluenet()
+    }
 
     /// Sends a Spark event to every client: the subject belongs to the server, not to one client.
     func broadcast(_ event: ControlSparkEvent) {
         guard let line = try? Self.eventLine(event, named: event.event) else { return }
+        broadcast(line: line)
+    }
+
+    /// Sends an event line to every client.
+    func broadcast(line: [UInt8]) {
         for socket in clients.withLock({ Array($0.values) }) { try? socket.send(line) }
     }
 
@@ -73,24 +85,37 @@ public final class ControlServer: Sendable {
             socket.close()
             clients.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(socket)) }
         }
-        var splitter = LineSplitter()
-        do {
-            for try await bytes in socket.incoming {
-                let lines: [[UInt8]]
-                do throws(TransmitterError) {
-                    lines = try splitter.feed(bytes)
-                } catch {
-                    // Refused and closed: the rest of the line cannot be told from a next command.
-                    logger.info("control client refused", metadata: ["reason": "\(error)"])
-                    try? socket.send(ControlCoding.line(ControlResponse.refusal(id: -1, error)))
-                    return
+        // Commands answered when their promise settles (issue 18) run beside the reading, and
+        // end with the connection.
+        await withDiscardingTaskGroup { settling in
+            defer { settling.cancelAll() }
+            var splitter = LineSplitter()
+            do {
+                for try await bytes in socket.incoming {
+                    let lines: [[UInt8]]
+                    do throws(TransmitterError) {
+                        lines = try splitter.feed(bytes)
+                    } catch {
+                        // Refused and closed: the rest of the line cannot be told from a next command.
+                        logger.info("control client refused", metadata: ["reason": "\(error)"])
+                        try? socket.send(ControlCoding.line(ControlResponse.refusal(id: -1, error)))
+                        return
+                    }
+                    for line in lines where !line.isEmpty {
+                        guard let request = try? ControlCoding.decode(ControlRequest.self, from: line) else {
+                            try socket.send(ControlCoding.line(await answer(line)))  // the refusal that says why
+                            continue
+                        }
+                        if request.command.answeredWhenSettled {
+                            settling.addTask { try? socket.send(ControlCoding.line(await self.answer(request))) }
+                        } else {
+                            try socket.send(ControlCoding.line(await answer(request)))
+                        }
+                    }
                 }
-                for line in lines where !line.isEmpty {
-                    try socket.send(ControlCoding.line(await answer(line)))
-                }
+            } catch {
+                logger.info("control client gone", metadata: ["reason": "\(error)"])
             }
-        } catch {
-            logger.info("control client gone", metadata: ["reason": "\(error)"])
         }
     }
 
@@ -104,8 +129,13 @@ public final class ControlServer: Sendable {
     /// longer than `LineSplitter.maxLineBytes` (a Spark data block of more than about 750 KB),
     /// becomes an `error` event naming it, so the client learns that an event was lost.
     static func eventLine<E: Encodable>(_ message: E, named name: String) throws(TransmitterError) -> [UInt8] {
+        try boundedEventLine(named: name) { () throws(TransmitterError) in try ControlCoding.line(message) }
+    }
+
+    /// The line `make` writes for the event `name`, or the `error` event that says it was lost.
+    static func boundedEventLine(named name: String, _ make: () throws(TransmitterError) -> [UInt8]) throws(TransmitterError) -> [UInt8] {
         do throws(TransmitterError) {
-            let line = try ControlCoding.line(message)
+            let line = try make()
             guard line.count - 1 <= LineSplitter.maxLineBytes else {
                 throw .controlChannel("the line is \(line.count - 1) bytes, more than the limit of \(LineSplitter.maxLineBytes) bytes (maxLineBytes)")
             }
@@ -125,6 +155,11 @@ public final class ControlServer: Sendable {
         } catch {
             return .refusal(id: -1, error)
         }
+        return await answer(request)
+    }
+
+    /// The answer to one command.
+    func answer(_ request: ControlRequest) async -> ControlResponse {
         do {
             return try await perform(request)
         } catch {
@@ -144,6 +179,11 @@ public final class ControlServer: Sendable {
              .sparkSetReceiveCallbacks, .sparkCreateDataChannel, .sparkCloseDataChannel, .sparkSendStream, .sparkSendData,
              .sparkSendFile, .sparkPlaceFile, .sparkRemoveFile, .sparkReadFile, .sparkStop:
             return await performSpark(request)
+        case .bluenetStart, .bluenetIsReady, .bluenetStartScanning, .bluenetStopScanning, .bluenetOn, .bluenetOff, .bluenetTrackUUID,
+             .bluenetConnect, .bluenetDisconnect, .bluenetSetSwitchState, .bluenetStartCollectingFingerprint,
+             .bluenetPauseCollectingFingerprint, .bluenetResumeCollectingFingerprint, .bluenetAbortCollectingFingerprint,
+             .bluenetFinalizeFingerprint, .bluenetLoadFingerprint, .bluenetGetFingerprint, .bluenetStop:
+            return await performBluenet(request)  // issue 18
         case .start:
             let text = request.mode ?? ConnectionMode.automatic.rawValue
             guard let mode = ConnectionMode(rawValue: text) else {

@@ -185,10 +185,7 @@ extension ControlClient {
 
     /// A Spark command's answer, refusal or not; throws when the channel fails.
     func sparkAnswer(_ command: ControlCommand, _ build: @Sendable (inout ControlRequest) -> Void) async throws -> ControlResponse {
-        guard protocolVersion >= controlProtocolSpark else {
-            throw TransmitterError.controlChannel("the implementation speaks control protocol \(protocolVersion): Spark needs \(controlProtocolSpark)")
-        }
-        return try await answer(build, command)
+        try await answer(command, since: controlProtocolSpark, for: "Spark", build)
     }
 
     /// A Spark command's answer; a refusal naming a `SparkError` is thrown as that error.

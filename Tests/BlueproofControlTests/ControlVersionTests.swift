@@ -20,7 +20,7 @@ struct ControlVersionTests {
         return (listener, task)
     }
 
-    @Test("version 1: accepted, named, and known to carry no log lines nor harness calls; version 5 (this build's) carries both")
+    @Test("version 1: accepted, named, and known to carry no log lines nor harness calls; version 6 (this build's) carries both")
     func oldAndNew() async throws {
         let (old, oldTask) = try Self.greeter(#"{"event":"hello","protocol":1,"implementation":"old stack 0.9"}"#)
         defer { old.close(); oldTask.cancel() }
@@ -34,22 +34,22 @@ struct ControlVersionTests {
         let serving = Task { await server.run() }
         defer { server.close(); serving.cancel() }
         let two = try await ControlClient.connect(to: server.address)
-        #expect(await two.protocolVersion == controlProtocolVersion && controlProtocolVersion == 5)
+        #expect(await two.protocolVersion == controlProtocolVersion && controlProtocolVersion == 6)
         #expect(await two.reportsLogLines())
         #expect(await two.takesHarnessCalls())
         await two.close()
     }
 
-    @Test("version 6, or none, is refused naming what was heard and what this runner speaks")
+    @Test("version 7, or none, is refused naming what was heard and what this runner speaks")
     func unknown() async throws {
-        for hello in [#"{"event":"hello","protocol":6}"#, #"{"event":"hello"}"#] {
+        for hello in [#"{"event":"hello","protocol":7}"#, #"{"event":"hello"}"#] {
             let (listener, task) = try Self.greeter(hello)
             defer { listener.close(); task.cancel() }
             do {
                 _ = try await ControlClient.connect(to: listener.address)
                 Issue.record("\(hello) was accepted")
             } catch {
-                #expect("\(error)".contains("this runner 1 to 5"), "\(error)")
+                #expect("\(error)".contains("this runner 1 to 6"), "\(error)")
             }
         }
     }

@@ -35,5 +35,78 @@ extension Integration {
             let outcome = try #require(report.cases.first)
             #expect(outcome.verdict == .fail, "\(id) with \(item.brokenBy.map(\.rawValue).sorted()): \(outcome.verdict) \(outcome.reasonWithFrames)")
         }
+
+        // issue 18: the Bluenet library over the control protocol
+        /// `blueproof run --dut-exec` with `blueproof dut` (its library broken by `defects`) as
+        /// the implementation under test, started per case as `bluenet`, refusing other roles.
+        static func againstDUTExec(_ filter: [String], defects: Set<Defect> = [], in folder: WorkFolder) throws
+            -> (status: Int32, stdout: String, report: RunReport?) {
+            let cli = try RequiredComponent.require(.cli)[0]
+            let broken = defects.map { " --defect \($0.rawValue)" }.sorted().joined()
+            let exec = "[ \"$BLUEPROOF_ROLE\" = bluenet ] || exit 77; exec '\(cli)' dut --controller \"$BLUEPROOF_HCI\" --listen \"$BLUEPROOF_CONTROL\"\(broken)"
+            return try RunDUTTests.runDUT(cli, folder, ["--dut-exec", exec] + filter.flatMap { ["--filter", $0] })
+        }
+
+        @Test("blueproof dut started per case (--dut-exec, role bluenet): every BLN case passes through the control protocol",
+              .requires(.btvirt, .preload, .cli), .timeLimit(.minutes(8)))
+        func dutExecPasses() async throws {
+            try RequiredComponent.require(.btvirt, .preload, .cli)
+            let folder = try WorkFolder("run-bln-dut")
+            defer { folder.cleanUp() }
+            let result = try Self.againstDUTExec(["BLN/*"], in: folder)
+            #expect(result.status == 0, "\(result.stdout)")
+            let report = try #require(result.report)
+            #expect(report.cases.map(\.id.rawValue) == Self.ids)
+            for item in report.cases {
+                #expect(item.verdict == .pass, "\(item.id): \(item.reasonWithFrames)\n\(item.log.joined(separator: "\n"))")
+                // Judged on the launched implementation, not on a library in the runner.
+                #expect(item.log.contains { $0.contains("Bluenet library exec: ") }, "\(item.id) did not drive the launched implementation")
+            }
+        }
+
+        /// A library that says yes to every Bluenet command (every promise fulfilled) and
+        /// publishes nothing. Against all 36 cases it passed two, whose rule is one answer it
+        /// gives anyway (isReady returns; disconnect with nothing connected fulfils), failed 8
+        /// and was an error in 26 (nothing published: preconditions not met); the test keeps
+        /// quick ones of each kind.
+        static let yesMan = RunDUTTests.pythonControlServer(role: "bluenet", version: 6) + #"""
+        for count, line in enumerate(stream, 1):
+            request = json.loads(line)
+            answer = {"id": request["id"], "ok": True}
+            command = request["command"]
+            if command == "bluenetOn": answer.update(subscription=count)
+            if command == "bluenetOff": answer.update(existed=True)
+            if command in ("bluenetConnect", "bluenetDisconnect", "bluenetSetSwitchState"): answer.update(outcome={"result": "fulfilled"})
+            out(answer)
+        """#
+
+        @Test("a library that says yes to everything and publishes nothing passes none of these BLN cases",
+              .requires(.btvirt, .preload, .cli), .timeLimit(.minutes(3)))
+        func dutYesMan() async throws {
+            let cli = try RequiredComponent.require(.cli, .btvirt, .preload)[0]
+            let folder = try WorkFolder("run-bln-dut-yes")
+            defer { folder.cleanUp() }
+            try Self.yesMan.write(toFile: folder.file("yes.py"), atomically: true, encoding: .utf8)
+            let result = try RunDUTTests.runDUT(cli, folder, ["--dut-exec", "exec python3 '\(folder.file("yes.py"))'",
+                                                              "--filter", "BLN/CONN/BI-01", "--filter", "BLN/CONN/BV-06", "--filter", "BLN/LOC/BV-06"])
+            #expect(result.status == 1, "\(result.stdout)")
+            let report = try #require(result.report)
+            #expect(report.cases.count == 3)
+            for item in report.cases {
+                #expect(item.verdict == .fail || item.verdict == .error, "\(item.id): \(item.verdict) \(item.reason)")
+            }
+        }
+
+        @Test("a broken Bluenet library behind the control protocol fails the case its defect breaks", .requires(.btvirt, .preload, .cli),
+              .timeLimit(.minutes(3)), arguments: Self.ids)
+        func dutVariantFails(id: String) async throws {
+            try RequiredComponent.require(.btvirt, .preload, .cli)
+            let item = try #require(BluenetCases.all().first { $0.id.rawValue == id })
+            let folder = try WorkFolder("run-bln-dut-broken")
+            defer { folder.cleanUp() }
+            let result = try Self.againstDUTExec([id], defects: item.brokenBy, in: folder)
+            let outcome = try #require(result.report?.cases.first, "\(result.stdout)")
+            #expect(outcome.verdict == .fail, "\(id) with \(item.brokenBy.map(\.rawValue).sorted()): \(outcome.verdict) \(outcome.reasonWithFrames)\n\(outcome.log.joined(separator: "\n"))")
+        }
     }
 }

@@ -31,6 +31,25 @@ extension Integration {
             """)
         }
 
+        /// The start of a Python implementation that plays `role` (exiting 77 for any other) and
+        /// serves the control protocol `version` on `BLUEPROOF_CONTROL` as `yes-man`: one client,
+        /// `stream` its lines, `out(value)` writes one.
+        static func pythonControlServer(role: String, version: Int) -> String {
+            """
+            import json, os, socket, sys
+            if os.environ.get("BLUEPROOF_ROLE") != "\(role)": sys.exit(77)
+            server = socket.socket(socket.AF_UNIX)
+            server.bind(os.environ["BLUEPROOF_CONTROL"].split(":", 1)[1])
+            server.listen(1)
+            stream = server.accept()[0].makefile("rwb")
+            def out(value):
+                stream.write((json.dumps(value) + "\\n").encode())
+                stream.flush()
+            out({"event": "hello", "protocol": \(version), "implementation": "yes-man"})
+
+            """
+        }
+
         static func runDUT(_ cli: String, _ folder: WorkFolder, _ arguments: [String]) throws -> (status: Int32, stdout: String, report: RunReport?) {
             // A folder of its own per run, so the report read back is this run's.
             let output = folder.file("Reports-\(UUID().uuidString.prefix(8))")

@@ -166,17 +166,8 @@ extension Integration {
         /// An implementation that says yes to every Spark command, with made-up answers, and
         /// reports no event: a run of all 22 cases against it here gave 0 pass, 7 fail, 13 error
         /// (the note of stop 32); this test keeps the quick ones, refusals among them.
-        static let yesMan = #"""
-        import base64, json, os, socket, sys
-        if os.environ.get("BLUEPROOF_ROLE") != "spark": sys.exit(77)
-        server = socket.socket(socket.AF_UNIX)
-        server.bind(os.environ["BLUEPROOF_CONTROL"].split(":", 1)[1])
-        server.listen(1)
-        stream = server.accept()[0].makefile("rwb")
-        def out(value):
-            stream.write((json.dumps(value) + "\n").encode())
-            stream.flush()
-        out({"event": "hello", "protocol": 5, "implementation": "yes-man"})
+        static let yesMan = RunDUTTests.pythonControlServer(role: "spark", version: 5) + #"""
+        import base64
         mode = sys.argv[1] if len(sys.argv) > 1 else "yes"
         for count, line in enumerate(stream, 1):
             request = json.loads(line)

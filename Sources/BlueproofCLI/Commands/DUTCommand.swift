@@ -1,4 +1,5 @@
 import ArgumentParser
+import BlueproofBluenetHost
 import BlueproofConformance
 import BlueproofControl
 import BlueproofHost
@@ -31,7 +32,12 @@ struct DUTCommand: AsyncParsableCommand {
         The same process serves the Spark data-connection commands (sparkStart, sparkLink, ...; \
         control protocol 5) with the reference Spark core on the same controller, so the SPK \
         cases run against it too; --spark-defect breaks that core as --defect breaks the \
-        transmitter.
+        transmitter. It also serves the Bluenet library commands (bluenetStart, \
+        bluenetStartScanning, bluenetConnect, ...; control protocol 6) with the reference \
+        library, so the BLN cases run against it; a bluenet... --defect breaks that library:
+
+          blueproof run --filter 'BLN/*' --dut-exec \
+            'exec blueproof dut --controller "$BLUEPROOF_HCI" --listen "$BLUEPROOF_CONTROL"'
         """)
 
     @OptionGroup var options: ControllerOptions
@@ -97,6 +103,7 @@ struct DUTCommand: AsyncParsableCommand {
         let link: any TransmitterLink
         var wifi: TCPControlWiFi?
         var spark: (any ControlSparkHost)?
+        var bluenet: (any ControlBluenetHost)?
         if noRadio {
             controllers = nil
             link = SimulatedNetwork().link(kind: .ble)
@@ -106,6 +113,7 @@ struct DUTCommand: AsyncParsableCommand {
             if let hint = opened.joinHint { Console.progress(hint) }
             controllers = opened
             spark = ReferenceSparkHost(host: host, defects: try sparkDefects())  // issue 17
+            bluenet = ReferenceBluenetHost(host: host, defects: DefectiveBluenet.relevant(Set(defect)))  // issue 18
             if let platform {  // issue 14: both links
                 let tcp = TCPLink()
                 wifi = TCPControlWiFi(link: tcp)
@@ -116,23 +124,25 @@ struct DUTCommand: AsyncParsableCommand {
             }
         }
         let directory = session.map { URL(fileURLWithPath: $0) } ?? SessionStore.defaultDirectory()
-        let faults = Set(defect)
+        let bluenetFaults = DefectiveBluenet.relevant(Set(defect))  // issue 18: the library's, not the transmitter's
+        let faults = Set(defect).subtracting(bluenetFaults)
         let transmitter = Transmitter(configuration: TransmitterConfiguration(
             link: link, session: SessionStore(directory: directory),
             apiKey: apiKey, licence: licenceText, defects: faults.engine))
         let served: any TransmitterControl = faults.isEmpty ? transmitter : DefectiveTransmitter(wrapping: transmitter, defects: faults)
         let server: ControlServer
         do {
-            server = try ControlServer(transmitter: served, listeningOn: try listenSpec(), wifi: wifi, spark: spark)
+            server = try ControlServer(transmitter: served, listeningOn: try listenSpec(), wifi: wifi, spark: spark, bluenet: bluenet)
         } catch {
             Console.error("cannot listen on \(listen): \(error)")
             await controllers?.close()
             throw ExitCode(3)
         }
-        teardown.beforeExit { await server.shutDown() }  // issue 17: a stopped dut leaves no Spark links or files
+        teardown.beforeExit { await server.shutDown() }  // issue 17: a stopped dut leaves no Spark links or files, nor a Bluenet scan
         Console.line("serving the reference transmitter on \(server.address) (control protocol \(controlProtocolVersion)); session in \(directory.path)")
         if !faults.isEmpty { Console.line("deliberate faults: \(faults.map(\.rawValue).sorted().joined(separator: ", "))") }
         if !sparkDefect.isEmpty { Console.line("deliberate Spark faults: \(sparkDefect.sorted().joined(separator: ", "))") }  // issue 17
+        if !bluenetFaults.isEmpty { Console.line("deliberate Bluenet faults: \(bluenetFaults.map(\.rawValue).sorted().joined(separator: ", "))") }  // issue 18
         await server.run()
         await server.shutDown()
         await transmitter.stop()
@@ -154,5 +164,17 @@ private struct ReferenceSparkHost: ControlSparkHost {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("blueproof-dut-spark-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
         return try ReferenceSparkControl(host: host, application: application, registrationID: registration, folder: folder,
                                          defects: defects, forward: forward)
+    }
+}
+
+// issue 18: Bluenet
+/// The reference Bluenet library as `blueproof dut`'s: one per `bluenetStart`, on the command's
+/// LE host, its deadlines on the continuous clock; the `bluenet…` defects of `--defect` break it.
+private struct ReferenceBluenetHost: ControlBluenetHost {
+    let host: LEHost
+    let defects: Set<Defect>
+
+    func library() async throws -> any BluenetControl {
+        await ReferenceTransmitterProvider.bluenetLibrary(on: host, clock: ContinuousClock(), defects: defects)
     }
 }

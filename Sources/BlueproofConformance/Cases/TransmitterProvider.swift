@@ -1,3 +1,4 @@
+import BlueproofBluenetHost
 import BlueproofTransmitter
 import Foundation
 
@@ -119,7 +120,7 @@ extension TransmitterProvider {
 
     // issue 18: Bluenet
     public func bluenet(on node: Int, for context: CaseContext) async throws -> any BluenetControl {
-        throw TransmitterUnavailable("\(name) cannot drive a Bluenet library: the control protocol has no Bluenet commands yet (docs/bluenet.md)")
+        throw TransmitterUnavailable("\(name) cannot drive a Bluenet library")
     }
 }
 

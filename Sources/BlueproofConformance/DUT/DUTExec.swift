@@ -29,6 +29,9 @@ public enum DUTRole: String, Hashable, Sendable, CaseIterable {
     // issue 17: Spark data connections
     /// A Spark subject serving the protocol's Spark commands (version 5) on `BLUEPROOF_CONTROL`.
     case spark
+    // issue 18: Bluenet
+    /// A Bluenet library serving the protocol's Bluenet commands (version 6) on `BLUEPROOF_CONTROL`.
+    case bluenet
 }
 
 /// The environment a launch gets, added to the runner's own (docs/dut.md, "The environment").

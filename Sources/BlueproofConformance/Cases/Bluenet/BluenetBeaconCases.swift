@@ -1,4 +1,5 @@
 import BlueproofBluenet
+import BlueproofBluenetHost
 import BlueproofHost
 import BlueproofWire
 

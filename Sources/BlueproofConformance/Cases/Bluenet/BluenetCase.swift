@@ -1,4 +1,5 @@
 import BlueproofBluenet
+import BlueproofBluenetHost
 
 /// A BLN case (issue 18): one script over a ``BluenetStage`` whose subject, on node 0, is the
 /// provider's Bluenet library; the other nodes are testers (plain advertisers, simulated
@@ -25,7 +26,11 @@ struct BluenetCase: ConformanceCase {
         self.script = script
     }
 
-    var needs: CaseNeeds { CaseNeeds(controllers: nodes, radioScenario: radioScenario, timeout: timeout, quietWindow: quietWindow) }
+    var needs: CaseNeeds {
+        var needs = CaseNeeds(controllers: nodes, radioScenario: radioScenario, timeout: timeout, quietWindow: quietWindow)
+        needs.controlSubject = true  // an implementation under test (--dut-exec, role bluenet) plays node 0
+        return needs
+    }
 
     func run(_ context: CaseContext) async throws -> CaseOutcome {
         guard let provider = context.transmitterProvider else { throw MissingTransmitterProvider() }
@@ -36,14 +41,19 @@ struct BluenetCase: ConformanceCase {
             return .notApplicable(unavailable.reason)
         }
         let stage = BluenetStage(context: context, subject: subject)
-        do {
-            let outcome = try await script(stage)
-            await stage.stop()
-            return outcome
-        } catch {
-            await stage.stop()
-            throw error
+        let concluded: Result<CaseOutcome, any Error>
+        do { concluded = .success(try await script(stage)) } catch { concluded = .failure(error) }
+        // Read before stop, which closes the channel: a call made over a failed channel returned
+        // no value of the library's, so the case is an error whatever it concluded or threw.
+        let failure = await subject.harnessFailure()
+        await stage.stop()
+        if let failure { return .error(failure) }
+        let outcome = try concluded.get()
+        // A pass rests on what was kept: publications past the log's bound may hold what it forbids.
+        if outcome.verdict == .pass, let overflow = subject.publications.overflow {
+            return .error("the subject's publications: \(overflow)")
         }
+        return outcome
     }
 }
 

@@ -1,4 +1,5 @@
 import BlueproofBluenet
+import BlueproofBluenetHost
 
 /// The eleven BLN/LOC cases, in catalogue order.
 extension BluenetLocationCases {

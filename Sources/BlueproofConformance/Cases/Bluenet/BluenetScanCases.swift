@@ -1,5 +1,6 @@
 import BlueproofAsync
 import BlueproofBluenet
+import BlueproofBluenetHost
 import Foundation
 
 /// BLN/SCAN (bluenet-lib-ios README, "Methods", "Advertisement", "Data Objects"): what the

@@ -178,11 +178,6 @@ extension BluenetPublication {
         return CrownstoneServiceData.crownstoneServiceUUIDs.contains { data[$0.description] != nil }
     }
 
-    /// `value` as JSON text with sorted keys, for comparing objects whatever their key order.
-    static func canonical(_ value: Any) -> String? {
-        (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) }
-    }
-
     /// `text` as a JSON array of objects (an iBeaconAdvertisement's data); nil when it is not one.
     static func parseArray(_ text: String) -> [[String: Any]]? {
         (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [[String: Any]]

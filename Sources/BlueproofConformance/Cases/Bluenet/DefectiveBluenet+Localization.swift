@@ -1,4 +1,5 @@
 import BlueproofBluenet
+import BlueproofBluenetHost
 import Synchronization
 
 /// The localization defects of ``DefectiveBluenet`` (BLN/LOC): its fingerprint methods, the

@@ -1,5 +1,6 @@
 import BlueproofAsync
 import BlueproofBluenet
+import BlueproofBluenetHost
 import BlueproofWire
 import Foundation
 import Synchronization
@@ -9,7 +10,7 @@ import Synchronization
 public final class DefectiveBluenet: BluenetControl {
     public let inner: any BluenetControl
     public let defects: Set<Defect>
-    public let publications = BluenetPublicationLog()
+    public let publications = BluenetPublicationLog(limit: BluenetPublication.maximumPerLibrary)
     private let relay: Task<Void, Never>
     /// Tracks every beacon heard (``Defect/bluenetRangesUntracked``).
     private let untracked: Task<Void, Never>?
@@ -50,16 +51,14 @@ public final class DefectiveBluenet: BluenetControl {
         let tracked = trackedUUID
         let locations = locations
         relay = Task {
-            var index = 0
             var rounds = 0
             // Follows the inner log as it grows, changing each publication as the defects say.
-            while let next = await source.first(within: .seconds(3600), from: index, where: { _ in true }) {
-                index += 1
+            await source.follow { next in
                 if next.topic == .iBeaconAdvertisement, defects.contains(.bluenetRangingEveryOtherRound) {
                     rounds += 1
-                    if rounds.isMultiple(of: 2) { continue }
+                    if rounds.isMultiple(of: 2) { return }
                 }
-                if next.topic == .exitRegion, defects.contains(.bluenetRegionNeverLeft) { continue }
+                if next.topic == .exitRegion, defects.contains(.bluenetRegionNeverLeft) { return }
                 var altered = Self.altered(next, by: defects)
                 if next.topic == .enterRegion, defects.contains(.bluenetRegionNamedByUUID), let uuid = tracked.value.withLock({ $0 }) {
                     altered.object = "\"\(uuid)\""

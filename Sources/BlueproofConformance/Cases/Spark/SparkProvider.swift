@@ -41,9 +41,9 @@ public struct ReferenceSparkProvider: SparkProvider {
 /// is an error.
 public struct DUTSparkProvider: SparkProvider {
     public let target: DUTTransmitterProvider.Subject
-    let starts: DUTSparkStarts
+    let starts: DUTStarts
 
-    init(_ target: DUTTransmitterProvider.Subject, starts: DUTSparkStarts) {
+    init(_ target: DUTTransmitterProvider.Subject, starts: DUTStarts) {
         self.target = target
         self.starts = starts
     }
@@ -51,7 +51,7 @@ public struct DUTSparkProvider: SparkProvider {
     public var name: String { target.name }
 
     public func subject(_ application: SparkApplication, registrationID: UInt64, for context: CaseContext) async throws -> any SparkControl {
-        do {
+        try await starts.start("a Spark subject") { () async throws -> any SparkControl in
             let client = try await target.control(as: .spark, for: context)
             let version = await client.protocolVersion
             guard version >= controlProtocolSpark else {
@@ -59,9 +59,7 @@ public struct DUTSparkProvider: SparkProvider {
                 throw TransmitterUnavailable("the implementation speaks control protocol \(version): the Spark commands need \(controlProtocolSpark)")
             }
             do {
-                let subject = try await ControlSparkSubject.start(client, application: application, registration: registrationID)
-                starts.started.store(true, ordering: .relaxed)
-                return subject
+                return try await ControlSparkSubject.start(client, application: application, registration: registrationID)
             } catch let refused as SparkStartRefused {
                 await client.close()
                 throw TransmitterUnavailable("the implementation offers no Spark data connections: \(refused)")
@@ -69,14 +67,26 @@ public struct DUTSparkProvider: SparkProvider {
                 await client.close()
                 throw DeviceUnreachable(reason: "the implementation did not start a Spark subject: \(error)")
             }
-        } catch let declined as TransmitterUnavailable where starts.started.load(ordering: .relaxed) {
-            throw DeviceUnreachable(reason: "the implementation started a Spark subject earlier in this run, then declined this case: \(declined)")
         }
     }
 }
 
-/// Whether an implementation has started a Spark subject in this run: one
-/// `DUTTransmitterProvider` holds it for all its cases.
-final class DUTSparkStarts: Sendable {
+/// Whether an implementation has started a subject of one kind (a Spark subject, a Bluenet
+/// library) in this run: one `DUTTransmitterProvider` holds one per kind for all its cases.
+final class DUTStarts: Sendable {
     let started = Atomic<Bool>(false)
+
+    /// The subject `make` starts. Declining (`TransmitterUnavailable`: an older protocol, the
+    /// role or the kind not offered) makes a case not-applicable only until a subject of this
+    /// kind started in the run; after that it is `DeviceUnreachable`, an error, so an
+    /// implementation cannot pick the cases it is judged on.
+    func start<Subject: Sendable>(_ kind: String, _ make: @Sendable () async throws -> Subject) async throws -> Subject {
+        do {
+            let subject = try await make()
+            started.store(true, ordering: .relaxed)
+            return subject
+        } catch let declined as TransmitterUnavailable where started.load(ordering: .relaxed) {
+            throw DeviceUnreachable(reason: "the implementation started \(kind) earlier in this run, then declined this case: \(declined)")
+        }
+    }
 }

@@ -108,7 +108,10 @@ public actor DUTTransmitterProvider: TransmitterProvider {
     // issue 17: Spark data connections
     public nonisolated var sparkProvider: (any SparkProvider)? { DUTSparkProvider(subject, starts: sparkStarts) }
     /// Whether the implementation has started a Spark subject in this run (`DUTSparkProvider`).
-    private nonisolated let sparkStarts = DUTSparkStarts()
+    private nonisolated let sparkStarts = DUTStarts()
+    // issue 18: Bluenet
+    /// Whether the implementation has started a Bluenet library in this run (`bluenet(on:for:)`).
+    nonisolated let bluenetStarts = DUTStarts()
 
     /// The control channel broke during the case: the runner calls the case an error rather
     /// than trusting what the client returned.

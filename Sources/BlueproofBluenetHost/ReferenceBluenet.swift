@@ -1,24 +1,19 @@
 import BlueproofAsync
 import BlueproofBluenet
-import BlueproofBluenetHost
 import BlueproofHost
 import Synchronization
 
-/// The events a control has seen the library publish.
-public typealias BluenetPublicationLog = EventLog<BluenetPublication>
-
 /// The reference Bluenet library as a BLN case's subject: the sans-I/O core on the case's LE
 /// host through ``BluenetHost``, its deadlines on the case's clock. Every advertisement it
-/// publishes is logged with its time and both JSON forms, up to ``publicationMaximum``.
+/// publishes is logged with its time and both JSON forms, up to `BluenetPublication.maximumPerLibrary`
+/// (past it counted, not kept: `publications.overflow`).
 public final class ReferenceBluenet<C: Clock>: BluenetControl where C.Duration == Duration {
     public let bluenet: BluenetHost<C>
-    public let publications = BluenetPublicationLog()
+    public let publications = BluenetPublicationLog(limit: BluenetPublication.maximumPerLibrary)
     private let recorder: Mutex<Task<Void, Never>?> = Mutex(nil)
     private let clock: C
     private let origin: C.Instant
 
-    /// Publications logged per case; a crowd of advertisers beyond it is not recorded.
-    public static var publicationMaximum: Int { 4096 }
 
     /// The library on `host` (already started): isReady fulfils from now on. `beaconReader`
     /// reads iBeacons (a broken variant injects its own).
@@ -32,7 +27,7 @@ public final class ReferenceBluenet<C: Clock>: BluenetControl where C.Duration =
         let log = publications
         recorder.withLock {
             $0 = Task {
-                for await advertisement in stream where log.events.count < Self.publicationMaximum {
+                for await advertisement in stream {
                     let text = advertisement.stringify()
                     log.record(BluenetPublication(at: origin.duration(to: clock.now), topic: .advertisementData,
                                                   object: text, stringified: text))
@@ -57,7 +52,6 @@ public final class ReferenceBluenet<C: Clock>: BluenetControl where C.Duration =
     private func subscribe(_ topic: BluenetTopic, logging subscription: @escaping @Sendable () -> Int?) async -> Int {
         let (log, clock, origin) = (publications, clock, origin)
         return await bluenet.on(topic) { event in
-            guard log.events.count < Self.publicationMaximum else { return }
             let text = Self.text(of: event)
             log.record(BluenetPublication(at: origin.duration(to: clock.now), topic: event.topic, object: text, stringified: text,
                                           subscription: subscription()))

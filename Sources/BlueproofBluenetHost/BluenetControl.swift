@@ -1,10 +1,15 @@
+import BlueproofAsync
 import BlueproofBluenet
+import Foundation
+
+/// The events a control has seen the library publish.
+public typealias BluenetPublicationLog = EventLog<BluenetPublication>
 
 /// How a BLN case drives and observes the Bluenet library under test (bluenet-lib-ios README,
-/// "Methods" and "Events"): the reference (``ReferenceBluenet``), a broken variant of it
-/// (``DefectiveBluenet``), or, later, a device over the control protocol (docs/bluenet.md names
-/// the commands). The subject is judged on what it publishes and on what the testers on the
-/// other controllers see it do on the air.
+/// "Methods" and "Events"): the reference (``ReferenceBluenet``), a broken variant of it, or a
+/// device over the control protocol's Bluenet commands (docs/control-protocol.md, "Bluenet";
+/// `blueproof dut` serves this interface with the reference). The subject is judged on what it
+/// publishes and on what the testers on the other controllers see it do on the air.
 public protocol BluenetControl: Sendable {
     /// "isReady()": returns once the library's BLE manager is initialised.
     func isReady() async
@@ -40,6 +45,14 @@ public protocol BluenetControl: Sendable {
     func getFingerprint(groupId: String, locationId: String) async -> String?
     /// Ends scanning and the publication log; the control is not used afterwards.
     func stop() async
+    /// What broke between the runner and the library during the case (a control channel that
+    /// failed): the calls that do not throw then returned empty values, so the case is an error
+    /// whatever it concluded. nil for a library in the runner's own process.
+    func harnessFailure() async -> String?
+}
+
+extension BluenetControl {
+    public func harnessFailure() async -> String? { nil }
 }
 
 /// One event the library published: when (on the case's clock, from the control's making),
@@ -59,5 +72,16 @@ public struct BluenetPublication: Hashable, Sendable {
         self.object = object
         self.stringified = stringified
         self.subscription = subscription
+    }
+}
+
+extension BluenetPublication {
+    /// Publications a control keeps for one library (a case); past it they are counted, not
+    /// kept, and a case that would pass is an error (what it did not keep it did not judge).
+    public static let maximumPerLibrary = 4096
+
+    /// `value` as JSON text with sorted keys, for comparing objects whatever their key order.
+    public static func canonical(_ value: Any) -> String? {
+        (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) }
     }
 }
