@@ -89,7 +89,11 @@ extension TransmitterError {
     /// The control channel to an implementation under test failed (closed, timed out, or
     /// answered something that is not the protocol). Code 0: it is not the transmitter's.
     public static func controlChannel(_ detail: String) -> TransmitterError {
-        TransmitterError(code: 0, name: "controlChannel", summary: "the control channel to the implementation failed",
-                         origin: .inferred(reason: "docs/control-protocol.md"), detail: detail)
+        .controlProtocol(code: 0, name: "controlChannel", summary: "the control channel to the implementation failed", detail: detail)
+    }
+
+    /// An error the control protocol defines (docs/control-protocol.md), not a source document.
+    static func controlProtocol(code: Int, name: String, summary: String, detail: String? = nil) -> TransmitterError {
+        TransmitterError(code: code, name: name, summary: summary, origin: .inferred(reason: "docs/control-protocol.md"), detail: detail)
     }
 }

@@ -37,9 +37,7 @@ extension ControlServer {
     static let bluenetRefusalCode = 61_001
     /// `bluenetStart` on an implementation without the Bluenet library: its BLN cases are
     /// not-applicable. Any other refusal of `bluenetStart` makes them errors.
-    static let bluenetUnsupported = TransmitterError(code: 61_002, name: "bluenetUnsupported",
-                                                     summary: "this implementation has no Bluenet library",
-                                                     origin: .inferred(reason: "docs/control-protocol.md"))
+    static let bluenetUnsupported: TransmitterError = .controlProtocol(code: 61_002, name: "bluenetUnsupported", summary: "this implementation has no Bluenet library")
 
     func performBluenet(_ request: ControlRequest) async -> ControlResponse {
         do {
@@ -47,8 +45,7 @@ extension ControlServer {
         } catch let error as TransmitterError {
             return .refusal(id: request.id, error)
         } catch {
-            return .refusal(id: request.id, TransmitterError(code: Self.bluenetRefusalCode, name: "bluenetRefused", summary: "the Bluenet call was refused",
-                                                             origin: .inferred(reason: "docs/control-protocol.md"), detail: "\(error)"))
+            return .refusal(id: request.id, .controlProtocol(code: Self.bluenetRefusalCode, name: "bluenetRefused", summary: "the Bluenet call was refused", detail: "\(error)"))
         }
     }
 

@@ -42,9 +42,7 @@ extension ControlServer {
     static let sparkFailureCode = 60_000
     /// `sparkStart` on an implementation without Spark data connections: its SPK cases are
     /// not-applicable. Any other refusal of `sparkStart` makes them errors.
-    static let sparkUnsupported = TransmitterError(code: 60_002, name: ControlSparkNames.unsupported,
-                                                   summary: "this implementation has no Spark data connections",
-                                                   origin: .inferred(reason: "docs/control-protocol.md"))
+    static let sparkUnsupported: TransmitterError = .controlProtocol(code: 60_002, name: ControlSparkNames.unsupported, summary: "this implementation has no Spark data connections")
 
     func performSpark(_ request: ControlRequest) async -> ControlResponse {
         do {
@@ -52,15 +50,13 @@ extension ControlServer {
         } catch let refusal as SparkError {
             var response = ControlResponse(id: request.id, ok: false)
             let fields = ControlSparkFields(refusal)
-            response.error = ControlError(TransmitterError(code: Self.sparkRefusalCode, name: fields.name, summary: "the Spark call was refused",
-                                                           origin: .inferred(reason: "docs/control-protocol.md"), detail: "\(refusal)"))
+            response.error = ControlError(.controlProtocol(code: Self.sparkRefusalCode, name: fields.name, summary: "the Spark call was refused", detail: "\(refusal)"))
             response.spark = fields
             return response
         } catch let error as TransmitterError {
             return .refusal(id: request.id, error)
         } catch {
-            return .refusal(id: request.id, TransmitterError(code: Self.sparkFailureCode, name: "sparkFailure", summary: "the Spark call failed",
-                                                             origin: .inferred(reason: "docs/control-protocol.md"), detail: "\(error)"))
+            return .refusal(id: request.id, .controlProtocol(code: Self.sparkFailureCode, name: "sparkFailure", summary: "the Spark call failed", detail: "\(error)"))
         }
     }
 

@@ -146,7 +146,7 @@ extension ControlSparkFields {
     init(_ ignored: SparkIgnored) {
         switch ignored {
         case .noReceiveCallback(let id): self.init("noReceiveCallback"); connection = ControlSparkConnection(id)
-        case .unknownConnection(let number): self.init("unknownConnection"); self.number = number
+        case .unknownConnection(let number, let kind): self.init("unknownConnection"); self.number = number; self.kind = kind
         case .unknownChannel(let id, let channel): self.init("unknownChannel"); connection = ControlSparkConnection(id); self.channel = channel
         case .unknownTransfer(let id, let transfer): self.init("unknownTransfer"); connection = ControlSparkConnection(id); self.transfer = transfer
         case .malformed(let error): self.init("malformed"); detail = error.description
@@ -164,7 +164,7 @@ extension ControlSparkFields {
         case "noReceiveCallback": return .noReceiveCallback(try id())
         case "unknownConnection":
             guard let number else { throw ControlSparkDecoding("ignored unknownConnection needs number") }
-            return .unknownConnection(number: number)
+            return .unknownConnection(number: number, kind: kind)
         case "unknownChannel":
             guard let channel else { throw ControlSparkDecoding("ignored unknownChannel needs channel") }
             return .unknownChannel(try id(), channel)

@@ -17,7 +17,8 @@ struct ControlSparkCodingTests {
         .dataAvailable(from, SparkChannelData(kind: .stream, id: 2, description: "video", data: [0, 1, 255], progress: nil, transferComplete: false)),
         .dataAvailable(from, SparkChannelData(kind: .data, id: 5, description: "d", data: [], progress: 0.5, transferComplete: false)),
         .fileAvailable(from, SparkFileData(transfer: 4, name: "a.bin", progress: 1, transferComplete: true, path: "/tmp/a.bin")),
-        .ignored(peer: 42, .noReceiveCallback(from)), .ignored(peer: 42, .unknownConnection(number: 77)),
+        .ignored(peer: 42, .noReceiveCallback(from)), .ignored(peer: 42, .unknownConnection(number: 77, kind: 8)),
+        .ignored(peer: 42, .unknownConnection(number: 78, kind: nil)),
         .ignored(peer: 42, .unknownChannel(from, 9)), .ignored(peer: 42, .unknownTransfer(from, 8)),
         .ignored(peer: 42, .unexpected(from, kind: 3)),
     ] + SparkEndReason.allCases.flatMap { reason in SparkSide.allCases.map { SparkEvent.ended(to, reason, by: $0) } }

@@ -196,7 +196,7 @@ struct SparkConnectionTests {
         let stray = try SparkEnvelope(origin: .receiver, connection: 42, frame: .accept).encoded()
         net.cores[Self.b]?.receive(stray, from: Self.a)
         net.collect()
-        #expect(net.take(Self.b) == [.ignored(peer: Self.a, .unknownConnection(number: 42))])
+        #expect(net.take(Self.b) == [.ignored(peer: Self.a, .unknownConnection(number: 42, kind: SparkFrame.accept.kind))])
         let out = try net.on(Self.a) { try $0.startDataConnection(to: Self.b) }
         let early = try SparkEnvelope(origin: .receiver, connection: out.number, frame: .channelOpen(channel: 1, description: "x")).encoded()
         net.cores[Self.a]?.receive(early, from: Self.b)

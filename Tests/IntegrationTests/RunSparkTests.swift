@@ -84,6 +84,7 @@ extension Integration {
             "endKeepsSends": "completed after the subject ended its connection",
             "cancelledSendsDelivered": "still reached its peer after the end",
             "cancelledSendsFlushed": "sends reported cancelled went out anyway",
+            "calleeAcceptUnreported": "dataConnectionAccepted on its own side",
             "creditsOverrun": "broke L2CAP flow control",
         ]
 

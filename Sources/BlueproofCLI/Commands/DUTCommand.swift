@@ -58,8 +58,8 @@ struct DUTCommand: AsyncParsableCommand {
     var defect: [Defect] = []
 
     // issue 17: Spark data connections
-    @Option(name: .long, help: ArgumentHelp("A deliberate fault of the Spark subject (repeatable): \(SparkDefects.named.map(\.name).joined(separator: ", ")).", valueName: "name"))
-    var sparkDefect: [String] = []
+    @Option(name: .long, help: ArgumentHelp("A deliberate fault of the Spark subject (repeatable).", valueName: "name"))
+    var sparkDefect: [SparkDefects] = []
 
     @Flag(name: .long, help: "Open no controller: the transmitter runs on an empty simulated link and meets no one (another process on a session, for what persists across processes).")
     var noRadio = false
@@ -71,20 +71,9 @@ struct DUTCommand: AsyncParsableCommand {
     func validate() throws {
         do { _ = try listenSpec() } catch { throw ValidationError("--listen: \(error)") }
         if platform != nil, noRadio { throw ValidationError("--platform needs a radio: with --no-radio there is no BLE to announce it on") }  // issue 14
-        _ = try sparkDefects()  // issue 17
     }
 
     private func listenSpec() throws -> TransportSpec { try TransportSpec(listening: listen) }
-
-    // issue 17: Spark data connections
-    private func sparkDefects() throws -> SparkDefects {
-        try sparkDefect.reduce(into: SparkDefects()) { defects, name in
-            guard let named = SparkDefects.named.first(where: { $0.name == name }) else {
-                throw ValidationError("--spark-defect: no defect \(name); known: \(SparkDefects.named.map(\.name).joined(separator: ", "))")
-            }
-            defects.insert(named.defect)
-        }
-    }
 
     func run() async throws {
         options.logLevel.bootstrap()
@@ -112,7 +101,7 @@ struct DUTCommand: AsyncParsableCommand {
             let host = try await opened.startHosts()[0]
             if let hint = opened.joinHint { Console.progress(hint) }
             controllers = opened
-            spark = ReferenceSparkHost(host: host, defects: try sparkDefects())  // issue 17
+            spark = ReferenceSparkHost(host: host, defects: SparkDefects(sparkDefect))  // issue 17
             bluenet = ReferenceBluenetHost(host: host, defects: DefectiveBluenet.relevant(Set(defect)))  // issue 18
             if let platform {  // issue 14: both links
                 let tcp = TCPLink()
@@ -141,7 +130,7 @@ struct DUTCommand: AsyncParsableCommand {
         teardown.beforeExit { await server.shutDown() }  // issue 17: a stopped dut leaves no Spark links or files, nor a Bluenet scan
         Console.line("serving the reference transmitter on \(server.address) (control protocol \(controlProtocolVersion)); session in \(directory.path)")
         if !faults.isEmpty { Console.line("deliberate faults: \(faults.map(\.rawValue).sorted().joined(separator: ", "))") }
-        if !sparkDefect.isEmpty { Console.line("deliberate Spark faults: \(sparkDefect.sorted().joined(separator: ", "))") }  // issue 17
+        if !sparkDefect.isEmpty { Console.line("deliberate Spark faults: \(SparkDefects(sparkDefect).names.joined(separator: ", "))") }  // issue 17
         if !bluenetFaults.isEmpty { Console.line("deliberate Bluenet faults: \(bluenetFaults.map(\.rawValue).sorted().joined(separator: ", "))") }  // issue 18
         await server.run()
         await server.shutDown()

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BlueproofSpark
 import BlueproofWire
 
 extension BluetoothUUID: ExpressibleByArgument {
@@ -16,4 +17,15 @@ enum AddressTypeOption: String, ExpressibleByArgument, CaseIterable {
     case `public`, random
 
     var addressType: LEAddressType { self == .public ? .publicDevice : .randomDevice }
+}
+
+// issue 17: `blueproof dut --spark-defect`
+extension SparkDefects: ExpressibleByArgument {
+    /// One deliberate fault by its name in ``SparkDefects/named``; a repeated option's values are joined.
+    public init?(argument: String) {
+        guard let named = Self.named.first(where: { $0.name == argument }) else { return nil }
+        self = named.defect
+    }
+
+    public static var allValueStrings: [String] { named.map(\.name) }
 }

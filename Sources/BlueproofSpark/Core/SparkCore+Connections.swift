@@ -41,7 +41,7 @@ extension SparkCore {
         try expect(id, in: .available)
         connections[id]?.state = .accepted
         sendControl(id, .accept)
-        events.append(.accepted(id))
+        if !configuration.defects.contains(.calleeAcceptUnreported) { events.append(.accepted(id)) }
         if configuration.defects.contains(.acceptEndsOthers) {
             for other in connections.keys where other != id && !other.outgoing && connections[other]?.state == .accepted { sendControl(other, .end(.ended)) }
         }
@@ -107,7 +107,7 @@ extension SparkCore {
 
     /// `accept`, `decline` and `end` from the peer.
     mutating func receiveAnswer(_ frame: SparkFrame, id: SparkConnectionID) {
-        guard let record = connections[id] else { return events.append(.ignored(peer: id.peer, .unknownConnection(number: id.number))) }
+        guard let record = connections[id] else { return events.append(.ignored(peer: id.peer, .unknownConnection(number: id.number, kind: frame.kind))) }
         switch frame {
         case .accept where id.outgoing && record.state == .offering,
              .decline where id.outgoing && record.state == .offering && configuration.defects.contains(.declineTakenAsAccept):

@@ -24,7 +24,7 @@ extension SparkCore {
         case .accept, .decline, .end:
             receiveAnswer(envelope.frame, id: id)
         default:
-            guard let record = connections[id] else { return events.append(.ignored(peer: peer, .unknownConnection(number: id.number))) }
+            guard let record = connections[id] else { return events.append(.ignored(peer: peer, .unknownConnection(number: id.number, kind: envelope.frame.kind))) }
             guard record.state == .accepted else { return events.append(.ignored(peer: peer, .unexpected(id, kind: envelope.frame.kind))) }
             switch envelope.frame {
             case .channelOpen, .channelClose, .streamBlock: receiveStream(envelope.frame, id: id, record: record)

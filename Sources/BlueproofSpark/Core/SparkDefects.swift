@@ -103,6 +103,9 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
     /// peer ahead of the end, as a stack that drains its write buffer before closing
     /// (SPK/CONN/BI-01).
     public static let cancelledSendsFlushed = SparkDefects(rawValue: 1 << 45)
+    /// The callee accepts (the accept reaches the caller) without reporting
+    /// `dataConnectionAccepted` itself (SPK/CONN/BV-01).
+    public static let calleeAcceptUnreported = SparkDefects(rawValue: 1 << 46)
 
     /// Every defect by name, for reports and the broken-variant table.
     public static let named: [(name: String, defect: SparkDefects)] = [
@@ -126,7 +129,7 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
         ("remoteErrorIgnored", .remoteErrorIgnored), ("endKeepsTransfers", .endKeepsTransfers), ("channelIDsOfPeer", .channelIDsOfPeer),
         ("stalledFramesDropped", .stalledFramesDropped), ("endKeepsSends", .endKeepsSends),
         ("creditsOverrun", .creditsOverrun), ("cancelledSendsDelivered", .cancelledSendsDelivered),
-        ("cancelledSendsFlushed", .cancelledSendsFlushed),
+        ("cancelledSendsFlushed", .cancelledSendsFlushed), ("calleeAcceptUnreported", .calleeAcceptUnreported),
     ]
 
     /// The names of the defects in this set, in `named` order.

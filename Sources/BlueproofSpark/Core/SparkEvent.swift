@@ -103,7 +103,9 @@ public struct SparkFileData: Hashable, Sendable {
 public enum SparkIgnored: Hashable, Sendable {
     /// Data or file frames before the receive callbacks were set ("Receiving Data": "it will be ignored").
     case noReceiveCallback(SparkConnectionID)
-    case unknownConnection(number: UInt32)
+    /// A frame (of `kind`, the header's byte; nil when a device's report names none) for a
+    /// connection the receiver does not hold.
+    case unknownConnection(number: UInt32, kind: UInt8?)
     case unknownChannel(SparkConnectionID, UInt32)
     case unknownTransfer(SparkConnectionID, UInt32)
     /// A frame that did not decode.

@@ -140,7 +140,8 @@ enum SparkConnectionCases {
         if received > (done + 1) * sendBytes {
             return "its peer received \(received) bytes of the connection's stream before the end, more than the \(done) send(s) reported done and the one in flight (\((done + 1) * sendBytes) bytes): sends reported cancelled went out anyway"
         }
-        let leaked: @Sendable (SparkEvent) -> Bool? = { $0 == .ignored(peer: subject, .unknownConnection(number: ids.tester.number)) ? true : nil }
+        let block = SparkFrame.streamBlock(channel: channel, bytes: []).kind
+        let leaked: @Sendable (SparkEvent) -> Bool? = { $0 == .ignored(peer: subject, .unknownConnection(number: ids.tester.number, kind: block)) ? true : nil }
         let leak = "blocks of the connection the subject ended still reached its peer after the end: sends it had queued went out anyway"
         if seen[testerEnd...].contains(where: { leaked($0) != nil }) { return leak }
         let after = try await stage.subjectCalls(0, metadata: "after an end with sends queued")
@@ -179,7 +180,10 @@ enum SparkConnectionCases {
         do { try await tester.node.perform { try $0.end(first.tester) } } catch is SparkError {
             return .fail("the subject had already ended the connection it held, though only a second offer came")
         }
-        _ = try await stage.expectSubject("the end of the connection it held", ending(first.subject))
+        let held = try await stage.expectSubject("the end of the connection it held", ending(first.subject))
+        guard held == .ended(.ended, .remote) else {
+            return .fail("the connection it held, which the caller ended, ended \(held) at the subject, not ended by its peer")
+        }
         let third = try await tester.perform { try $0.startDataConnection(to: stage.subject.registrationID, metadata: "third") }
         let freed = try await stage.expectSubject("an offer once its connection ended made available or ended",
                                                   settled(stage.mirror(third, peer: tester.registrationID), available: true))
@@ -250,7 +254,7 @@ enum SparkConnectionCases {
 
     /// An offer is reported offered with its metadata, then available once set up, without
     /// the application's help; the application's accept reaches the caller.
-    static let available = SparkCase("SPK/CONN/BV-01", brokenBy: [.setupNeverCompletes, .availableBeforeOffered]) { stage in
+    static let available = SparkCase("SPK/CONN/BV-01", brokenBy: [.setupNeverCompletes, .availableBeforeOffered, .calleeAcceptUnreported]) { stage in
         try await stage.link(0)
         let tester = stage.testers[0]
         let offered = try await tester.perform { try $0.startDataConnection(to: stage.subject.registrationID, metadata: "bv-01") }
@@ -264,7 +268,9 @@ enum SparkConnectionCases {
         }
         try await stage.subject.accept(theirs)
         _ = try await stage.expectTester(0, "dataConnectionAccepted") { $0 == .accepted(offered) ? true : nil }
-        return .pass("the offer was reported offered with its metadata, then available, and accepted")
+        // "Once a connection is established the delegate will get dataConnectionAccepted": the callee's too.
+        _ = try await stage.expectSubject("dataConnectionAccepted on its own side, as callee") { $0 == .accepted(theirs) ? true : nil }
+        return .pass("the offer was reported offered with its metadata, then available, and accepted on both sides")
     }
 
     /// The callee's accept gives the caller `dataConnectionAccepted`: the subject as caller
