@@ -84,4 +84,20 @@ extension BluenetPublication {
     public static func canonical(_ value: Any) -> String? {
         (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) }
     }
+
+    /// `value` (from `JSONSerialization`) as a JSON integer: a number without a fraction, never
+    /// `true` or `false`, which Foundation otherwise reads as 1 and 0; nil for anything else.
+    public static func integer(_ value: Any?) -> Int? {
+        guard let number = value as? NSNumber, type(of: number) != booleanType else { return nil }
+        return Int(exactly: number.doubleValue)
+    }
+
+    /// `value` as an array of JSON integers; nil when it is not one or an element is not.
+    public static func integers(_ value: Any?) -> [Int]? {
+        guard let values = value as? [Any] else { return nil }
+        let integers = values.compactMap(integer)
+        return integers.count == values.count ? integers : nil
+    }
+
+    private static let booleanType = type(of: NSNumber(value: true))
 }

@@ -125,11 +125,10 @@ enum ControlBluenetEvent {
               let object = try? JSONSerialization.data(withJSONObject: data, options: [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes]) else {
             throw ControlBluenetDecoding("\(name) needs data, a JSON value")
         }
-        let subscription: Int?
-        switch fields["subscription"] {
-        case nil, is NSNull: subscription = nil
-        case let number as Int: subscription = number
-        default: throw ControlBluenetDecoding("\(name): subscription must be an integer")
+        var subscription: Int?
+        if let value = fields["subscription"], !(value is NSNull) {
+            guard let number = BluenetPublication.integer(value) else { throw ControlBluenetDecoding("\(name): subscription must be an integer") }
+            subscription = number
         }
         return (topic, subscription, String(decoding: object, as: UTF8.self), stringified)
     }

@@ -15,12 +15,20 @@ public final class ControlBluenetSubject<C: Clock>: BluenetControl where C.Durat
     /// At most `BluenetPublication.maximumPerLibrary` kept, as the reference keeps.
     public let publications = BluenetPublicationLog(limit: BluenetPublication.maximumPerLibrary)
 
-    private init(client: ControlClient) { self.client = client }
+    /// How long a promise (connect, disconnect, setSwitchState) may take to be answered: the
+    /// library settles it on its own timers, which a profile may make longer than the client's.
+    private let promiseLimit: Duration
 
-    /// `bluenetStart`: the implementation's library for one case. One that answers
-    /// `bluenetUnsupported` throws ``BluenetStartRefused``; any other refusal, a channel error.
-    public static func start(_ client: ControlClient, clock: C) async throws -> ControlBluenetSubject {
-        let subject = ControlBluenetSubject(client: client)
+    private init(client: ControlClient, promiseLimit: Duration) {
+        self.client = client
+        self.promiseLimit = promiseLimit
+    }
+
+    /// `bluenetStart`: the implementation's library for one case, whose promises are answered
+    /// within `promiseLimit`. One that answers `bluenetUnsupported` throws
+    /// ``BluenetStartRefused``; any other refusal, a channel error.
+    public static func start(_ client: ControlClient, clock: C, promiseLimit: Duration = .seconds(30)) async throws -> ControlBluenetSubject {
+        let subject = ControlBluenetSubject(client: client, promiseLimit: promiseLimit)
         let (log, origin) = (subject.publications, clock.now)
         // From the answer on: nothing an earlier library of the implementation published is this one's.
         let response = try await client.startBluenet { publication in
@@ -114,7 +122,7 @@ public final class ControlBluenetSubject<C: Clock>: BluenetControl where C.Durat
     /// failed or the runner stopped waiting. A refusal (a promise ends in an outcome, never in
     /// an error) or an outcome the document does not give ends the channel.
     private func promise(_ command: ControlCommand, _ build: @escaping @Sendable (inout ControlRequest) -> Void) async -> BluenetOutcome {
-        let outcome = await unrefused(command, build) { response in
+        let outcome = await unrefused(command, within: promiseLimit, build) { response in
             Result { () throws(ControlBluenetDecoding) -> BluenetOutcome in
                 guard let outcome = response.outcome else { throw ControlBluenetDecoding("answered without outcome") }
                 return try outcome.outcome()
@@ -132,9 +140,9 @@ public final class ControlBluenetSubject<C: Clock>: BluenetControl where C.Durat
     /// The answer to a call the library cannot refuse, as `result` reads it; nil when the
     /// channel failed or the runner stopped waiting. A refusal, or an answer `result` finds
     /// nothing in, ends the channel (the case is then an error).
-    private func unrefused<T>(_ command: ControlCommand, _ build: @escaping @Sendable (inout ControlRequest) -> Void,
+    private func unrefused<T>(_ command: ControlCommand, within limit: Duration? = nil, _ build: @escaping @Sendable (inout ControlRequest) -> Void,
                               _ result: (ControlResponse) -> T?) async -> T? {
-        guard let response = try? await client.bluenetAnswer(command, build) else { return nil }
+        guard let response = try? await client.bluenetAnswer(command, within: limit, build) else { return nil }
         guard response.ok else {
             await client.end(.controlChannel("\(command.rawValue) was refused, a call the library cannot refuse: \(response.refusal(of: command))"))
             return nil
@@ -165,8 +173,8 @@ extension ControlClient {
     }
 
     /// A Bluenet command's answer, refusal or not; throws when the channel fails.
-    func bluenetAnswer(_ command: ControlCommand, _ build: @Sendable (inout ControlRequest) -> Void) async throws -> ControlResponse {
-        try await answer(command, since: controlProtocolBluenet, for: "Bluenet", build)
+    func bluenetAnswer(_ command: ControlCommand, within limit: Duration? = nil, _ build: @Sendable (inout ControlRequest) -> Void) async throws -> ControlResponse {
+        try await answer(command, since: controlProtocolBluenet, for: "Bluenet", within: limit, build)
     }
 
     /// A Bluenet command's answer; a refusal is thrown as the implementation's error.

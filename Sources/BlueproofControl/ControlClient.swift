@@ -193,8 +193,9 @@ public actor ControlClient: TransmitterControl {
         return response
     }
 
-    /// Sends `request` and waits for its answer, refusal or not; throws when the channel fails.
-    func answer(_ build: (inout ControlRequest) -> Void, _ command: ControlCommand) async throws(TransmitterError) -> ControlResponse {
+    /// Sends `request` and waits for its answer, refusal or not, `limit` at most (the client's
+    /// timeout unless given); throws when the channel fails.
+    func answer(_ build: (inout ControlRequest) -> Void, _ command: ControlCommand, within limit: Duration? = nil) async throws(TransmitterError) -> ControlResponse {
         if let failure { throw failure }
         var request = ControlRequest(id: nextID, command: command)
         nextID += 1
@@ -206,7 +207,7 @@ public actor ControlClient: TransmitterControl {
         }
         let response: ControlResponse
         do {
-            response = try await withTimeout(timeout, what: "the answer to \(command.rawValue)") {
+            response = try await withTimeout(limit ?? timeout, what: "the answer to \(command.rawValue)") {
                 try await self.exchange(id: id, line: line)
             }
         } catch let error as TransmitterError {
@@ -224,12 +225,12 @@ public actor ControlClient: TransmitterControl {
 
     /// The answer to `command`, refusal or not, from an implementation that speaks protocol
     /// `version` or later (`feature` names what needs it); throws when the channel fails.
-    func answer(_ command: ControlCommand, since version: Int, for feature: String,
+    func answer(_ command: ControlCommand, since version: Int, for feature: String, within limit: Duration? = nil,
                 _ build: @Sendable (inout ControlRequest) -> Void) async throws -> ControlResponse {
         guard protocolVersion >= version else {
             throw TransmitterError.controlChannel("the implementation speaks control protocol \(protocolVersion): \(feature) needs \(version)")
         }
-        return try await answer(build, command)
+        return try await answer(build, command, within: limit)
     }
 
     private func exchange(id: Int, line: [UInt8]) async throws -> ControlResponse {

@@ -12,7 +12,7 @@ struct ControlPacketTests {
 
     /// Anything but a switch command is refused with the reason, never trapped on.
     @Test(arguments: [
-        ([], "0 octets"), ([0, 0, 1, 0, 100, 0], "6 octets"), ([1, 0, 1, 0, 100], "command type 1"),
+        ([], "0 octets"), ([0, 0, 1, 0, 100, 0], "6 octets"), ([1, 0, 1, 0, 100], "command type 1"), ([0, 1, 1, 0, 100], "reserved octet 1"),
         ([0, 0, 2, 0, 100], "payload length 2"), ([0, 0, 1, 0, 101], "switch state 101"),
     ] as [([UInt8], String)])
     func othersAreRefused(bytes: [UInt8], reason: String) {

@@ -76,4 +76,15 @@ struct BluenetCaseVerdictTests {
         let full = try await Self.verdict(of: .pass("nothing forbidden seen"), on: Subject(flood: BluenetPublication.maximumPerLibrary))
         #expect(full.verdict == .pass, "\(full.reason)")
     }
+
+    @Test("the cases read JSON integers strictly: true, false, fractions, strings and out-of-range numbers are not integers")
+    func strictIntegers() throws {
+        let object = try #require(BluenetPublication.parse(#"{"a":-60,"b":258.0,"c":true,"d":false,"e":1.5,"f":"1","g":1e300,"h":[1,2],"i":[1,true]}"#))
+        #expect(BluenetPublication.integer(object["a"]) == -60)
+        #expect(BluenetPublication.integer(object["b"]) == 258)
+        for key in ["c", "d", "e", "f", "g", "h", "absent"] { #expect(BluenetPublication.integer(object[key]) == nil, "\(key)") }
+        #expect(BluenetPublication.integers(object["h"]) == [1, 2])
+        #expect(BluenetPublication.integers(object["i"]) == nil)
+        #expect(BluenetPublication.integers(object["a"]) == nil)
+    }
 }

@@ -63,13 +63,15 @@ struct ControlBluenetTests {
         }
     }
 
-    @Test("a bluenetPublished line with an unknown topic, no stringified text, no data or a subscription that is not an integer is refused")
+    @Test("a bluenetPublished line with an unknown topic, no stringified text, no data or a subscription that is not an integer (true and 1.5 among them) is refused")
     func badPublications() {
         let lines = [
             #"{"event":"bluenetPublished","topic":"weather","data":1,"stringified":"1"}"#,
             #"{"event":"bluenetPublished","topic":"enterRegion","data":"a"}"#,
             #"{"event":"bluenetPublished","topic":"enterRegion","stringified":"a"}"#,
             #"{"event":"bluenetPublished","topic":"enterRegion","data":"a","stringified":"a","subscription":"one"}"#,
+            #"{"event":"bluenetPublished","topic":"enterRegion","data":"a","stringified":"a","subscription":true}"#,
+            #"{"event":"bluenetPublished","topic":"enterRegion","data":"a","stringified":"a","subscription":1.5}"#,
             "[1,2]",
         ]
         for line in lines {
@@ -179,6 +181,24 @@ struct ControlBluenetTests {
         #expect(await library.calls.wait(for: "connect slow"))
         #expect(await subject.connect("fast") == .fulfilled)
         #expect(await first.value == .rejected(.connection(.aborted)))
+        await subject.stop()
+    }
+
+    @Test("a promise is answered within the subject's promise limit, not the client's shorter timeout: a profile may make the library's timers long")
+    func promiseLimit() async throws {
+        let host = ScriptedHost()
+        let (server, _) = try Self.serve(host)
+        defer { server.close() }
+        let client = try await ControlClient.connect(to: server.address, timeout: .milliseconds(300))
+        let subject = try await ControlBluenetSubject.start(client, clock: ContinuousClock(), promiseLimit: .seconds(10))
+        let library = try #require(await host.made.first(within: .seconds(5)) { _ in true })
+        let first = Task { await subject.connect("slow") }
+        #expect(await library.calls.wait(for: "connect slow"))
+        // The client's own timeout passes with the promise still pending: a duration, not an event.
+        try await Task.sleep(for: .milliseconds(900))
+        #expect(await subject.connect("fast") == .fulfilled)
+        #expect(await first.value == .rejected(.connection(.aborted)))
+        #expect(await subject.harnessFailure() == nil)
         await subject.stop()
     }
 

@@ -257,7 +257,7 @@ def curated_work(root, arguments, rules):
 
 
 # The case groups whose subject `blueproof dut` serves (docs/dut.md).
-DUT_GROUPS = ("BFT/", "SPK/")
+DUT_GROUPS = ("BFT/", "SPK/", "BLN/")
 
 
 def main(argv=None):

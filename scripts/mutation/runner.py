@@ -128,7 +128,7 @@ class Runner:
             arguments += ["--filter", case_filter]
         if getattr(self.options, "as_dut", False):
             # Roles `blueproof dut` does not serve decline with 77 (docs/dut.md).
-            arguments += ["--dut-exec", 'case "$BLUEPROOF_ROLE" in transmitter|spark) ;; *) exit 77;; esac; '
+            arguments += ["--dut-exec", 'case "$BLUEPROOF_ROLE" in transmitter|spark|bluenet) ;; *) exit 77;; esac; '
                           f'exec {shlex.quote(built)} dut --controller "$BLUEPROOF_HCI" --listen "$BLUEPROOF_CONTROL"']
         stop_at = None if self.options.all_cases or baseline else _FAILED
         status, text, seconds, outcome = run_process(

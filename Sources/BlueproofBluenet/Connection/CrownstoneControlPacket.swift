@@ -22,14 +22,4 @@ public struct CrownstoneControlPacket: Hashable, Sendable {
     public init(switchState: UInt8) { self.switchState = min(switchState, 100) }
 
     public var bytes: [UInt8] { [Self.switchType, 0, 1, 0, switchState] }
-
-    /// Decodes a written value: exactly a switch command with a state of 0…100; anything else
-    /// throws with the reason.
-    public init(bytes: [UInt8]) throws(BluenetError) {
-        guard bytes.count == 5 else { throw .controlPacket("\(bytes.count) octets, a switch command has 5") }
-        guard bytes[0] == Self.switchType else { throw .controlPacket("command type \(bytes[0]), only switch (0) is served") }
-        guard bytes[2] == 1, bytes[3] == 0 else { throw .controlPacket("payload length \(UInt16(bytes[2]) | UInt16(bytes[3]) << 8), switch has 1") }
-        guard bytes[4] <= 100 else { throw .controlPacket("switch state \(bytes[4]), at most 100") }
-        switchState = bytes[4]
-    }
 }

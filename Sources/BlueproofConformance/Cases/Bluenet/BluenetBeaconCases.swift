@@ -28,7 +28,7 @@ enum BluenetBeaconCases {
                 throw BluenetPreconditionNotMet("no iBeaconAdvertisement within \(BluenetStage.airWait) of trackUUID(\(uuid)) with its beacon in range")
             }
             let packets = BluenetPublication.parseArray(round.object) ?? []
-            guard let packet = packets.first(where: { $0["major"] as? Int == 258 }), let packetUUID = packet["uuid"] as? String,
+            guard let packet = packets.first(where: { BluenetPublication.integer($0["major"]) == 258 }), let packetUUID = packet["uuid"] as? String,
                   packetUUID.uppercased() == uuid else {
                 return .fail("the ranged packets name no beacon \(uuid) major 258: \(round.object)")
             }
@@ -65,8 +65,12 @@ enum BluenetBeaconCases {
                 guard await stage.publications.first(within: BluenetStage.airWait, where: { $0.topic == .enterRegion && $0.subscription == nil }) != nil else {
                     throw BluenetPreconditionNotMet("no enterRegion within \(BluenetStage.airWait) of its beacon coming into range")
                 }
+                let quiet = stage.publications.events.count
+                if let early = stage.publications.events.first(where: { $0.topic == .exitRegion && $0.subscription == nil }) {
+                    return .fail("exitRegion \(early.object) while the region's beacon was still in range")
+                }
                 try await stage.context.host(1).stopAdvertising()
-                guard let exited = await stage.publications.first(within: regionExitWait, where: { $0.topic == .exitRegion && $0.subscription == nil }) else {
+                guard let exited = await stage.publications.first(within: regionExitWait, from: quiet, where: { $0.topic == .exitRegion && $0.subscription == nil }) else {
                     return .fail("no exitRegion within \(regionExitWait) of the region's only beacon going quiet")
                 }
                 guard exited.object == "\"\(group)\"" else { return .fail("exitRegion carried \(exited.object), not the group id \"\(group)\"") }

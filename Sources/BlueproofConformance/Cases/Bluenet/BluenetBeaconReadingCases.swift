@@ -12,6 +12,12 @@ enum BluenetBeaconReadingCases {
     /// The subject at the origin, three testers 2 m around it (about -65 dBm each).
     static let crowd = BluenetStage.scenario(testers: [("beacon", 2, 0), ("other-company", 0, 2), ("other-type", -2, 0)])
 
+    /// The subject, the tracked beacon 2 m away and a stranger, an iBeacon of another UUID, 2 m the other way (BI-02).
+    static let strangerRoom = BluenetStage.scenario(testers: [("beacon", 2, 0), ("stranger", 0, 2)])
+    /// The stranger's iBeacon: the tracked one's major and minor under another proximity UUID.
+    static let stranger = IBeacon(proximityUUID: BluetoothUUID("0F1E2D3C-4B5A-6978-8796-A5B4C3D2E1F0") ?? BluetoothUUID(uuid16: 1),
+                                  major: Beacons.beacon.major, minor: Beacons.beacon.minor, measuredPower: -59)
+
     /// An iBeacon's 23 octets under `company` with `type`: the tracked UUID, major and minor `tag`.
     static func lookalike(company: UInt16, type: UInt8, tag: UInt16) -> AdvertisingData {
         var beacon = Beacons.beacon
@@ -50,17 +56,18 @@ enum BluenetBeaconReadingCases {
             _ = try await rangedPacket(stage)
             // Two more rounds with all three in range.
             _ = await stage.publications.first(within: BluenetStage.quietWait) { _ in false }
-            let taken = packets(stage).filter { $0["major"] as? Int != Int(Beacons.beacon.major) }
+            let taken = packets(stage).filter { BluenetPublication.integer($0["major"]) != Int(Beacons.beacon.major) }
             guard taken.isEmpty else {
                 return .fail("ranged manufacturer data of another company (0x0059) or type (0x03) as iBeacons: \(taken.compactMap { $0["idString"] })")
             }
             return .pass("only the Apple type 0x02 iBeacon was ranged, not its look-alikes of company 0x0059 and type 0x03")
         },
-        BluenetCase("BLN/BCN/BI-02", nodes: 2, brokenBy: [.bluenetRangesUntracked], radioScenario: Beacons.room,
+        BluenetCase("BLN/BCN/BI-02", nodes: 3, brokenBy: [.bluenetRangesUntracked, .bluenetTrackingRangesEvery], radioScenario: strangerRoom,
                     quietWindow: BluenetStage.quietWait) { stage in
             try await stage.subject.startScanning(.all)
-            try await stage.context.host(1).startAdvertising(LEAdvertisingParameters(
-                data: try Beacons.beacon.advertisingData.encodedLegacy(), connectable: false))
+            for (node, beacon) in [(1, Beacons.beacon), (2, stranger)] {
+                try await stage.context.host(node).startAdvertising(LEAdvertisingParameters(data: try beacon.advertisingData.encodedLegacy(), connectable: false))
+            }
             guard await stage.publications.first(within: BluenetStage.airWait, where: { $0.topic == .advertisementData }) != nil else {
                 throw BluenetPreconditionNotMet("the scanning subject published no advertisement within \(BluenetStage.airWait) with an iBeacon in range")
             }
@@ -74,14 +81,22 @@ enum BluenetBeaconReadingCases {
             guard await stage.publications.first(within: BluenetStage.airWait, from: start, where: { $0.topic == .iBeaconAdvertisement }) != nil else {
                 throw BluenetPreconditionNotMet("no iBeaconAdvertisement within \(BluenetStage.airWait) of trackUUID(\(Beacons.uuid)) either")
             }
-            return .pass("nothing ranged in \(BluenetStage.quietWait) of scanning beside an iBeacon; ranged once tracked")
+            // Tracking one UUID ranges that one only: the stranger stays out of every round.
+            let rounds = await stage.publishedWhileQuiet(from: start) { $0.topic == .iBeaconAdvertisement && $0.subscription == nil }
+            let strangers = rounds.flatMap { BluenetPublication.parseArray($0.object) ?? [] }
+                .filter { ($0["uuid"] as? String)?.uppercased() == stranger.proximityUUIDString.uppercased() }
+            guard strangers.isEmpty else {
+                return .fail("trackUUID(\(Beacons.uuid)) also ranged the untracked \(stranger.proximityUUIDString): \(strangers.compactMap { $0["idString"] })")
+            }
+            return .pass("nothing ranged in \(BluenetStage.quietWait) of scanning beside two iBeacons; once one UUID was tracked, only that one")
         },
         BluenetCase("BLN/BCN/BV-01", nodes: 2, brokenBy: [.bluenetIBeaconUUIDReversed], radioScenario: Beacons.room, quietWindow: BluenetStage.timerWait(1)) { stage in
             let packet = try await rangedPacket(stage)
             guard (packet["uuid"] as? String)?.uppercased() == Beacons.uuid else {
                 return .fail("the packet's uuid is \(packet["uuid"] ?? "absent"), not the advertised proximity UUID \(Beacons.uuid)")
             }
-            guard packet["major"] is Int, packet["minor"] is Int, let rssi = packet["rssi"] as? Int, (-127...20).contains(rssi) else {
+            guard BluenetPublication.integer(packet["major"]) != nil, BluenetPublication.integer(packet["minor"]) != nil,
+                  let rssi = BluenetPublication.integer(packet["rssi"]), (-127...20).contains(rssi) else {
                 return .fail("the packet lacks an integer major, minor or an rssi in dBm: \(packet)")
             }
             return .pass("uuid \(Beacons.uuid), major \(packet["major"] ?? ""), minor \(packet["minor"] ?? ""), rssi \(rssi)")
@@ -90,7 +105,7 @@ enum BluenetBeaconReadingCases {
             // 0x0102 and 0x0304: read little-endian they would be 513 and 1027.
             let packet = try await rangedPacket(stage)
             let (major, minor) = (Int(Beacons.beacon.major), Int(Beacons.beacon.minor))
-            guard packet["major"] as? Int == major, packet["minor"] as? Int == minor else {
+            guard BluenetPublication.integer(packet["major"]) == major, BluenetPublication.integer(packet["minor"]) == minor else {
                 return .fail("major \(packet["major"] ?? "absent"), minor \(packet["minor"] ?? "absent"), not \(major) and \(minor) read big-endian from 01 02 and 03 04")
             }
             return .pass("major \(major), minor \(minor) read big-endian")

@@ -5,8 +5,6 @@ import BlueproofBluenetHost
 /// BLN/CONN (bluenet-lib-ios README, "Methods": connect, disconnect, setSwitchState): how the
 /// subject's promises end, and what a simulated Crownstone (node 1) sees written.
 enum BluenetConnectionCases {
-    /// An address no controller of the case has: nobody answers a connection to it.
-    static let nobody = "C0:FF:EE:00:00:01"
     /// Time the subject is given past a documented timeout to report it.
     static let slack: Duration = .seconds(3)
 
@@ -14,31 +12,53 @@ enum BluenetConnectionCases {
     /// Disconnection Complete (0x05) to the subject's host: its disconnections are never confirmed.
     static let unanswered = BluenetStage.scenario(testers: [("crownstone", 2, 0)], faults: ["- node: subject", "  drop: {event: \"0x05\"}"])
 
+    /// ``unanswered`` with a second Crownstone 2 m away the other way (BI-04).
+    static let unansweredPair = BluenetStage.scenario(testers: [("crownstone", 2, 0), ("second", -2, 0)], faults: ["- node: subject", "  drop: {event: \"0x05\"}"])
+
+    /// How late the subject's host hears that its connection completed in BI-01: past any
+    /// connect timeout a case accepts (the profile's and ``slack``).
+    static let lateAnswerDelay: Duration = .seconds(10)
+
+    /// The subject and a Crownstone 2 m apart behind the radio proxy, which hands the subject's
+    /// host its first connection's completion ``lateAnswerDelay`` late: the connect must time out.
+    static let lateAnswer = BluenetStage.scenario(testers: [("crownstone", 2, 0)], faults: completionDelayed(by: lateAnswerDelay))
+
+    /// Every form of LE Connection Complete to the subject's host, held back `delay` once.
+    static func completionDelayed(by delay: Duration) -> [String] {
+        ["LE Connection Complete", "LE Enhanced Connection Complete", "LE Enhanced Connection Complete [v2]"].flatMap {
+            ["- node: subject", "  delay: {event: \"\($0)\", by: \(Int(delay.seconds * 1000))ms, count: 1}"]
+        }
+    }
+
     /// How late the subject's controller tells its host a connection completed (BV-01, BV-02).
     static let answerDelay: Duration = .milliseconds(2500)
 
     /// The subject and two Crownstones 2 m away behind the radio proxy, which hands the subject's
     /// host its first connection's completion ``answerDelay`` late (the device answers slowly).
-    static let slowAnswer = BluenetStage.scenario(testers: [("crownstone", 2, 0), ("second", 0, 2)], faults: [
-        "LE Connection Complete", "LE Enhanced Connection Complete", "LE Enhanced Connection Complete [v2]",
-    ].flatMap { ["- node: subject", "  delay: {event: \"\($0)\", by: \(Int(answerDelay.seconds * 1000))ms, count: 1}"] })
+    static let slowAnswer = BluenetStage.scenario(testers: [("crownstone", 2, 0), ("second", 0, 2)], faults: completionDelayed(by: answerDelay))
 
     static let all: [BluenetCase] = [
-        BluenetCase("BLN/CONN/BI-01", nodes: 1, brokenBy: [.bluenetConnectNeverGivesUp]) { stage in
+        BluenetCase("BLN/CONN/BI-01", nodes: 2, brokenBy: [.bluenetConnectNeverGivesUp, .bluenetConnectTimeoutLong], radioScenario: lateAnswer,
+                    quietWindow: BluenetStage.timerWait(2)) { stage in
             let timeout = stage.connectTimeout
+            guard timeout + slack < lateAnswerDelay else {
+                throw BluenetPreconditionNotMet("the profile's connect timeout (\(timeout)) and \(slack) more reach the \(lateAnswerDelay) the Crownstone takes to answer")
+            }
+            let (_, handle) = try await stage.heardCrownstone(1)
             let clock = ContinuousClock()
             let start = clock.now
-            guard let outcome = await stage.settle("connect(\(nobody))", within: timeout + slack, { await $0.connect(nobody) }) else {
-                return .fail("connect(\(nobody)), a device nobody plays, was not settled within the \(timeout) timeout and \(slack) more")
+            guard let outcome = await stage.settle("connect(\(handle))", within: timeout + slack, { await $0.connect(handle) }) else {
+                return .fail("connect(\(handle)), its device answering only after \(lateAnswerDelay), was not settled within the \(timeout) timeout and \(slack) more")
             }
             let took = start.duration(to: clock.now)
             switch outcome {
-            case .rejected(.connection(.connectTimeout)) where took < timeout:
-                return .fail("connect(\(nobody)) reported the connect timeout after \(took), before \(timeout)")
             case .rejected(.connection(.connectTimeout)), .rejected(.connection(.failed)):
-                return .pass("connect(\(nobody)) was rejected after \(took): \(outcome)")
+                guard took >= timeout else { return .fail("connect(\(handle)) was rejected after \(took), before the \(timeout) timeout: \(outcome)") }
+                return .pass("connect(\(handle)), its device answering only after \(lateAnswerDelay), was rejected after \(took): \(outcome)")
+            case .fulfilled:
+                throw BluenetPreconditionNotMet("the connection completed after \(took): the proxy did not hold its answer back \(lateAnswerDelay)")
             default:
-                return .fail("connect(\(nobody)), a device nobody plays, ended \(outcome)")
+                return .fail("connect(\(handle)), its device answering only after \(lateAnswerDelay), ended \(outcome)")
             }
         },
         BluenetCase("BLN/CONN/BI-02", nodes: 2, brokenBy: [.bluenetDisconnectNeverGivesUp], radioScenario: unanswered, quietWindow: BluenetStage.timerWait(2)) { stage in
@@ -62,15 +82,36 @@ enum BluenetConnectionCases {
             guard case .rejected(.connection(.switchStateUnsupported)) = dimmed else {
                 return .fail("setSwitchState(0.5) (dimming) was not refused as unsupported: \(dimmed.map { "\($0)" } ?? "not settled within \(BluenetStage.airWait)")")
             }
-            // What reaches the Crownstone next shows whether anything went out for 0.5.
-            let on = await stage.settle("setSwitchState(1)", within: BluenetStage.airWait) { await $0.setSwitchState(1) }
-            guard on == .fulfilled, let first = await crownstone.events.first(within: BluenetStage.airWait, where: { $0.isSwitch }) else {
-                throw BluenetPreconditionNotMet("setSwitchState(1) after the refusal reached no switch state on the Crownstone: \(on.map { "\($0)" } ?? "not settled")")
+            // What reaches the Crownstone next shows whether anything went out for 0.5: the
+            // follow-up is off (0), which 0.5 rounded or truncated either way is not both of.
+            let off = await stage.settle("setSwitchState(0)", within: BluenetStage.airWait) { await $0.setSwitchState(0) }
+            guard off == .fulfilled, let first = await crownstone.events.first(within: BluenetStage.airWait, where: { $0.isSwitch }) else {
+                throw BluenetPreconditionNotMet("setSwitchState(0) after the refusal reached no switch state on the Crownstone: \(off.map { "\($0)" } ?? "not settled")")
             }
-            guard first == .switched(switchState: 100) else {
+            guard first == .switched(switchState: 0) else {
                 return .fail("the Crownstone was switched to \(first) for the refused setSwitchState(0.5)")
             }
+            // 0.5 truncated to off would be a first switch to 0 too: the follow-up's own must be the only one.
+            let after = (crownstone.events.events.firstIndex(of: first) ?? 0) + 1
+            if let second = await crownstone.events.first(within: BluenetStage.quietWait, from: after, where: { $0.isSwitch }) {
+                return .fail("the Crownstone was switched twice (\(first), then \(second)) for the refused setSwitchState(0.5) and setSwitchState(0)")
+            }
             return .pass("setSwitchState(0.5) was refused as unsupported and wrote nothing")
+        },
+        // connect "will disconnect from a connected device": that disconnection is held to the
+        // disconnect timeout too, so a connect whose current link never confirms its end still settles.
+        BluenetCase("BLN/CONN/BI-04", nodes: 3, brokenBy: [.bluenetSwitchNeverGivesUp], radioScenario: unansweredPair, quietWindow: BluenetStage.timerWait(2)) { stage in
+            let first = try await stage.connectedCrownstone(1)
+            let (second, handle) = try await stage.heardCrownstone(2)
+            let (disconnect, connect) = (stage.disconnectTimeout, stage.connectTimeout)
+            let clock = ContinuousClock()
+            let start = clock.now
+            guard let outcome = await stage.settle("connect(\(handle)) while connected to \(first.name)", within: disconnect + connect + slack, {
+                await $0.connect(handle)
+            }) else {
+                return .fail("connect(\(second.name)) while connected to \(first.name), whose disconnection is never confirmed, was not settled within the \(disconnect) disconnect timeout, the \(connect) connect timeout and \(slack) more")
+            }
+            return .pass("connect(\(second.name)) while the end of \(first.name)'s link went unconfirmed settled after \(start.duration(to: clock.now)): \(outcome)")
         },
         BluenetCase("BLN/CONN/BV-01", nodes: 2, brokenBy: [.bluenetConnectTimeoutShort], radioScenario: slowAnswer, quietWindow: BluenetStage.timerWait(2)) { stage in
             let timeout = stage.connectTimeout
@@ -115,7 +156,7 @@ enum BluenetConnectionCases {
                 return .fail("connect(\(other)) while connect(\(slow)) was pending: the first ended \(firstOutcome), not aborted")
             }
             guard second == .fulfilled else {
-                throw BluenetPreconditionNotMet("connect(\(other)) after aborting the first ended \(second.map { "\($0)" } ?? "unsettled within \(BluenetStage.airWait)")")
+                return .fail("connect(\(other)), which aborted the pending connect(\(slow)), ended \(second.map { "\($0)" } ?? "unsettled within \(BluenetStage.airWait)"), not connected")
             }
             return .pass("connect(\(other)) aborted the pending connect(\(slow)) and connected")
         },
@@ -128,8 +169,12 @@ enum BluenetConnectionCases {
             let outcome = await stage.settle("connect(\(handle)) while connected to \(first.name)", within: BluenetStage.airWait) {
                 await $0.connect(handle)
             }
-            guard outcome == .fulfilled, await second.events.first(within: BluenetStage.airWait, where: { $0.isConnection }) != nil else {
-                throw BluenetPreconditionNotMet("connect(\(handle)) to \(second.name): \(outcome.map { "\($0)" } ?? "not settled within \(BluenetStage.airWait)")")
+            // "It will disconnect from a connected device": connecting elsewhere is the call's job, not a precondition.
+            guard outcome == .fulfilled else {
+                return .fail("connect(\(handle)) while connected to \(first.name) ended \(outcome.map { "\($0)" } ?? "unsettled within \(BluenetStage.airWait)"), not connected")
+            }
+            guard await second.events.first(within: BluenetStage.airWait, where: { $0.isConnection }) != nil else {
+                return .fail("connect(\(handle)) fulfilled but \(second.name) got no link within \(BluenetStage.airWait)")
             }
             // The first device's link must have ended (the subject waited for it before connecting).
             guard await first.events.first(within: stage.disconnectWait, where: { $0.isDisconnection }) != nil else {

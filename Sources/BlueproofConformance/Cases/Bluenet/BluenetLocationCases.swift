@@ -101,6 +101,7 @@ enum BluenetLocationCases {
     /// The fingerprint stored for `location`, parsed (idString → RSSI values); nil when none or not that shape.
     static func stored(_ stage: BluenetStage, _ location: String) async -> (text: String, samples: [String: [Int]])? {
         guard let text = await stage.subject.getFingerprint(groupId: Beacons.group, locationId: location) else { return nil }
-        return (text, (BluenetPublication.parse(text) as? [String: [Int]]) ?? [:])
+        let parsed = BluenetPublication.parse(text) ?? [:], samples = parsed.compactMapValues(BluenetPublication.integers)
+        return (text, samples.count == parsed.count ? samples : [:])
     }
 }

@@ -80,7 +80,7 @@ enum BluenetScanCases {
                 return .fail("startScanning published no service data of \(plain) within \(BluenetStage.airWait)")
             }
             let expected = BluenetStage.plainBytes.map(Int.init)
-            guard let values = published.fields?["serviceData"] as? [Int], values == expected, values.allSatisfy({ (0...255).contains($0) }) else {
+            guard let values = BluenetPublication.integers(published.fields?["serviceData"]), values == expected, values.allSatisfy({ (0...255).contains($0) }) else {
                 return .fail("serviceData of \(plain) is not the advertised octets \(expected) as values 0-255: \(published.object)")
             }
             return .pass("serviceData is \(values)")
@@ -100,7 +100,7 @@ enum BluenetScanCases {
             }
             return .pass("the JSON of both advertisements and their stringified forms agree")
         },
-        BluenetCase("BLN/SCAN/BV-08", nodes: 2, brokenBy: [.bluenetCrownstoneIdBigEndian]) { stage in
+        BluenetCase("BLN/SCAN/BV-08", nodes: 2, brokenBy: [.bluenetCrownstoneIdBigEndian, .bluenetRSSIAsText]) { stage in
             try await stage.subject.startScanning(.all)
             let state = CrownstoneServiceData(crownstoneId: 0x0107, crownstoneStateId: 0x0203, switchState: 100, eventBitmask: 5,
                                               powerUsage: 1500, accumulatedEnergy: 123_456)
@@ -115,7 +115,13 @@ enum BluenetScanCases {
                   let decoded = BluenetPublication.canonical(fields), decoded == BluenetPublication.canonical(expected) else {
                 return .fail("the Crownstone's serviceData.\(uuid) is not \(expected) (as advertised): \(published.object)")
             }
-            return .pass("every Crownstone field decoded as advertised")
+            // "Advertisement": handle, name and rssi beside the service data. 127 is the HCI's
+            // "RSSI not available" (btvirt reports it), else a level in dBm.
+            guard let handle = published.handle, !handle.isEmpty, published.name == crownstone.name,
+                  let rssi = BluenetPublication.integer(published.fields?["rssi"]), (-127...20).contains(rssi) || rssi == 127 else {
+                return .fail("the Crownstone's advertisement lacks a handle, its name \(crownstone.name) or an integer rssi in dBm: \(published.object)")
+            }
+            return .pass("every Crownstone field decoded as advertised; handle \(handle), rssi \(rssi)")
         },
     ]
 }

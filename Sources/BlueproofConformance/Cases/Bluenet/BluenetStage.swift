@@ -31,10 +31,8 @@ final class BluenetStage: Sendable {
 
     var publications: BluenetPublicationLog { subject.publications }
 
-    /// The profile's connect timeout ("Methods": connect, 3 s).
-    var connectTimeout: Duration { .seconds((try? context.profile.int("bluenet.connect_timeout_s")) ?? 3) }
-    /// The profile's disconnect timeout ("Methods": disconnect, 2 s).
-    var disconnectTimeout: Duration { .seconds((try? context.profile.int("bluenet.disconnect_timeout_s")) ?? 2) }
+    var connectTimeout: Duration { context.bluenetConnectTimeout }
+    var disconnectTimeout: Duration { context.bluenetDisconnectTimeout }
     /// How long a link the subject ends may take to end at the tester: the timeout and 3 s more.
     var disconnectWait: Duration { disconnectTimeout + .seconds(3) }
 
@@ -186,4 +184,11 @@ extension BluenetPublication {
     static func parse(_ text: String) -> [String: Any]? {
         (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any]
     }
+}
+
+extension CaseContext {
+    /// The profile's connect timeout ("Methods": connect, 3 s).
+    var bluenetConnectTimeout: Duration { .seconds((try? profile.int("bluenet.connect_timeout_s")) ?? 3) }
+    /// The profile's disconnect timeout ("Methods": disconnect, 2 s).
+    var bluenetDisconnectTimeout: Duration { .seconds((try? profile.int("bluenet.disconnect_timeout_s")) ?? 2) }
 }

@@ -22,7 +22,9 @@ extension DUTTransmitterProvider {
                 throw TransmitterUnavailable("the implementation speaks control protocol \(version): the Bluenet commands need \(controlProtocolBluenet)")
             }
             do {
-                let library = try await Self.library(over: client, clock: context.clock)
+                // A promise settles on the library's own timers: it is answered within them and 30 s more.
+                let limit = max(context.bluenetConnectTimeout, context.bluenetDisconnectTimeout) + .seconds(30)
+                let library = try await Self.library(over: client, clock: context.clock, promiseLimit: limit)
                 context.log.note("Bluenet library \(subject.name)")
                 return library
             } catch let refused as BluenetStartRefused {
@@ -35,7 +37,7 @@ extension DUTTransmitterProvider {
         }
     }
 
-    private static func library(over client: ControlClient, clock: some Clock<Duration>) async throws -> any BluenetControl {
-        try await ControlBluenetSubject.start(client, clock: clock)
+    private static func library(over client: ControlClient, clock: some Clock<Duration>, promiseLimit: Duration) async throws -> any BluenetControl {
+        try await ControlBluenetSubject.start(client, clock: clock, promiseLimit: promiseLimit)
     }
 }

@@ -33,11 +33,14 @@ extension DefectiveBluenet {
         return nil
     }
 
-    /// Tracks the UUID of every beacon in `beacons` once, under ``untrackedGroup``.
-    static func rangeEvery(_ beacons: AsyncStream<IBeacon>, on inner: any BluenetControl) -> Task<Void, Never> {
+    /// Tracks the UUID of every beacon in `beacons` once, under ``untrackedGroup``; with `gate`,
+    /// only once the caller tracked a UUID of its own.
+    static func rangeEvery(_ beacons: AsyncStream<IBeacon>, on inner: any BluenetControl, once gate: TrackedUUID? = nil) -> Task<Void, Never> {
         Task {
             var ranged: Set<BluetoothUUID> = []
-            for await beacon in beacons where ranged.insert(beacon.proximityUUID).inserted {
+            for await beacon in beacons {
+                if let gate, gate.value.withLock({ $0 }) == nil { continue }
+                guard ranged.insert(beacon.proximityUUID).inserted else { continue }
                 try? await inner.trackUUID(beacon.proximityUUIDString, groupId: untrackedGroup)
             }
         }

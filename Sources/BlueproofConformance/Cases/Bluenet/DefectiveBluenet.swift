@@ -12,7 +12,8 @@ public final class DefectiveBluenet: BluenetControl {
     public let defects: Set<Defect>
     public let publications = BluenetPublicationLog(limit: BluenetPublication.maximumPerLibrary)
     private let relay: Task<Void, Never>
-    /// Tracks every beacon heard (``Defect/bluenetRangesUntracked``).
+    /// Tracks every beacon heard (``Defect/bluenetRangesUntracked``), or every one heard once
+    /// any UUID is tracked (``Defect/bluenetTrackingRangesEvery``).
     private let untracked: Task<Void, Never>?
     /// Whether a connect fulfilled since the last disconnect (for bluenetDisconnectNeedsConnection).
     private let connected = Mutex(false)
@@ -30,6 +31,7 @@ public final class DefectiveBluenet: BluenetControl {
     public static func connection(_ defects: Set<Defect>) -> BluenetConnection.Configuration {
         var configuration = BluenetConnection.Configuration()
         if defects.contains(.bluenetConnectTimeoutShort) { configuration.connectTimeout = .seconds(2) }
+        if defects.contains(.bluenetConnectTimeoutLong) { configuration.connectTimeout = .seconds(30) }
         return configuration
     }
 
@@ -45,7 +47,8 @@ public final class DefectiveBluenet: BluenetControl {
         self.inner = inner
         self.defects = defects
         self.another = another
-        untracked = defects.contains(.bluenetRangesUntracked) ? Self.rangeEvery(beacons, on: inner) : nil
+        untracked = defects.contains(.bluenetRangesUntracked) ? Self.rangeEvery(beacons, on: inner)
+            : defects.contains(.bluenetTrackingRangesEvery) ? Self.rangeEvery(beacons, on: inner, once: trackedUUID) : nil
         let source = inner.publications
         let log = publications
         let tracked = trackedUUID
@@ -115,8 +118,11 @@ public final class DefectiveBluenet: BluenetControl {
         let outcome = await inner.connect(handle)
         pending.withLock { $0 -= 1 }
         if outcome == .fulfilled { connected.withLock { $0 = true } }
-        guard defects.contains(.bluenetConnectNeverGivesUp), case .rejected = outcome else { return outcome }
-        await Self.untilCancelled()
+        if defects.contains(.bluenetConnectNeverGivesUp), case .rejected = outcome {
+            await Self.untilCancelled()
+        } else if defects.contains(.bluenetSwitchNeverGivesUp), case .rejected(.connection(.disconnectTimeout)) = outcome {
+            await Self.untilCancelled()
+        }
         return outcome
     }
 
@@ -184,6 +190,12 @@ public final class DefectiveBluenet: BluenetControl {
             publication.object = publication.object.replacingOccurrences(of: ".Maj:", with: ":Maj.")
             publication.stringified = publication.object
         }
+        if defects.contains(.bluenetRSSIAsText), publication.topic == .advertisementData {
+            publication.object = rewrite(publication.object) { object in
+                if let rssi = object["rssi"] { object["rssi"] = "\(rssi)" }
+            }
+            publication.stringified = publication.object
+        }
         if defects.contains(.bluenetStringifyDropsRSSI) {
             publication.stringified = rewrite(publication.stringified) { $0["rssi"] = nil }
         }
@@ -200,6 +212,6 @@ public final class DefectiveBluenet: BluenetControl {
 }
 
 /// The UUID a broken variant last tracked, shared with its relay of publications.
-private final class TrackedUUID: Sendable {
+final class TrackedUUID: Sendable {
     let value = Mutex<String?>(nil)
 }

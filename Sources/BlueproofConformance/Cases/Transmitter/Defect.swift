@@ -193,9 +193,21 @@ public enum Defect: String, CaseIterable, Sendable, Codable {
     // issue 18: Bluenet disconnect unanswered (BLN/CONN/BI-02)
     /// A disconnect whose disconnection is never confirmed is never settled.
     case bluenetDisconnectNeverGivesUp
+    // issue 18: Bluenet connect while connected, the current link's end unconfirmed (BLN/CONN/BI-04)
+    /// A connect whose dropping of the current device ends in the disconnect timeout is never settled.
+    case bluenetSwitchNeverGivesUp
+    // issue 18: the Advertisement's own fields (BLN/SCAN/BV-08)
+    /// An advertisement's rssi is published as text ("-65"), in its JSON and stringified alike.
+    case bluenetRSSIAsText
+    // issue 18: Bluenet ranging beside a stranger (BLN/BCN/BI-02)
+    /// Once any UUID is tracked, every iBeacon heard is ranged, whatever its UUID.
+    case bluenetTrackingRangesEvery
     // issue 18: Bluenet connect behind the radio proxy (BLN/CONN/BV-01, BV-02)
     /// connect gives up after 2 s, not 3; a connect while one is pending leaves that one pending.
     case bluenetConnectTimeoutShort, bluenetConnectLeavesPending
+    // issue 18: Bluenet connect to a device that answers too late (BLN/CONN/BI-01)
+    /// connect gives up after 30 s, not 3.
+    case bluenetConnectTimeoutLong
 
     /// The engine defect this is, if it lives in the engine.
     public var engine: TransmitterDefects? {
