@@ -56,8 +56,10 @@ public actor ControlClient: TransmitterControl {
     /// Raw log levels, unencodable values and licences come from version 3 on.
     public func takesHarnessCalls() async -> Bool { protocolVersion >= 3 }
 
-    /// Connects and waits for the server's `hello`.
-    public static func connect(to spec: TransportSpec, timeout: Duration = .seconds(30)) async throws(TransmitterError) -> ControlClient {
+    /// Connects and waits for the server's `hello` (up to `helloTimeout`, by default the
+    /// commands' `timeout`).
+    public static func connect(to spec: TransportSpec, timeout: Duration = .seconds(30),
+                               helloTimeout: Duration? = nil) async throws(TransmitterError) -> ControlClient {
         let socket: StreamSocket
         do {
             socket = try StreamSocket.connect(to: spec)
@@ -68,7 +70,7 @@ public actor ControlClient: TransmitterControl {
         await client.startReading()
         let greeting: ControlEvent
         do {
-            greeting = try await withTimeout(timeout, what: "the hello of \(spec)") {
+            greeting = try await withTimeout(helloTimeout ?? timeout, what: "the hello of \(spec)") {
                 guard let result = await client.hello.wait() else { throw CancellationError() }
                 return try result.get()
             }

@@ -189,13 +189,14 @@ struct ControlBluenetTests {
         let host = ScriptedHost()
         let (server, _) = try Self.serve(host)
         defer { server.close() }
-        let client = try await ControlClient.connect(to: server.address, timeout: .milliseconds(300))
+        // A command timeout shorter than the promise; the hello of a loaded machine gets longer.
+        let client = try await ControlClient.connect(to: server.address, timeout: .seconds(2), helloTimeout: .seconds(30))
         let subject = try await ControlBluenetSubject.start(client, clock: ContinuousClock(), promiseLimit: .seconds(10))
         let library = try #require(await host.made.first(within: .seconds(5)) { _ in true })
         let first = Task { await subject.connect("slow") }
         #expect(await library.calls.wait(for: "connect slow"))
         // The client's own timeout passes with the promise still pending: a duration, not an event.
-        try await Task.sleep(for: .milliseconds(900))
+        try await Task.sleep(for: .milliseconds(2500))
         #expect(await subject.connect("fast") == .fulfilled)
         #expect(await first.value == .rejected(.connection(.aborted)))
         #expect(await subject.harnessFailure() == nil)
