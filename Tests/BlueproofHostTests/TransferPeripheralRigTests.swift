@@ -10,7 +10,7 @@ import Testing
 /// test plays the controller and the central, decides when packets are completed, and runs
 /// the role's timeouts on a ``ManualClock`` (issue 14, "Transfer roles"). A payload of 100
 /// bytes at ATT_MTU 23 goes as 5 notifications of 20 bytes and "EOM", each one ACL packet.
-@Suite("Transfer peripheral on a scripted controller", .timeLimit(.minutes(1)))
+@Suite("Transfer peripheral on a scripted controller", .timeLimit(.minutes(3)))
 struct TransferPeripheralRigTests {
     static let payload = (0..<100).map { UInt8($0) }
     static let handle = LEHostRobustnessTests.handle
