@@ -47,10 +47,12 @@ struct BluenetCaseVerdictTests {
         func bluenet(on node: Int, for context: CaseContext) async throws -> any BluenetControl { subject }
     }
 
-    /// The verdict of a case whose script concludes `outcome` (or throws) on `subject`.
-    static func verdict(of outcome: CaseOutcome?, on subject: Subject) async throws -> CaseOutcome {
+    /// The verdict of a case whose script concludes `outcome` (or throws `thrown`, by default an
+    /// unmet precondition) on `subject`.
+    static func verdict(of outcome: CaseOutcome?, on subject: Subject,
+                        thrown: any Error & Sendable = BluenetPreconditionNotMet("the script threw")) async throws -> CaseOutcome {
         let item = BluenetCase("BLN/SCAN/BV-05", nodes: 1, brokenBy: []) { _ in
-            guard let outcome else { throw BluenetPreconditionNotMet("the script threw") }
+            guard let outcome else { throw thrown }
             return outcome
         }
         let entry = try #require(try Fixtures.catalogue().entries.first { $0.id == item.id })
@@ -65,6 +67,16 @@ struct BluenetCaseVerdictTests {
             let outcome = try await Self.verdict(of: concluded, on: Subject(failure: "the control channel to the Bluenet library failed: gone"))
             #expect(outcome.verdict == .error && outcome.reason.contains("gone"), "\(String(describing: concluded)): \(outcome.reason)")
         }
+    }
+
+    @Test("a rule broken while setting up fails the case with its reason; an unmet precondition is an error; a failed channel makes either an error")
+    func brokenWhileSettingUp() async throws {
+        let broken = try await Self.verdict(of: nil, on: Subject(), thrown: BluenetRuleBroken("ranged, but never in one round"))
+        #expect(broken.verdict == .fail && broken.reason == "ranged, but never in one round", "\(broken.reason)")
+        let unmet = try await Self.verdict(of: nil, on: Subject())
+        #expect(unmet.verdict == .error && unmet.reason.contains("the script threw"), "\(unmet.reason)")
+        let gone = try await Self.verdict(of: nil, on: Subject(failure: "gone"), thrown: BluenetRuleBroken("ranged, but never in one round"))
+        #expect(gone.verdict == .error && gone.reason.contains("gone"), "\(gone.reason)")
     }
 
     @Test("a pass on a log past its bound is an error naming the bound; a fail stands; a pass within it stands")

@@ -143,6 +143,69 @@ struct SparkCaseDefectTests {
         #expect(try !Self.namedByLastComponent(Self.net(caller: .fileNameFromFirstComponent)))
     }
 
+    @Test("strayFrames: the peer ignores a version-2 copy of each control frame as malformed; the reference sends none it cannot read")
+    func strayFrames() throws {
+        for (defects, stray) in [(SparkDefects(), false), (SparkDefects.strayFrames, true)] {
+            let net = Self.net(caller: defects)
+            _ = try net.on(Self.a) { try $0.startDataConnection(to: Self.b) }
+            net.pump()
+            let unreadable = net.take(Self.b).filter { event in
+                guard case let .ignored(peer, .malformed(error)) = event else { return false }
+                return peer == Self.a && error.reason == .unknownVersion(SparkLimits.version + 1)
+            }
+            #expect(unreadable.isEmpty != stray, "\(defects.names): \(unreadable)")
+        }
+    }
+
+    @Test("closeCancelsConnection: closing one channel cancels a send queued on another; the reference delivers it whole")
+    func closeCancelsConnection() throws {
+        for (defects, delivered) in [(SparkDefects(), true), (SparkDefects.closeCancelsConnection, false)] {
+            let net = Self.net(caller: defects)
+            let (out, incoming) = try net.connect(Self.a, Self.b)
+            let (closed, open) = try net.on(Self.a) { core in
+                (try core.createDataChannel(out, description: "closed"), try core.createDataChannel(out, description: "open"))
+            }
+            let block = [UInt8](repeating: 0xB5, count: 1000)
+            _ = try net.on(Self.a) { core in
+                _ = try core.send([UInt8](repeating: 1, count: 5000), toChannel: closed, on: out)
+                _ = try core.send(block, toChannel: open, on: out)
+                try core.closeDataChannel(out, channel: closed)
+            }
+            net.pump()
+            let received = net.take(Self.b).flatMap { event -> [UInt8] in
+                if case .dataAvailable(incoming, let data) = event, data.id == open { data.data } else { [] }
+            }
+            #expect((received == block) == delivered, "\(defects.names): \(received.count) bytes on the open channel")
+        }
+    }
+
+    @Test("incomingMetadataLimitLow: an offer with 4096 bytes of metadata is declined as malformed; the reference reports it offered")
+    func incomingMetadataLimit() throws {
+        let metadata = String(repeating: "m", count: SparkLimits.maxMetadataBytes)
+        for (defects, offered) in [(SparkDefects(), true), (SparkDefects.incomingMetadataLimitLow, false)] {
+            let net = Self.net(callee: defects)
+            let out = try net.on(Self.a) { try $0.startDataConnection(to: Self.b, metadata: metadata) }
+            net.pump()
+            let incoming = SparkConnectionID(peer: Self.a, number: out.number, outgoing: false)
+            #expect(net.take(Self.b).contains(.offered(incoming, metadata: metadata)) == offered, "\(defects.names)")
+            #expect(net.take(Self.a).contains(.ended(out, .malformed, by: .remote)) != offered, "\(defects.names)")
+        }
+    }
+
+    @Test("doneReportedTwice: a data send reports done at its last chunk and again at its done frame; the reference once, last")
+    func doneOnce() throws {
+        for (defects, dones) in [(SparkDefects(), 1), (SparkDefects.doneReportedTwice, 2)] {
+            let net = Self.net(caller: defects)
+            let (out, _) = try net.connect(Self.a, Self.b)
+            let send = try net.on(Self.a) { try $0.send([UInt8](repeating: 7, count: 50_000), description: "d", on: out) }
+            net.pump()
+            let progress = net.take(Self.a).compactMap { event -> SparkProgress? in
+                if case .sendProgress(out, send, let progress) = event { progress } else { nil }
+            }
+            #expect(progress.filter(\.done).count == dones && progress.last?.done == true, "\(defects.names): \(progress)")
+        }
+    }
+
     @Test("every defect has a name, and the names are unique")
     func names() {
         #expect(Set(SparkDefects.named.map(\.name)).count == SparkDefects.named.count)

@@ -38,7 +38,7 @@ extension Integration {
                 }
                 // issue 18: Bluenet
                 if let bluenetCase = item as? BluenetCase {
-                    return (item.id.rawValue, ["defect " + bluenetCase.brokenBy.map { "`\($0.rawValue)`" }.sorted().joined(separator: " + ")],
+                    return (item.id.rawValue, ["defect " + bluenetCase.brokenBy.map { "`\($0.rawValue)`" }.sorted().joined(separator: " or ")],
                             "RunBluenetTests")
                 }
                 let id = item.id.rawValue

@@ -10,6 +10,17 @@ extension Integration {
     @Suite("Bluenet cases on btvirt", .serialized)
     struct RunBluenetTests {
         static let ids = BluenetCases.all().map(\.id.rawValue)
+        /// Each case with each defect that breaks it, one at a time ("BLN/SCAN/BV-01 bluenetScanAllCrownstonesOnly"):
+        /// a defect that fails its case only beside another would not show the rule it names.
+        static let variants = BluenetCases.all().flatMap { item in item.brokenBy.map(\.rawValue).sorted().map { "\(item.id.rawValue) \($0)" } }
+
+        /// The case and the defect of a ``variants`` entry.
+        static func variant(_ entry: String) throws -> (item: BluenetCase, defect: Defect) {
+            let parts = entry.split(separator: " ").map(String.init)
+            let item = try #require(BluenetCases.all().first { $0.id.rawValue == parts.first })
+            let defect = try #require(parts.last.flatMap(Defect.init(rawValue:)), "\(entry)")
+            return (item, defect)
+        }
 
         @Test("btvirt: every BLN case passes on the reference Bluenet library", .requires(.btvirt, .preload),
               .timeLimit(.minutes(5)))
@@ -24,16 +35,16 @@ extension Integration {
             }
         }
 
-        @Test("btvirt: each BLN case fails on its broken variant", .requires(.btvirt, .preload), .timeLimit(.minutes(5)),
-              arguments: Self.ids)
-        func variantFails(id: String) async throws {
+        @Test("btvirt: each BLN case fails on each of its broken variants alone", .requires(.btvirt, .preload), .timeLimit(.minutes(5)),
+              arguments: Self.variants)
+        func variantFails(variant: String) async throws {
             try RequiredComponent.require(.btvirt, .preload)
-            let item = try #require(BluenetCases.all().first { $0.id.rawValue == id })
+            let (item, defect) = try Self.variant(variant)
             let folder = try WorkFolder("run-bln-broken")
             defer { folder.cleanUp() }
-            let report = try await RunTransmitterTests.run([id], defects: item.brokenBy, in: folder)
+            let report = try await RunTransmitterTests.run([item.id.rawValue], defects: [defect], in: folder)
             let outcome = try #require(report.cases.first)
-            #expect(outcome.verdict == .fail, "\(id) with \(item.brokenBy.map(\.rawValue).sorted()): \(outcome.verdict) \(outcome.reasonWithFrames)")
+            #expect(outcome.verdict == .fail, "\(variant): \(outcome.verdict) \(outcome.reasonWithFrames)")
         }
 
         // issue 18: the Bluenet library over the control protocol
@@ -98,15 +109,15 @@ extension Integration {
         }
 
         @Test("a broken Bluenet library behind the control protocol fails the case its defect breaks", .requires(.btvirt, .preload, .cli),
-              .timeLimit(.minutes(3)), arguments: Self.ids)
-        func dutVariantFails(id: String) async throws {
+              .timeLimit(.minutes(3)), arguments: Self.variants)
+        func dutVariantFails(variant: String) async throws {
             try RequiredComponent.require(.btvirt, .preload, .cli)
-            let item = try #require(BluenetCases.all().first { $0.id.rawValue == id })
+            let (item, defect) = try Self.variant(variant)
             let folder = try WorkFolder("run-bln-dut-broken")
             defer { folder.cleanUp() }
-            let result = try Self.againstDUTExec([id], defects: item.brokenBy, in: folder)
+            let result = try Self.againstDUTExec([item.id.rawValue], defects: [defect], in: folder)
             let outcome = try #require(result.report?.cases.first, "\(result.stdout)")
-            #expect(outcome.verdict == .fail, "\(id) with \(item.brokenBy.map(\.rawValue).sorted()): \(outcome.verdict) \(outcome.reasonWithFrames)\n\(outcome.log.joined(separator: "\n"))")
+            #expect(outcome.verdict == .fail, "\(variant): \(outcome.verdict) \(outcome.reasonWithFrames)\n\(outcome.log.joined(separator: "\n"))")
         }
     }
 }

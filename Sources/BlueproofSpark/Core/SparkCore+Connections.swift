@@ -79,6 +79,7 @@ extension SparkCore {
         guard connections[id] == nil else { return events.append(.ignored(peer: id.peer, .unexpected(id, kind: 2))) }
         let refusal: SparkEndReason? =
             if offer.callee != configuration.registrationID || offer.caller != id.peer { .malformed }
+            else if configuration.defects.contains(.incomingMetadataLimitLow) && offer.metadata.utf8.count > SparkLimits.maxMetadataBytes - 96 { .malformed }
             else if !configuration.defects.contains(.keyUnchecked),
                     configuration.defects.contains(.keyPresenceOnly) ? keys[id.peer] == nil : keys[id.peer] != offer.callerKey { .keyError }
             else if configuration.concurrency != .single && connections.count >= configuration.concurrency.limit { .tooManyConnections }
@@ -115,7 +116,8 @@ extension SparkCore {
             connections[id]?.deadline = nil
             if !configuration.defects.contains(.acceptUnreported) { events.append(.accepted(id)) }
         case .decline(let reason) where id.outgoing && record.state == .offering:
-            tearDown(id, reason: reason, by: .remote, notify: false)
+            let reported = reason == .keyError && configuration.defects.contains(.remoteKeyErrorAsDeclined) ? .declined : reason
+            tearDown(id, reason: reported, by: .remote, notify: false)
         case .end(let reason):
             tearDown(id, reason: reason, by: .remote, notify: false)
         default:

@@ -89,8 +89,9 @@ extension SparkCore {
                     frame = .chunk(transfer: transfer.header.transfer, bytes: bytes)
                     queue.bulk[0] = .transfer(transfer)
                     let backwards = configuration.defects.contains(.progressBackwards) && transfer.offset == 2 * UInt64(count)
+                    let early = configuration.defects.contains(.doneReportedTwice) && transfer.offset == transfer.header.size
                     if !configuration.defects.contains(.progressSkipped) {
-                        events.append(.sendProgress(id, send: transfer.send, SparkProgress(fraction: backwards ? 0 : transfer.fraction, done: false)))
+                        events.append(.sendProgress(id, send: transfer.send, SparkProgress(fraction: backwards ? 0 : transfer.fraction, done: early)))
                     }
                 case .failure where configuration.defects.contains(.vanishedFileEndsAsDone):
                     queue.bulk.removeFirst()

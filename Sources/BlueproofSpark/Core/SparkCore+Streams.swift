@@ -50,8 +50,9 @@ extension SparkCore {
 
     mutating func dropStreamSends(on id: SparkConnectionID, channel: UInt32) {
         var dropped = 0
+        let everyChannel = configuration.defects.contains(.closeCancelsConnection)
         cancelSends(on: id, matching: { item in
-            guard case .stream(_, _, let itemChannel, let bytes) = item, itemChannel == channel else { return false }
+            guard case .stream(_, _, let itemChannel, let bytes) = item, itemChannel == channel || everyChannel else { return false }
             dropped += bytes.count
             return true
         }, error: .channelClosed(channel), report: configuration.defects.isDisjoint(with: [.streamDoneWhenQueued, .cancelledUnreported]))

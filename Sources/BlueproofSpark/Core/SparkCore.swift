@@ -83,6 +83,7 @@ public struct SparkCore {
         // surfaced as the frame not sent rather than a trap.
         guard let bytes = try? envelope(id, frame).encoded() else { return }
         queues[id.peer, default: PeerQueue()].control.append(bytes)
+        if configuration.defects.contains(.strayFrames) { queues[id.peer, default: PeerQueue()].control.append([SparkLimits.version &+ 1] + bytes.dropFirst()) }
     }
 
     mutating func newSendID() -> UInt64 {

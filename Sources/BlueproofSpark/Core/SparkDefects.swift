@@ -106,6 +106,22 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
     /// The callee accepts (the accept reaches the caller) without reporting
     /// `dataConnectionAccepted` itself (SPK/CONN/BV-01).
     public static let calleeAcceptUnreported = SparkDefects(rawValue: 1 << 46)
+    /// Every control frame goes out twice: as itself and as a copy of a later version (`0x02`)
+    /// that a version-1 peer cannot read and ignores (docs/spark-wire.md, "Header"; every SPK
+    /// case, listed under SPK/STRM/BV-01).
+    public static let strayFrames = SparkDefects(rawValue: 1 << 47)
+    /// `closeDataChannel` cancels the queued sends of every channel of the connection, not only
+    /// the closed one's (SPK/STRM/BI-01).
+    public static let closeCancelsConnection = SparkDefects(rawValue: 1 << 48)
+    /// The callee declines as malformed an offer with more than 4000 bytes of metadata: a
+    /// receiving bound under the document's 4096 (SPK/CONN/BV-04, BV-05).
+    public static let incomingMetadataLimitLow = SparkDefects(rawValue: 1 << 49)
+    /// A data or file send reports `done` when its last chunk is handed to the link, and again
+    /// when its `done` frame is (SPK/FILE/BV-01, BV-03).
+    public static let doneReportedTwice = SparkDefects(rawValue: 1 << 50)
+    /// The caller reports a callee's key-error decline as a plain decline: the key error is
+    /// not told on the caller's side (SPK/CONN/BI-03).
+    public static let remoteKeyErrorAsDeclined = SparkDefects(rawValue: 1 << 51)
 
     /// Every defect by name, for reports and the broken-variant table.
     public static let named: [(name: String, defect: SparkDefects)] = [
@@ -130,6 +146,9 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
         ("stalledFramesDropped", .stalledFramesDropped), ("endKeepsSends", .endKeepsSends),
         ("creditsOverrun", .creditsOverrun), ("cancelledSendsDelivered", .cancelledSendsDelivered),
         ("cancelledSendsFlushed", .cancelledSendsFlushed), ("calleeAcceptUnreported", .calleeAcceptUnreported),
+        ("strayFrames", .strayFrames), ("closeCancelsConnection", .closeCancelsConnection),
+        ("incomingMetadataLimitLow", .incomingMetadataLimitLow), ("doneReportedTwice", .doneReportedTwice),
+        ("remoteKeyErrorAsDeclined", .remoteKeyErrorAsDeclined),
     ]
 
     /// The names of the defects in this set, in `named` order.

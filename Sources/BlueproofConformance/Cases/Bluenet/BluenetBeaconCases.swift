@@ -13,6 +13,8 @@ enum BluenetBeaconCases {
 
     /// The subject at the origin, the beacon 2 m away: about -65 dBm, always in range.
     static let room = BluenetStage.scenario(testers: [("beacon", 2, 0)])
+    /// The RSSI a subject may report of a beacon 2 m away in ``room`` (-65 dBm without noise).
+    static let heardRSSI = -70 ... -60
 
     /// Tracks ``uuid`` for ``group``, starts the beacon, and waits for the first ranging round.
     static func ranging(_ stage: BluenetStage) async throws -> BluenetPublication? {
@@ -47,7 +49,8 @@ enum BluenetBeaconCases {
             guard rounds.regular else { return .fail("ranging rounds: \(rounds.summary)") }
             return .pass("ranging rounds: \(rounds.summary)")
         },
-        BluenetCase("BLN/BCN/BV-05", nodes: 2, brokenBy: [.bluenetRegionNamedByUUID], radioScenario: room, quietWindow: BluenetStage.timerWait(1)) { stage in
+        BluenetCase("BLN/BCN/BV-05", nodes: 2, brokenBy: [.bluenetRegionNamedByUUID, .bluenetRegionEnteredEveryRound], radioScenario: room,
+                    quietWindow: BluenetStage.timerWait(3)) { stage in
             _ = try await ranging(stage)
             guard let entered = await stage.publications.first(within: BluenetStage.airWait, where: { $0.topic == .enterRegion && $0.subscription == nil }) else {
                 return .fail("no enterRegion within \(BluenetStage.airWait) of its beacon coming into range")
@@ -55,7 +58,12 @@ enum BluenetBeaconCases {
             guard entered.object == "\"\(group)\"" else {
                 return .fail("enterRegion carried \(entered.object), not the group id \"\(group)\"")
             }
-            return .pass("enterRegion \(entered.object)")
+            // Entered once: the beacon stays in range for two more rounds and more.
+            let regionEvents = await stage.publishedWhileQuiet { [.enterRegion, .exitRegion].contains($0.topic) && $0.subscription == nil }
+            guard regionEvents.count == 1 else {
+                return .fail("one entry into the region published \(regionEvents.map { "\($0.topic) \($0.object)" }) while its beacon stayed in range")
+            }
+            return .pass("enterRegion \(entered.object), once")
         },
         {
             // The document gives no time for leaving a region; the reference's is 30 s. A

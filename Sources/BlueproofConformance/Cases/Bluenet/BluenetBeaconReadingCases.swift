@@ -90,14 +90,20 @@ enum BluenetBeaconReadingCases {
             }
             return .pass("nothing ranged in \(BluenetStage.quietWait) of scanning beside two iBeacons; once one UUID was tracked, only that one")
         },
-        BluenetCase("BLN/BCN/BV-01", nodes: 2, brokenBy: [.bluenetIBeaconUUIDReversed], radioScenario: Beacons.room, quietWindow: BluenetStage.timerWait(1)) { stage in
+        BluenetCase("BLN/BCN/BV-01", nodes: 2, brokenBy: [.bluenetIBeaconUUIDReversed, .bluenetRangedRSSIZero], radioScenario: Beacons.room,
+                    quietWindow: BluenetStage.timerWait(1)) { stage in
             let packet = try await rangedPacket(stage)
             guard (packet["uuid"] as? String)?.uppercased() == Beacons.uuid else {
                 return .fail("the packet's uuid is \(packet["uuid"] ?? "absent"), not the advertised proximity UUID \(Beacons.uuid)")
             }
             guard BluenetPublication.integer(packet["major"]) != nil, BluenetPublication.integer(packet["minor"]) != nil,
-                  let rssi = BluenetPublication.integer(packet["rssi"]), (-127...20).contains(rssi) else {
-                return .fail("the packet lacks an integer major, minor or an rssi in dBm: \(packet)")
+                  let rssi = BluenetPublication.integer(packet["rssi"]) else {
+                return .fail("the packet lacks an integer major, minor or rssi: \(packet)")
+            }
+            // The proxy reports the beacon at about -65 dBm (2 m): neither 0 ("unknown") nor the
+            // frame's measured power (-59 dBm at 1 m) is what was heard.
+            guard Beacons.heardRSSI.contains(rssi) else {
+                return .fail("the packet's rssi is \(rssi), not the level the beacon was heard at (about -65 dBm, \(Beacons.heardRSSI.lowerBound) to \(Beacons.heardRSSI.upperBound)): \(packet)")
             }
             return .pass("uuid \(Beacons.uuid), major \(packet["major"] ?? ""), minor \(packet["minor"] ?? ""), rssi \(rssi)")
         },

@@ -5,9 +5,9 @@ import BlueproofBluenetHost
 extension BluenetLocationCases {
     static let all: [BluenetCase] = [
         BluenetCase("BLN/LOC/BI-01", nodes: 4, brokenBy: [.bluenetLocationBeforeFingerprint], radioScenario: scenario,
-                    quietWindow: BluenetStage.quietWait) { stage in
+                    quietWindow: predictionWait) { stage in
             let start = try await enter(stage, set: 0)
-            let early = await stage.publishedWhileQuiet(from: start) { locationTopics.contains($0.topic) && $0.subscription == nil }
+            let early = await stage.publishedWhileQuiet(from: start, for: predictionWait) { locationTopics.contains($0.topic) && $0.subscription == nil }
             guard early.isEmpty else { return .fail("published \(early.map { "\($0.topic) \($0.object)" }) with no fingerprint loaded or finalized") }
             // Once a fingerprint is loaded, the same beacons give a location: the quiet was the rule.
             let loaded = stage.publications.events.count
@@ -15,23 +15,23 @@ extension BluenetLocationCases {
             guard await event(stage, .currentLocation, "A", from: loaded) != nil else {
                 throw BluenetPreconditionNotMet("no currentLocation \"A\" within \(BluenetStage.airWait) of loading A's fingerprint either")
             }
-            return .pass("no location event in \(BluenetStage.quietWait) of ranging 3 beacons without a fingerprint; A once loaded")
+            return .pass("no location event in \(predictionWait) of ranging 3 beacons without a fingerprint; A once loaded")
         },
         BluenetCase("BLN/LOC/BI-02", nodes: 4, brokenBy: [.bluenetPredictsWithTwoBeacons], radioScenario: scenario,
-                    quietWindow: BluenetStage.quietWait) { stage in
+                    quietWindow: predictionWait) { stage in
             let minimum = (try? stage.context.profile.int("bluenet.min_beacons_for_prediction")) ?? 3
             guard (2...beaconNodes.count).contains(minimum) else {
                 throw BluenetPreconditionNotMet("bluenet.min_beacons_for_prediction \(minimum): the case has \(beaconNodes.count) beacons")
             }
             try await load(stage, [0])
             let start = try await enter(stage, set: 0, nodes: 1...(minimum - 1))
-            let predicted = await stage.publishedWhileQuiet(from: start) { locationTopics.contains($0.topic) && $0.subscription == nil }
+            let predicted = await stage.publishedWhileQuiet(from: start, for: predictionWait) { locationTopics.contains($0.topic) && $0.subscription == nil }
             guard predicted.isEmpty else { return .fail("with \(minimum - 1) beacons in range: \(predicted.map { "\($0.topic) \($0.object)" })") }
             let more = try await place(stage, set: 0, nodes: 1...minimum)
             guard await event(stage, .currentLocation, "A", from: more) != nil else {
                 throw BluenetPreconditionNotMet("no currentLocation \"A\" within \(BluenetStage.airWait) with \(minimum) beacons in range either")
             }
-            return .pass("no prediction from \(minimum - 1) beacons in \(BluenetStage.quietWait); A from \(minimum)")
+            return .pass("no prediction from \(minimum - 1) beacons in \(predictionWait); A from \(minimum)")
         },
         {
             // Leaving the region takes the reference 30 s (BluenetBeaconCases.referenceRegionExit).
@@ -65,7 +65,7 @@ extension BluenetLocationCases {
             }
             return .pass("after abort, getFingerprint has nothing (finalize \(finalized ? "succeeded" : "was refused"))")
         },
-        BluenetCase("BLN/LOC/BV-01", nodes: 4, brokenBy: [.bluenetNeedsFourBeacons], radioScenario: scenario, quietWindow: BluenetStage.timerWait(1)) { stage in
+        BluenetCase("BLN/LOC/BV-01", nodes: 4, brokenBy: [.bluenetNeedsFourBeacons, .bluenetRangingPerBeacon], radioScenario: scenario, quietWindow: BluenetStage.timerWait(1)) { stage in
             let minimum = (try? stage.context.profile.int("bluenet.min_beacons_for_prediction")) ?? 3
             guard beaconNodes.contains(minimum) else {
                 throw BluenetPreconditionNotMet("bluenet.min_beacons_for_prediction \(minimum): the case has \(beaconNodes.count) beacons")
@@ -88,29 +88,47 @@ extension BluenetLocationCases {
             guard located.regular else { return .fail("currentLocation: \(located.summary)") }
             return .pass("currentLocation: \(located.summary)")
         },
-        BluenetCase("BLN/LOC/BV-03", nodes: 4, brokenBy: [.bluenetExitLocationMissing], radioScenario: scenario, quietWindow: BluenetStage.timerWait(2)) { stage in
+        BluenetCase("BLN/LOC/BV-03", nodes: 4, brokenBy: [.bluenetExitLocationMissing, .bluenetLocationEnteredEveryRound], radioScenario: scenario,
+                    quietWindow: BluenetStage.timerWait(4)) { stage in
             try await load(stage, [0, 1])
             let start = try await enter(stage, set: 0)
             guard let inA = await event(stage, .enterLocation, "A", from: start), let fromA = stage.publications.events.firstIndex(of: inA) else {
                 throw BluenetPreconditionNotMet("no enterLocation \"A\" within \(BluenetStage.airWait) of A's beacons in range")
             }
+            // Two rounds in A before moving: entered once, not again while there.
+            try await rounds(stage, 2, from: fromA + 1)
             try await place(stage, set: 1)
             guard let inB = await event(stage, .enterLocation, "B", from: fromA), let toB = stage.publications.events.firstIndex(of: inB) else {
                 return .fail("no enterLocation \"B\" within \(BluenetStage.airWait) of B's beacons replacing A's")
             }
-            let between = stage.publications.events[fromA..<toB].filter { $0.topic == .exitLocation && $0.subscription == nil }
-            guard between.map(\.object) == ["\"A\""] else {
-                return .fail("between enterLocation A and enterLocation B: exitLocation \(between.map(\.object)), not once \"A\"")
+            let between = stage.publications.events[(fromA + 1)..<toB].filter { $0.subscription == nil }
+            let exits = between.filter { $0.topic == .exitLocation }, reentries = between.filter { $0.topic == .enterLocation }
+            guard reentries.isEmpty else {
+                return .fail("in A, before moving to B: enterLocation \(reentries.map(\.object)) again after enterLocation \"A\"")
             }
-            return .pass("exitLocation \"A\" then enterLocation \"B\"")
+            guard exits.map(\.object) == ["\"A\""] else {
+                return .fail("between enterLocation A and enterLocation B: exitLocation \(exits.map(\.object)), not once \"A\"")
+            }
+            return .pass("enterLocation \"A\" once, exitLocation \"A\" then enterLocation \"B\"")
         },
-        BluenetCase("BLN/LOC/BV-04", nodes: 4, brokenBy: [.bluenetFinalizeDiscards], radioScenario: scenario, quietWindow: BluenetStage.timerWait(3)) { stage in
+        BluenetCase("BLN/LOC/BV-04", nodes: 4, brokenBy: [.bluenetFinalizeDiscards, .bluenetFinalizeKeepsLastRound, .bluenetFingerprintRSSIMagnitude],
+                    radioScenario: scenario, quietWindow: BluenetStage.timerWait(5)) { stage in
             try await collecting(stage)
+            // Two rounds published after startCollecting returned (the ones `collecting` waited
+            // for may have been published before it took effect): at least two were collected.
+            try await rounds(stage, 2, from: stage.publications.events.count)
             try await stage.subject.finalizeFingerprint(groupId: Beacons.group, locationId: "A")
             guard let fingerprint = await stored(stage, "A") else { return .fail("getFingerprint(\(Beacons.group), A) is nil after finalizeFingerprint") }
             let expected = idStrings(set: 0)
             guard Set(fingerprint.samples.keys) == expected, fingerprint.samples.values.allSatisfy({ !$0.isEmpty }) else {
                 return .fail("getFingerprint returned \(fingerprint.text), not RSSI values for each of \(expected.sorted())")
+            }
+            if let (beacon, values) = fingerprint.samples.first(where: { $0.value.count < 2 }) {
+                return .fail("after two ranging rounds collected, the fingerprint holds \(values.count) RSSI value(s) of \(beacon): \(fingerprint.text)")
+            }
+            if let (beacon, values) = fingerprint.samples.first(where: { !$0.value.allSatisfy(Beacons.heardRSSI.contains) }) {
+                return .fail("the fingerprint's RSSI values of \(beacon) are \(values), not the levels it was heard at (about -65 dBm, "
+                    + "\(Beacons.heardRSSI.lowerBound) to \(Beacons.heardRSSI.upperBound))")
             }
             return .pass("getFingerprint: \(fingerprint.text)")
         },

@@ -48,17 +48,31 @@ enum BluenetLocationCases {
         return try await heard(stage, idStrings(set: set, nodes: nodes), from: start)
     }
 
-    /// The index of the first ranging round from `start` that heard exactly `expected`.
+    /// The index of the first ranging round from `start` that heard exactly `expected`. Every
+    /// one of them ranged, but never in one round, breaks "iBeaconAdvertisement: the ranged
+    /// beacons, once a second" (``BluenetRuleBroken``); some never ranged is a precondition not met.
     static func heard(_ stage: BluenetStage, _ expected: Set<String>, from start: Int) async throws -> Int {
         let round = await stage.publications.first(within: BluenetStage.airWait, from: start) {
-            $0.topic == .iBeaconAdvertisement && $0.subscription == nil
-                && Set((BluenetPublication.parseArray($0.object) ?? []).compactMap { $0["idString"] as? String }) == expected
+            $0.topic == .iBeaconAdvertisement && $0.subscription == nil && Set(ranged(in: $0)) == expected
         }
         guard let round, let index = stage.publications.events.firstIndex(of: round) else {
+            let rounds = stage.publications.events.dropFirst(start).filter { $0.topic == .iBeaconAdvertisement && $0.subscription == nil }
+            if expected.isSubset(of: rounds.flatMap(ranged)) {
+                throw BluenetRuleBroken("\(expected.sorted()) were all ranged within \(BluenetStage.airWait), but never in one round: "
+                    + "\(rounds.count) iBeaconAdvertisement(s) of \(rounds.map { ranged(in: $0).count }.max() ?? 0) packet(s) at most")
+            }
             throw BluenetPreconditionNotMet("no ranging round of exactly \(expected.sorted()) within \(BluenetStage.airWait) of their advertising")
         }
         return index
     }
+
+    /// The idStrings of a ranging round's packets.
+    static func ranged(in round: BluenetPublication) -> [String] {
+        (BluenetPublication.parseArray(round.object) ?? []).compactMap { $0["idString"] as? String }
+    }
+
+    /// How long the absence of a prediction is watched (BI-01, BI-02): five ranging rounds.
+    static let predictionWait: Duration = .seconds(5)
 
     /// trackUUID, then location `set` in range.
     @discardableResult

@@ -8,17 +8,42 @@ import Foundation
 /// Crownstone (node 2) advertise. btvirt reports an advertiser when its advertising starts, so
 /// the testers start after the subject's scan.
 enum BluenetScanCases {
+    /// The plain device (node 1) and the Crownstone (node 2) 2 m from the subject, their
+    /// advertisements and scan responses repeated every 100 ms (btvirt reports each once).
+    static let pair = BluenetStage.scenario(testers: [("plain", 2, 0), ("crownstone", 0, 2)])
+
     static let all: [BluenetCase] = [
-        BluenetCase("BLN/SCAN/BV-01", nodes: 3, brokenBy: [.bluenetScanAllCrownstonesOnly]) { stage in
+        BluenetCase("BLN/SCAN/BV-01", nodes: 3, brokenBy: [.bluenetScanAllCrownstonesOnly, .bluenetScanResponseNotMerged],
+                    radioScenario: pair, quietWindow: BluenetStage.quietWait) { stage in
             try await stage.subject.startScanning(.all)
             let plain = try await stage.plainDevice(1)
             let crownstone = try await stage.crownstone(2)
-            for (what, name) in [("the plain device", plain), ("the Crownstone", crownstone.name)] {
-                guard await stage.advertisement(from: name) != nil else {
+            var handles: [(what: String, handle: String, complete: @Sendable (BluenetPublication) -> Bool)] = []
+            for (what, name, complete) in [("the plain device", plain, { @Sendable (p: BluenetPublication) in p.fields?["serviceData"] is [Any] }),
+                                           ("the Crownstone", crownstone.name, { @Sendable (p: BluenetPublication) in p.isCrownstone })] {
+                guard let first = await stage.advertisement(from: name) else {
                     return .fail("startScanning published nothing from \(what) \(name) within \(BluenetStage.airWait)")
                 }
+                guard let handle = first.handle, await stage.advertisement(from: name, withServiceData: true) != nil else {
+                    return .fail("startScanning published \(what) \(name) but never with its scan response's service data within \(BluenetStage.airWait): \(first.object)")
+                }
+                handles.append((what, handle, complete))
             }
-            return .pass("startScanning published both the plain device and the Crownstone")
+            // "advertisementData: when an advertisement packet is received", each in the shape of
+            // its device: the proxy repeats both packets of each every 100 ms, and a device whose
+            // scan response was heard keeps its service data in every later advertisement.
+            let from = stage.publications.events.count
+            let watched = await stage.publishedWhileQuiet(from: from) { $0.topic == .advertisementData }
+            for (what, handle, complete) in handles {
+                let published = watched.filter { $0.handle == handle }
+                guard published.count >= 4 else {
+                    return .fail("\(what) advertises twice every 100 ms, but startScanning published \(published.count) of its advertisements in \(BluenetStage.quietWait)")
+                }
+                if let partial = published.first(where: { !complete($0) }) {
+                    return .fail("\(what) was published without the service data of its scan response, heard before: \(partial.object)")
+                }
+            }
+            return .pass("startScanning published both the plain device and the Crownstone, every advertisement with its scan response's service data")
         },
         BluenetCase("BLN/SCAN/BV-02", nodes: 3, brokenBy: [.bluenetCrownstoneFilterIgnored], quietWindow: BluenetStage.quietWait) { stage in
             try await stage.subject.startScanning(.crownstones)

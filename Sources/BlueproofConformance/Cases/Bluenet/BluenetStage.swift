@@ -72,10 +72,11 @@ final class BluenetStage: Sendable {
         }
     }
 
-    /// Publications after the first `start` that `matches` picks, once ``quietWait`` passed
-    /// (the time the subject is given to publish what it must not).
-    func publishedWhileQuiet(from start: Int = 0, _ matches: @escaping @Sendable (BluenetPublication) -> Bool) async -> [BluenetPublication] {
-        _ = await publications.first(within: Self.quietWait, from: start) { _ in false }
+    /// Publications after the first `start` that `matches` picks, once `window` (by default
+    /// ``quietWait``) passed: the time the subject is given to publish what it must not.
+    func publishedWhileQuiet(from start: Int = 0, for window: Duration = quietWait,
+                             _ matches: @escaping @Sendable (BluenetPublication) -> Bool) async -> [BluenetPublication] {
+        _ = await publications.first(within: window, from: start) { _ in false }
         return publications.events.dropFirst(start).filter(matches)
     }
 
@@ -153,6 +154,14 @@ final class BluenetStage: Sendable {
         await subject.stop()
         for crownstone in crownstones.withLock({ $0 }) { await crownstone.stop() }
     }
+}
+
+/// The subject broke a documented rule while a case was setting up another (the verdict is
+/// `fail`): a ranging round split over several iBeaconAdvertisements, say.
+struct BluenetRuleBroken: Error, CustomStringConvertible {
+    let reason: String
+    init(_ reason: String) { self.reason = reason }
+    var description: String { reason }
 }
 
 /// A BLN case could not set up what its rule is about (the verdict is `error`).

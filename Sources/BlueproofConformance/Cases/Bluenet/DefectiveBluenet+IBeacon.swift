@@ -49,7 +49,8 @@ extension DefectiveBluenet {
     /// An iBeaconAdvertisement's packets as the iBeacon defects among `defects` read them.
     static func misread(_ text: String, by defects: Set<Defect>) -> String {
         let reversed = defects.contains(.bluenetIBeaconUUIDReversed), swapped = defects.contains(.bluenetMajorMinorLittleEndian)
-        guard reversed || swapped, let packets = BluenetPublication.parseArray(text) else { return text }
+        let unheard = defects.contains(.bluenetRangedRSSIZero)
+        guard reversed || swapped || unheard, let packets = BluenetPublication.parseArray(text) else { return text }
         let misread = packets.map { packet -> String in
             guard let uuid = (packet["uuid"] as? String).flatMap(BluetoothUUID.init), let major = (packet["major"] as? Int).flatMap(UInt16.init(exactly:)),
                   let minor = (packet["minor"] as? Int).flatMap(UInt16.init(exactly:)), let rssi = packet["rssi"] as? Int else {
@@ -58,7 +59,7 @@ extension DefectiveBluenet {
             var beacon = IBeacon(proximityUUID: uuid, major: major, minor: minor, measuredPower: 0)
             if reversed { beacon.proximityUUID = BluetoothUUID(bigEndian: uuid.bigEndianBytes.reversed()) }
             if swapped { (beacon.major, beacon.minor) = (major.byteSwapped, minor.byteSwapped) }
-            return IBeaconPacket(beacon: beacon, rssi: rssi).stringify()
+            return IBeaconPacket(beacon: beacon, rssi: unheard ? 0 : rssi).stringify()
         }
         return "[" + misread.joined(separator: ",") + "]"
     }

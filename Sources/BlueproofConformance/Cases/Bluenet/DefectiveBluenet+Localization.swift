@@ -31,6 +31,7 @@ extension DefectiveBluenet {
         guard !defects.contains(.bluenetFinalizeDiscards) else { return await inner.abortCollectingFingerprint() }
         try await inner.finalizeFingerprint(groupId: groupId, locationId: locationId)
         locations.fingerprinted.withLock { $0 = true }
+        locations.finalized.withLock { _ = $0.insert(locationId) }
     }
 
     public func loadFingerprint(groupId: String, locationId: String, fingerprint: String) async throws {
@@ -44,7 +45,12 @@ extension DefectiveBluenet {
     }
 
     public func getFingerprint(groupId: String, locationId: String) async -> String? {
-        await inner.getFingerprint(groupId: groupId, locationId: locationId)
+        let fingerprint = await inner.getFingerprint(groupId: groupId, locationId: locationId)
+        guard let fingerprint, locations.finalized.withLock({ $0.contains(locationId) }),
+              var samples = BluenetPublication.parse(fingerprint) as? [String: [Int]] else { return fingerprint }
+        if defects.contains(.bluenetFinalizeKeepsLastRound) { samples = samples.mapValues { Array($0.suffix(1)) } }
+        if defects.contains(.bluenetFingerprintRSSIMagnitude) { samples = samples.mapValues { $0.map(abs) } }
+        return BluenetPublication.canonical(samples) ?? fingerprint
     }
 }
 
@@ -52,13 +58,35 @@ extension DefectiveBluenet {
 final class LocationRelay: Sendable {
     /// Whether a fingerprint was loaded or finalized.
     let fingerprinted = Mutex(false)
+    /// The locations whose fingerprints were collected and finalized (not loaded).
+    let finalized = Mutex<Set<String>>([])
     /// The last enterLocation's and currentLocation's data.
     private let last = Mutex<(entered: String?, current: String?)>((nil, nil))
+    /// The region and the location the subject is in (entered and not yet left), as published.
+    private let inside = Mutex<(region: String?, location: String?)>((nil, nil))
 
     /// What the subject under `defects` publishes for the inner library's `publication`.
     func relay(_ publication: BluenetPublication, by defects: Set<Defect>) -> [BluenetPublication] {
         guard publication.subscription == nil else { return [publication] }
+        let (region, location) = inside.withLock { inside in
+            switch publication.topic {
+            case .enterRegion: inside.region = publication.object
+            case .exitRegion: inside.region = nil
+            case .enterLocation: inside.location = publication.object
+            case .exitLocation: inside.location = nil
+            default: break
+            }
+            return inside
+        }
         switch publication.topic {
+        case .iBeaconAdvertisement where defects.contains(.bluenetRangingPerBeacon):
+            return (BluenetPublication.parseArray(publication.object) ?? []).compactMap(BluenetPublication.canonical).map {
+                Self.event(.iBeaconAdvertisement, "[\($0)]", like: publication)
+            }
+        case .iBeaconAdvertisement where defects.contains(.bluenetRegionEnteredEveryRound):
+            if let region { return [publication, Self.event(.enterRegion, region, like: publication)] }
+        case .currentLocation where defects.contains(.bluenetLocationEnteredEveryRound):
+            if let location { return [Self.event(.enterLocation, location, like: publication), publication] }
         case .iBeaconAdvertisement where defects.contains(.bluenetLocationBeforeFingerprint) && !fingerprinted.withLock({ $0 })
             && (BluenetPublication.parseArray(publication.object)?.count ?? 0) >= 3:
             return [publication, Self.event(.currentLocation, "\"unknown\"", like: publication)]

@@ -55,6 +55,7 @@ public final class DefectiveBluenet: BluenetControl {
         let locations = locations
         relay = Task {
             var rounds = 0
+            var reports: [String: Int] = [:]
             // Follows the inner log as it grows, changing each publication as the defects say.
             await source.follow { next in
                 if next.topic == .iBeaconAdvertisement, defects.contains(.bluenetRangingEveryOtherRound) {
@@ -63,6 +64,10 @@ public final class DefectiveBluenet: BluenetControl {
                 }
                 if next.topic == .exitRegion, defects.contains(.bluenetRegionNeverLeft) { return }
                 var altered = Self.altered(next, by: defects)
+                if next.topic == .advertisementData, defects.contains(.bluenetScanResponseNotMerged), let handle = next.handle {
+                    reports[handle, default: 0] += 1
+                    if reports[handle, default: 0].isMultiple(of: 2) { altered = Self.unmerged(altered) }
+                }
                 if next.topic == .enterRegion, defects.contains(.bluenetRegionNamedByUUID), let uuid = tracked.value.withLock({ $0 }) {
                     altered.object = "\"\(uuid)\""
                     altered.stringified = altered.object
@@ -199,6 +204,14 @@ public final class DefectiveBluenet: BluenetControl {
         if defects.contains(.bluenetStringifyDropsRSSI) {
             publication.stringified = rewrite(publication.stringified) { $0["rssi"] = nil }
         }
+        return publication
+    }
+
+    /// `publication` as an advertising report alone would give it: no scan response service data.
+    static func unmerged(_ publication: BluenetPublication) -> BluenetPublication {
+        var publication = publication
+        publication.object = rewrite(publication.object) { $0["serviceData"] = nil }
+        publication.stringified = rewrite(publication.stringified) { $0["serviceData"] = nil }
         return publication
     }
 

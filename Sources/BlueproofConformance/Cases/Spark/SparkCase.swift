@@ -57,12 +57,34 @@ struct SparkCase: ConformanceCase {
             await stage.stop()
             throw error
         }
+        // Whatever the case's rule, a frame of the subject's that its peer could not read fails it.
+        if [.pass, .inconclusive].contains(outcome.verdict), let unreadable = Self.unreadable(stage) { outcome = .fail(unreadable) }
         // A control channel that broke mid-case: nothing it reported can be trusted.
         if let subject = stage.subject as? ControlSparkSubject, let failure = await subject.client.failure {
             outcome = .error("the control channel to the implementation failed mid-case: \(failure.detail ?? failure.summary)")
         }
         await stage.stop()
         return outcome.unlessOverflowed([stage.subject.events.overflow] + stage.testers.map(\.events.overflow))
+    }
+}
+
+extension SparkCase {
+    /// The first frame of the subject's a tester could not read (docs/spark-wire.md, "Header"
+    /// and "Exchange": ignored as malformed, or an offer declined as malformed), nil when none.
+    static func unreadable(_ stage: SparkStage) -> String? {
+        let subject = stage.subject.registrationID
+        for tester in stage.testers {
+            for event in tester.events.events {
+                switch event {
+                case let .ignored(peer, .malformed(error)) where peer == subject:
+                    return "the subject sent a frame its peer could not read (docs/spark-wire.md, \"Header\"): \(error)"
+                case let .ended(id, .malformed, by: .local) where id.peer == subject:
+                    return "the subject's offer was declined as malformed (docs/spark-wire.md, \"Exchange\"): connection \(id.number)"
+                default: continue
+                }
+            }
+        }
+        return nil
     }
 }
 

@@ -8,9 +8,16 @@ enum SparkConnectionCases {
                                    metadata(SparkLimits.maxMetadataBytes - 1, "SPK/CONN/BV-04"), metadata(SparkLimits.maxMetadataBytes, "SPK/CONN/BV-05")]
 
     /// How the subject's connection `id` first settled: accepted, or ended with a reason by a side.
-    enum Settled: Sendable, Equatable {
+    enum Settled: Sendable, Equatable, CustomStringConvertible {
         case accepted
         case ended(SparkEndReason, SparkSide)
+
+        var description: String {
+            switch self {
+            case .accepted: "accepted"
+            case .ended(let reason, let side): "ended (\(reason), by the \(side) side)"
+            }
+        }
     }
 
     /// How incoming or outgoing `id` first settled; with `available`, an incoming offer made
@@ -193,7 +200,7 @@ enum SparkConnectionCases {
 
     /// Keys not exchanged: the subject's own offer fails with the key error before anything is
     /// sent, and a caller whose key it does not hold, or holds wrong, is declined with the key error.
-    static let keyError = SparkCase("SPK/CONN/BI-03", brokenBy: [.keyUnchecked, .checkedAfterSending, .keyPresenceOnly]) { stage in
+    static let keyError = SparkCase("SPK/CONN/BI-03", brokenBy: [.keyUnchecked, .checkedAfterSending, .keyPresenceOnly, .remoteKeyErrorAsDeclined]) { stage in
         try await stage.link(0, keys: false)
         let tester = stage.testers[0]
         // The tester holds the subject's key from the start, so an offer sent in spite of the key error would be offered there.
@@ -211,7 +218,7 @@ enum SparkConnectionCases {
             let theirs = stage.mirror(offered, peer: tester.registrationID)
             let atSubject = try await stage.expectSubject("an offer from a caller it \(held) made available or ended", settled(theirs, available: true))
             guard atSubject == .ended(.keyError, .local) else {
-                return .fail("an offer from a caller the subject \(held) was \(atSubject == .accepted ? "made available" : "\(atSubject)"), not declined with the key error")
+                return .fail("an offer from a caller the subject \(held) was \(atSubject == .accepted ? "made available" : atSubject.description), not declined with the key error")
             }
             // Its answer follows on the same channel any offer the subject sent first, so it is the barrier.
             let atTester = try await stage.expectTester(0, "an answer to an offer the subject \(held)", settled(offered))
@@ -219,7 +226,16 @@ enum SparkConnectionCases {
         }
         let received = tester.events.events.filter { if case .offered(let id, _) = $0 { id.peer == stage.subject.registrationID } else { false } }
         guard received.isEmpty else { return .fail("the offer refused with the key error still reached the peer: \(received)") }
-        return .pass("without keys exchanged the subject's offer failed with the key error and nothing was sent; callers it holds no key, or a wrong key, for were declined (key error)")
+        // The caller's side: the subject holds the tester's key, the tester a wrong one for the
+        // subject, so the tester declines with the key error, which the subject must report.
+        try await stage.subject.recordKey(tester.keyID, for: tester.registrationID)
+        await tester.perform { $0.recordKey(stage.subject.keyID.map { $0 ^ 0xA5 }, for: stage.subject.registrationID) }
+        let out = try await stage.subject.startDataConnection(to: tester.registrationID, metadata: "wrong key at the callee")
+        let answered = try await stage.expectSubject("the answer to an offer its callee holds a wrong key for", settled(out))
+        guard answered == .ended(.keyError, .remote) else {
+            return .fail("an offer its callee declined with the key error (kMediaFailureKeyError on both sides) ended at the subject as \(answered)")
+        }
+        return .pass("without keys exchanged the subject's offer failed with the key error and nothing was sent; callers it holds no key, or a wrong key, for were declined (key error); a callee's key-error decline was reported as the key error")
     }
 
     /// Metadata over 4096 bytes of UTF-8 is refused by the API and never sent: one byte over in
@@ -355,9 +371,10 @@ enum SparkConnectionCases {
     }
 
     /// Metadata of `bytes` (at or under the limit) is accepted and arrives whole, in ASCII and
-    /// in three-byte characters (so a limit counted other than in UTF-8 bytes shows).
+    /// in three-byte characters (so a limit counted other than in UTF-8 bytes shows): sent by
+    /// the subject, and offered to it.
     static func metadata(_ bytes: Int, _ id: CaseID) -> SparkCase {
-        SparkCase(id, brokenBy: [.metadataLimitLow, .metadataAsciiOnly]) { stage in
+        SparkCase(id, brokenBy: [.metadataLimitLow, .metadataAsciiOnly, .incomingMetadataLimitLow]) { stage in
             try await stage.link(0)
             let texts = [String(repeating: "m", count: bytes), threeByteText(bytes)]
             for text in texts {
@@ -373,7 +390,24 @@ enum SparkConnectionCases {
                     return .fail("the offer's \(bytes) bytes of metadata (\(text.count) characters) arrived as \(got.utf8.count) bytes that differ")
                 }
             }
-            return .pass("\(bytes) bytes of metadata, in ASCII and in three-byte characters, were accepted and arrived whole")
+            // The subject as callee: the same metadata offered to it is reported whole.
+            let tester = stage.testers[0]
+            for text in texts {
+                let out = try await tester.perform { try $0.startDataConnection(to: stage.subject.registrationID, metadata: text) }
+                let incoming = stage.mirror(out, peer: tester.registrationID)
+                let reported = try? await stage.subject.events.first("incomingDataConnectionOffered with \(bytes) bytes of metadata", within: SparkStage.eventTimeout) {
+                    event -> String? in if case .offered(incoming, let metadata) = event { metadata } else { nil }
+                }
+                guard let reported else {
+                    let ended = tester.events.events.first { if case .ended(out, _, _) = $0 { true } else { false } }
+                    return .fail("an offer to the subject with \(bytes) bytes (\(text.count) characters) of metadata was never reported offered"
+                        + (ended.map { ": \($0)" } ?? " within \(SparkStage.eventTimeout)"))
+                }
+                guard reported == text else {
+                    return .fail("an offer to the subject with \(bytes) bytes of metadata (\(text.count) characters) was reported with \(reported.utf8.count) bytes that differ")
+                }
+            }
+            return .pass("\(bytes) bytes of metadata, in ASCII and in three-byte characters, were accepted and arrived whole, sent by the subject and offered to it")
         }
     }
 }

@@ -11,6 +11,8 @@ enum SparkFileCases {
         guard let last = progress.last, last.done, last.error == nil, last.fraction == 1 else {
             return "the send ended with \(progress.last.map { "\($0)" } ?? "nothing"), not done at 1"
         }
+        let dones = progress.filter(\.done).count
+        guard dones == 1 else { return "the send reported done \(dones) times" }
         let fractions = progress.dropLast().map(\.fraction)
         guard fractions.allSatisfy({ $0 != nil }) else { return "a progress event had no fraction" }
         let values = fractions.compactMap { $0 }
@@ -163,7 +165,7 @@ enum SparkFileCases {
     }
 
     /// A data block send reports rising progress, then completion; the peer gets it whole.
-    static let sendProgress = SparkCase("SPK/FILE/BV-01", brokenBy: [.progressSkipped, .progressBackwards]) { stage in
+    static let sendProgress = SparkCase("SPK/FILE/BV-01", brokenBy: [.progressSkipped, .progressBackwards, .doneReportedTwice]) { stage in
         let (out, incoming) = try await stage.subjectSending()
         let block = sparkPattern(300_000, seed: 6)
         let send = try await stage.subject.send(block, description: "bv-01", on: out)
@@ -173,6 +175,8 @@ enum SparkFileCases {
             if case .dataAvailable(incoming, let data) = event, data.description == "bv-01", data.transferComplete { data.data } else { nil }
         }
         guard arrived == block else { return .fail("the peer received \(arrived.count) bytes, not the \(block.count) sent") }
+        // Judged again once the block arrived: nothing of the send's may follow its done.
+        if let fault = progressFault(stage.subjectProgress(send, on: out)) { return .fail("once the block arrived: \(fault)") }
         return .pass("\(progress.count - 1) progress event(s) rising to 1, then done; the block arrived whole")
     }
 
@@ -201,7 +205,7 @@ enum SparkFileCases {
     }
 
     /// A file send names the file by its path's last component, reports progress and completes.
-    static let fileName = SparkCase("SPK/FILE/BV-03", brokenBy: .fileNameFromFirstComponent) { stage in
+    static let fileName = SparkCase("SPK/FILE/BV-03", brokenBy: [.fileNameFromFirstComponent, .doneReportedTwice]) { stage in
         let (out, incoming) = try await stage.subjectSending()
         let content = sparkPattern(200_000, seed: 8)
         let path = try await stage.subject.placeFile(content, at: "bv-03/nested/bv-03.bin")
@@ -214,6 +218,7 @@ enum SparkFileCases {
         guard file.name == "bv-03.bin" else { return .fail("the file from \(path) arrived named \"\(file.name)\", not \"bv-03.bin\"") }
         guard file.transferComplete, let received = file.path,
               FileManager.default.contents(atPath: received).map(Array.init) == content else { return .fail("the file arrived as \(file)") }
+        if let fault = progressFault(stage.subjectProgress(send, on: out)) { return .fail("once the file arrived: \(fault)") }
         return .pass("the file arrived named bv-03.bin, whole, after rising progress and done")
     }
 

@@ -179,7 +179,12 @@ final class SparkStage: Sendable {
     /// failed); a send that never ends within `limit` is the subject's failure.
     func subjectSend(_ send: UInt64, on id: SparkConnectionID, within limit: Duration = transferTimeout) async throws -> [SparkProgress] {
         _ = try await expectSubject("the end of send \(send)", within: limit, Self.end(of: send, on: id))
-        return subject.events.events.compactMap { event in
+        return subjectProgress(send, on: id)
+    }
+
+    /// Every progress report of send `send` on `id` the subject made so far.
+    func subjectProgress(_ send: UInt64, on id: SparkConnectionID) -> [SparkProgress] {
+        subject.events.events.compactMap { event in
             if case .sendProgress(id, send, let progress) = event { progress } else { nil }
         }
     }

@@ -13,14 +13,19 @@ enum SparkStreamCases {
     }
 
     /// Closing a channel cancels its sends still queued: none completes after the close, each
-    /// is reported cancelled, and the peer receives nothing more on the channel.
-    static let closeCancels = SparkCase("SPK/STRM/BI-01", brokenBy: [.closeKeepsPending, .closeUnannounced, .streamDoneWhenQueued, .cancelledUnreported]) { stage in
+    /// is reported cancelled, and the peer receives nothing more on the channel. A bystander
+    /// channel's send, queued behind them, is not the close's to cancel: it arrives whole.
+    static let closeCancels = SparkCase("SPK/STRM/BI-01", brokenBy: [.closeKeepsPending, .closeUnannounced, .streamDoneWhenQueued, .cancelledUnreported,
+                                                                    .closeCancelsConnection]) { stage in
         let (out, incoming) = try await stage.subjectSending()
         let tester = stage.testers[0]
         let channel = try await stage.subject.createDataChannel(out, description: "closed with sends pending")
+        let bystander = try await stage.subject.createDataChannel(out, description: "open beside it")
         var sends: [UInt64] = []
         let blocks = (0..<4).map { sparkPattern(256 << 10, seed: UInt8($0)) }
         for block in blocks { sends.append(try await stage.subject.send(block, toChannel: channel, on: out)) }
+        let besideBlock = sparkPattern(64 << 10, seed: 0xB5)
+        let beside = try await stage.subject.send(besideBlock, toChannel: bystander, on: out)
         try await stage.subject.closeDataChannel(out, channel: channel)
         // The barrier: a block on a second channel, queued after the closed channel's sends.
         let barrier = try await stage.subject.createDataChannel(out, description: "after the close")
@@ -76,12 +81,17 @@ enum SparkStreamCases {
             }
         }
         guard late.isEmpty else { return .fail("the peer received \(late.count) block(s) on the channel after it was closed") }
+        let besideEnd = try await stage.subjectSend(beside, on: out).last
+        guard besideEnd?.done == true, received(tester, incoming, channel: bystander) == besideBlock else {
+            return .fail("closing one channel cancelled a send of another: send \(beside) on the open channel \(bystander) ended "
+                + "\(besideEnd.map { "\($0)" } ?? "unreported") and the peer received \(received(tester, incoming, channel: bystander).count) of its \(besideBlock.count) bytes")
+        }
         guard !cancelled.isEmpty else { return .inconclusive("every send had left before closeDataChannel: nothing was pending to cancel") }
         return .pass("closeDataChannel cancelled \(cancelled.count) pending send(s) (reported channelClosed); nothing more went out on the channel")
     }
 
     /// `createDataChannel` gives an id the peer knows and sends can use.
-    static let channelUsable = SparkCase("SPK/STRM/BV-01", brokenBy: .channelUnannounced) { stage in
+    static let channelUsable = SparkCase("SPK/STRM/BV-01", brokenBy: [.channelUnannounced, .strayFrames]) { stage in
         let (out, incoming) = try await stage.subjectSending()
         let channel = try await stage.subject.createDataChannel(out, description: "bv-01 channel")
         let block = sparkPattern(1000)

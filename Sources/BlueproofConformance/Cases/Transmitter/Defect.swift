@@ -202,6 +202,22 @@ public enum Defect: String, CaseIterable, Sendable, Codable {
     // issue 18: Bluenet ranging beside a stranger (BLN/BCN/BI-02)
     /// Once any UUID is tracked, every iBeacon heard is ranged, whatever its UUID.
     case bluenetTrackingRangesEvery
+    // issue 18: a device's advertisements once its scan response was heard (BLN/SCAN/BV-01)
+    /// Every other advertisement of a device is published without its service data, as if the
+    /// advertising report were published alone, its scan response not merged in.
+    case bluenetScanResponseNotMerged
+    // issue 18: the ranged packet's rssi (BLN/BCN/BV-01)
+    /// A ranged packet's rssi is 0 (CoreLocation's "unknown") although the beacon was heard.
+    case bluenetRangedRSSIZero
+    // issue 18: entered once (BLN/BCN/BV-05, BLN/LOC/BV-03)
+    /// enterRegion, and enterLocation, published again every ranging round while inside.
+    case bluenetRegionEnteredEveryRound, bluenetLocationEnteredEveryRound
+    // issue 18: one round, one array (BLN/LOC/BV-01)
+    /// Each ranging round is published as one iBeaconAdvertisement per beacon heard.
+    case bluenetRangingPerBeacon
+    // issue 18: what a collected fingerprint holds (BLN/LOC/BV-04)
+    /// A finalized fingerprint keeps each beacon's last sample only; or its RSSI values as magnitudes (65 for -65 dBm).
+    case bluenetFinalizeKeepsLastRound, bluenetFingerprintRSSIMagnitude
     // issue 18: Bluenet connect behind the radio proxy (BLN/CONN/BV-01, BV-02)
     /// connect gives up after 2 s, not 3; a connect while one is pending leaves that one pending.
     case bluenetConnectTimeoutShort, bluenetConnectLeavesPending
