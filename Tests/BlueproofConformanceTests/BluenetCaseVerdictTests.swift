@@ -50,7 +50,7 @@ struct BluenetCaseVerdictTests {
     /// The verdict of a case whose script concludes `outcome` (or throws `thrown`, by default an
     /// unmet precondition) on `subject`.
     static func verdict(of outcome: CaseOutcome?, on subject: Subject,
-                        thrown: any Error & Sendable = BluenetPreconditionNotMet("the script threw")) async throws -> CaseOutcome {
+                        thrown: any Error & Sendable = BluenetCaseStopped.preconditionNotMet("the script threw")) async throws -> CaseOutcome {
         let item = BluenetCase("BLN/SCAN/BV-05", nodes: 1, brokenBy: []) { _ in
             guard let outcome else { throw thrown }
             return outcome
@@ -71,11 +71,11 @@ struct BluenetCaseVerdictTests {
 
     @Test("a rule broken while setting up fails the case with its reason; an unmet precondition is an error; a failed channel makes either an error")
     func brokenWhileSettingUp() async throws {
-        let broken = try await Self.verdict(of: nil, on: Subject(), thrown: BluenetRuleBroken("ranged, but never in one round"))
+        let broken = try await Self.verdict(of: nil, on: Subject(), thrown: BluenetCaseStopped.ruleBroken("ranged, but never in one round"))
         #expect(broken.verdict == .fail && broken.reason == "ranged, but never in one round", "\(broken.reason)")
         let unmet = try await Self.verdict(of: nil, on: Subject())
         #expect(unmet.verdict == .error && unmet.reason.contains("the script threw"), "\(unmet.reason)")
-        let gone = try await Self.verdict(of: nil, on: Subject(failure: "gone"), thrown: BluenetRuleBroken("ranged, but never in one round"))
+        let gone = try await Self.verdict(of: nil, on: Subject(failure: "gone"), thrown: BluenetCaseStopped.ruleBroken("ranged, but never in one round"))
         #expect(gone.verdict == .error && gone.reason.contains("gone"), "\(gone.reason)")
     }
 

@@ -137,3 +137,36 @@ public enum SparkEvent: Hashable, Sendable {
     /// A received frame that changed nothing, and why.
     case ignored(peer: UInt64, SparkIgnored)
 }
+
+extension SparkProgress: CustomStringConvertible {
+    /// As a fail message quotes it: `done`, `failed: …`, `40% sent`, or `under way` (a stream send).
+    public var description: String {
+        if let error { return "failed: \(error)" }
+        if done { return "done" }
+        return fraction.map { "\(Int(($0 * 100).rounded()))% sent" } ?? "under way"
+    }
+}
+
+extension SparkEvent: CustomStringConvertible {
+    /// As a fail message quotes it, named for the callback, e.g. `ended from 7 #1 (malformed, by the remote side)`.
+    public var description: String {
+        switch self {
+        case .offering(let connection, let metadata): "offering \(connection) with \(metadata.utf8.count) bytes of metadata"
+        case .offered(let connection, let metadata): "offered \(connection) with \(metadata.utf8.count) bytes of metadata"
+        case .available(let connection): "available \(connection)"
+        case .accepted(let connection): "accepted \(connection)"
+        case .ended(let connection, let reason, let side): "ended \(connection) (\(reason), by the \(side) side)"
+        case .channelOpened(let connection, let channel, let text, let side):
+            "channel \(channel) opened on \(connection) by the \(side) side (\"\(text)\")"
+        case .channelClosed(let connection, let channel, let side): "channel \(channel) closed on \(connection) by the \(side) side"
+        case .sendProgress(let connection, let send, let progress): "send \(send) on \(connection): \(progress)"
+        case .dataAvailable(let connection, let data):
+            "\(data.kind) \(data.id) on \(connection): \(data.data.count) bytes"
+                + (data.transferComplete ? ", complete" : "") + (data.error.map { ", failed: \($0)" } ?? "")
+        case .fileAvailable(let connection, let file):
+            "file transfer \(file.transfer) (\(file.name)) on \(connection): \(Int((file.progress * 100).rounded()))%"
+                + (file.transferComplete ? ", complete" : "") + (file.error.map { ", failed: \($0)" } ?? "")
+        case .ignored(let peer, let why): "ignored from \(peer): \(why)"
+        }
+    }
+}

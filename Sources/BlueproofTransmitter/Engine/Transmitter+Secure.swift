@@ -46,11 +46,23 @@ extension Transmitter {
         return now.timeIntervalSince(last) <= limit
     }
 
-    /// Records activity with `user`, if its secure connection is still live.
+    /// Records activity with `user`, if its secure connection is still live: liveness is judged
+    /// on the record read under the session's lock, in the one read-modify-write that stores the
+    /// new time (and never on a session destroyed meanwhile, which `update` would make anew). A
+    /// session that cannot be read or written is logged as an error; the expiry then runs on from
+    /// the last activity stored.
     func refreshActivity(_ user: UserID) {
-        guard !defects.contains(.expiryNotRefreshed), secureConnectionIsLive(user) else { return }
+        guard !defects.contains(.expiryNotRefreshed) else { return }
         let time = now
-        _ = try? session.update { $0.secureConnections[user] = time }
+        do throws(TransmitterError) {
+            guard try session.load()?.secureConnections[user] != nil else { return }
+            _ = try session.update { record in
+                guard secureConnectionIsLive(user, record: record) else { return }
+                record.secureConnections[user] = time
+            }
+        } catch {
+            TransmitterLog.log(.error, "activity with \(user) not recorded: \(error)", user: identity?.userID)
+        }
     }
 
     func requestSecureConnection(_ peer: UserID) async {

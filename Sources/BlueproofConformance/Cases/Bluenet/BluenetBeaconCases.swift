@@ -27,7 +27,7 @@ enum BluenetBeaconCases {
     static let all: [BluenetCase] = [
         BluenetCase("BLN/BCN/BV-03", nodes: 2, brokenBy: [.bluenetIdStringMisjoined], radioScenario: room, quietWindow: BluenetStage.timerWait(1)) { stage in
             guard let round = try await ranging(stage) else {
-                throw BluenetPreconditionNotMet("no iBeaconAdvertisement within \(BluenetStage.airWait) of trackUUID(\(uuid)) with its beacon in range")
+                throw BluenetCaseStopped.preconditionNotMet("no iBeaconAdvertisement within \(BluenetStage.airWait) of trackUUID(\(uuid)) with its beacon in range")
             }
             let packets = BluenetPublication.parseArray(round.object) ?? []
             guard let packet = packets.first(where: { BluenetPublication.integer($0["major"]) == 258 }), let packetUUID = packet["uuid"] as? String,
@@ -43,7 +43,7 @@ enum BluenetBeaconCases {
         BluenetCase("BLN/BCN/BV-04", nodes: 2, brokenBy: [.bluenetRangingEveryOtherRound], radioScenario: room,
                     quietWindow: BluenetStage.intervalWatch) { stage in
             guard let first = try await ranging(stage) else {
-                throw BluenetPreconditionNotMet("no iBeaconAdvertisement within \(BluenetStage.airWait) of trackUUID(\(uuid)) with its beacon in range")
+                throw BluenetCaseStopped.preconditionNotMet("no iBeaconAdvertisement within \(BluenetStage.airWait) of trackUUID(\(uuid)) with its beacon in range")
             }
             let rounds = await stage.everyInterval(after: first)
             guard rounds.regular else { return .fail("ranging rounds: \(rounds.summary)") }
@@ -71,7 +71,7 @@ enum BluenetBeaconCases {
             var leaving = BluenetCase("BLN/BCN/BV-06", nodes: 2, brokenBy: [.bluenetRegionNeverLeft], radioScenario: room) { stage in
                 _ = try await ranging(stage)
                 guard await stage.publications.first(within: BluenetStage.airWait, where: { $0.topic == .enterRegion && $0.subscription == nil }) != nil else {
-                    throw BluenetPreconditionNotMet("no enterRegion within \(BluenetStage.airWait) of its beacon coming into range")
+                    throw BluenetCaseStopped.preconditionNotMet("no enterRegion within \(BluenetStage.airWait) of its beacon coming into range")
                 }
                 let quiet = stage.publications.events.count
                 if let early = stage.publications.events.first(where: { $0.topic == .exitRegion && $0.subscription == nil }) {

@@ -36,10 +36,10 @@ enum BluenetBeaconReadingCases {
     /// none is a precondition not met.
     static func rangedPacket(_ stage: BluenetStage) async throws -> [String: Any] {
         guard let round = try await Beacons.ranging(stage) else {
-            throw BluenetPreconditionNotMet("no iBeaconAdvertisement within \(BluenetStage.airWait) of trackUUID(\(Beacons.uuid)) with its beacon in range")
+            throw BluenetCaseStopped.preconditionNotMet("no iBeaconAdvertisement within \(BluenetStage.airWait) of trackUUID(\(Beacons.uuid)) with its beacon in range")
         }
         guard let packet = BluenetPublication.parseArray(round.object)?.first else {
-            throw BluenetPreconditionNotMet("the first ranging round carried no packet: \(round.object)")
+            throw BluenetCaseStopped.preconditionNotMet("the first ranging round carried no packet: \(round.object)")
         }
         return packet
     }
@@ -69,7 +69,7 @@ enum BluenetBeaconReadingCases {
                 try await stage.context.host(node).startAdvertising(LEAdvertisingParameters(data: try beacon.advertisingData.encodedLegacy(), connectable: false))
             }
             guard await stage.publications.first(within: BluenetStage.airWait, where: { $0.topic == .advertisementData }) != nil else {
-                throw BluenetPreconditionNotMet("the scanning subject published no advertisement within \(BluenetStage.airWait) with an iBeacon in range")
+                throw BluenetCaseStopped.preconditionNotMet("the scanning subject published no advertisement within \(BluenetStage.airWait) with an iBeacon in range")
             }
             let untracked = await stage.publishedWhileQuiet { [.iBeaconAdvertisement, .enterRegion, .exitRegion].contains($0.topic) }
             guard untracked.isEmpty else {
@@ -79,7 +79,7 @@ enum BluenetBeaconReadingCases {
             let start = stage.publications.events.count
             try await stage.subject.trackUUID(Beacons.uuid, groupId: Beacons.group)
             guard await stage.publications.first(within: BluenetStage.airWait, from: start, where: { $0.topic == .iBeaconAdvertisement }) != nil else {
-                throw BluenetPreconditionNotMet("no iBeaconAdvertisement within \(BluenetStage.airWait) of trackUUID(\(Beacons.uuid)) either")
+                throw BluenetCaseStopped.preconditionNotMet("no iBeaconAdvertisement within \(BluenetStage.airWait) of trackUUID(\(Beacons.uuid)) either")
             }
             // Tracking one UUID ranges that one only: the stranger stays out of every round.
             let rounds = await stage.publishedWhileQuiet(from: start) { $0.topic == .iBeaconAdvertisement && $0.subscription == nil }

@@ -48,7 +48,7 @@ struct BluenetCase: ConformanceCase {
         let failure = await subject.harnessFailure()
         await stage.stop()
         if let failure { return .error(failure) }
-        if case let .failure(broken as BluenetRuleBroken) = concluded { return .fail(broken.reason) }
+        if case let .failure(stopped as BluenetCaseStopped) = concluded { return stopped.outcome }
         let outcome = try concluded.get()
         // A pass rests on what was kept: publications past the log's bound may hold what it forbids.
         if outcome.verdict == .pass, let overflow = subject.publications.overflow {

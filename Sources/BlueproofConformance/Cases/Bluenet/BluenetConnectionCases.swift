@@ -42,7 +42,7 @@ enum BluenetConnectionCases {
                     quietWindow: BluenetStage.timerWait(2)) { stage in
             let timeout = stage.connectTimeout
             guard timeout + slack < lateAnswerDelay else {
-                throw BluenetPreconditionNotMet("the profile's connect timeout (\(timeout)) and \(slack) more reach the \(lateAnswerDelay) the Crownstone takes to answer")
+                throw BluenetCaseStopped.preconditionNotMet("the profile's connect timeout (\(timeout)) and \(slack) more reach the \(lateAnswerDelay) the Crownstone takes to answer")
             }
             let (_, handle) = try await stage.heardCrownstone(1)
             let clock = ContinuousClock()
@@ -56,7 +56,7 @@ enum BluenetConnectionCases {
                 guard took >= timeout else { return .fail("connect(\(handle)) was rejected after \(took), before the \(timeout) timeout: \(outcome)") }
                 return .pass("connect(\(handle)), its device answering only after \(lateAnswerDelay), was rejected after \(took): \(outcome)")
             case .fulfilled:
-                throw BluenetPreconditionNotMet("the connection completed after \(took): the proxy did not hold its answer back \(lateAnswerDelay)")
+                throw BluenetCaseStopped.preconditionNotMet("the connection completed after \(took): the proxy did not hold its answer back \(lateAnswerDelay)")
             default:
                 return .fail("connect(\(handle)), its device answering only after \(lateAnswerDelay), ended \(outcome)")
             }
@@ -86,7 +86,7 @@ enum BluenetConnectionCases {
             // follow-up is off (0), which 0.5 rounded or truncated either way is not both of.
             let off = await stage.settle("setSwitchState(0)", within: BluenetStage.airWait) { await $0.setSwitchState(0) }
             guard off == .fulfilled, let first = await crownstone.events.first(within: BluenetStage.airWait, where: { $0.isSwitch }) else {
-                throw BluenetPreconditionNotMet("setSwitchState(0) after the refusal reached no switch state on the Crownstone: \(off.map { "\($0)" } ?? "not settled")")
+                throw BluenetCaseStopped.preconditionNotMet("setSwitchState(0) after the refusal reached no switch state on the Crownstone: \(off.map { "\($0)" } ?? "not settled")")
             }
             guard first == .switched(switchState: 0) else {
                 return .fail("the Crownstone was switched to \(first) for the refused setSwitchState(0.5)")
@@ -116,7 +116,7 @@ enum BluenetConnectionCases {
         BluenetCase("BLN/CONN/BV-01", nodes: 2, brokenBy: [.bluenetConnectTimeoutShort], radioScenario: slowAnswer, quietWindow: BluenetStage.timerWait(2)) { stage in
             let timeout = stage.connectTimeout
             guard timeout > answerDelay else {
-                throw BluenetPreconditionNotMet("the profile's connect timeout (\(timeout)) leaves no room past the \(answerDelay) the Crownstone takes to answer")
+                throw BluenetCaseStopped.preconditionNotMet("the profile's connect timeout (\(timeout)) leaves no room past the \(answerDelay) the Crownstone takes to answer")
             }
             let (_, handle) = try await stage.heardCrownstone(1)
             let clock = ContinuousClock()
@@ -129,7 +129,7 @@ enum BluenetConnectionCases {
                 return .fail("connect(\(handle)) to a Crownstone answering after \(answerDelay), within the \(timeout) timeout, ended \(outcome) after \(took)")
             }
             guard took >= answerDelay else {
-                throw BluenetPreconditionNotMet("the connection completed after \(took): the proxy did not hold its answer back \(answerDelay)")
+                throw BluenetCaseStopped.preconditionNotMet("the connection completed after \(took): the proxy did not hold its answer back \(answerDelay)")
             }
             return .pass("connect(\(handle)) fulfilled after \(took), the Crownstone answering after \(answerDelay)")
         },
@@ -141,7 +141,7 @@ enum BluenetConnectionCases {
             // The Crownstone has the link; the subject hears of it only after answerDelay: pending.
             guard await slowCrownstone.events.first(within: BluenetStage.airWait, where: { if case .connected = $0 { true } else { false } }) != nil else {
                 first.cancel()
-                throw BluenetPreconditionNotMet("connect(\(slow)) reached no link at the Crownstone within \(BluenetStage.airWait)")
+                throw BluenetCaseStopped.preconditionNotMet("connect(\(slow)) reached no link at the Crownstone within \(BluenetStage.airWait)")
             }
             let second = await stage.settle("connect(\(other))", within: BluenetStage.airWait) { await $0.connect(other) }
             // The first call runs in a task of its own, which a timeout must cancel: the wait
@@ -215,14 +215,14 @@ enum BluenetConnectionCases {
             let plain = try await stage.plainDevice(1)
             for id in [first, second] {
                 guard await stage.publications.first(within: BluenetStage.airWait, where: { $0.subscription == id && $0.name == plain }) != nil else {
-                    throw BluenetPreconditionNotMet("subscription \(id) got no advertisement of \(plain) within \(BluenetStage.airWait)")
+                    throw BluenetCaseStopped.preconditionNotMet("subscription \(id) got no advertisement of \(plain) within \(BluenetStage.airWait)")
                 }
             }
             guard await stage.subject.off(first) else { return .fail("off(\(first)) found no subscription \(first)") }
             // The Crownstone starts advertising after off returned: the ended subscription must not get it.
             let name = try await stage.crownstone(2).name
             guard await stage.publications.first(within: BluenetStage.airWait, where: { $0.subscription == second && $0.name == name }) != nil else {
-                throw BluenetPreconditionNotMet("subscription \(second), still on, got no advertisement of the Crownstone \(name) within \(BluenetStage.airWait)")
+                throw BluenetCaseStopped.preconditionNotMet("subscription \(second), still on, got no advertisement of the Crownstone \(name) within \(BluenetStage.airWait)")
             }
             let late = await stage.publishedWhileQuiet { $0.subscription == first && $0.name == name }
             guard late.isEmpty else {

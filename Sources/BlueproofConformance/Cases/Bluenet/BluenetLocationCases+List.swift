@@ -13,7 +13,7 @@ extension BluenetLocationCases {
             let loaded = stage.publications.events.count
             try await load(stage, [0])
             guard await event(stage, .currentLocation, "A", from: loaded) != nil else {
-                throw BluenetPreconditionNotMet("no currentLocation \"A\" within \(BluenetStage.airWait) of loading A's fingerprint either")
+                throw BluenetCaseStopped.preconditionNotMet("no currentLocation \"A\" within \(BluenetStage.airWait) of loading A's fingerprint either")
             }
             return .pass("no location event in \(predictionWait) of ranging 3 beacons without a fingerprint; A once loaded")
         },
@@ -21,7 +21,7 @@ extension BluenetLocationCases {
                     quietWindow: predictionWait) { stage in
             let minimum = (try? stage.context.profile.int("bluenet.min_beacons_for_prediction")) ?? 3
             guard (2...beaconNodes.count).contains(minimum) else {
-                throw BluenetPreconditionNotMet("bluenet.min_beacons_for_prediction \(minimum): the case has \(beaconNodes.count) beacons")
+                throw BluenetCaseStopped.preconditionNotMet("bluenet.min_beacons_for_prediction \(minimum): the case has \(beaconNodes.count) beacons")
             }
             try await load(stage, [0])
             let start = try await enter(stage, set: 0, nodes: 1...(minimum - 1))
@@ -29,7 +29,7 @@ extension BluenetLocationCases {
             guard predicted.isEmpty else { return .fail("with \(minimum - 1) beacons in range: \(predicted.map { "\($0.topic) \($0.object)" })") }
             let more = try await place(stage, set: 0, nodes: 1...minimum)
             guard await event(stage, .currentLocation, "A", from: more) != nil else {
-                throw BluenetPreconditionNotMet("no currentLocation \"A\" within \(BluenetStage.airWait) with \(minimum) beacons in range either")
+                throw BluenetCaseStopped.preconditionNotMet("no currentLocation \"A\" within \(BluenetStage.airWait) with \(minimum) beacons in range either")
             }
             return .pass("no prediction from \(minimum - 1) beacons in \(predictionWait); A from \(minimum)")
         },
@@ -40,11 +40,11 @@ extension BluenetLocationCases {
                 let start = try await enter(stage, set: 0)
                 guard let entered = await event(stage, .enterLocation, "A", from: start),
                       let index = stage.publications.events.firstIndex(of: entered) else {
-                    throw BluenetPreconditionNotMet("no enterLocation \"A\" within \(BluenetStage.airWait) of A's beacons in range")
+                    throw BluenetCaseStopped.preconditionNotMet("no enterLocation \"A\" within \(BluenetStage.airWait) of A's beacons in range")
                 }
                 for node in beaconNodes { try await stage.context.host(node).stopAdvertising() }
                 guard await event(stage, .exitRegion, Beacons.group, from: index, within: Beacons.regionExitWait) != nil else {
-                    throw BluenetPreconditionNotMet("no exitRegion within \(Beacons.regionExitWait) of every beacon going quiet")
+                    throw BluenetCaseStopped.preconditionNotMet("no exitRegion within \(Beacons.regionExitWait) of every beacon going quiet")
                 }
                 // An exitLocation right behind the exitRegion (the same tick or a round later) counts too.
                 if let exit = await stage.publications.first(within: BluenetStage.quietWait, from: index, where: { $0.topic == .exitLocation && $0.subscription == nil }) {
@@ -68,7 +68,7 @@ extension BluenetLocationCases {
         BluenetCase("BLN/LOC/BV-01", nodes: 4, brokenBy: [.bluenetNeedsFourBeacons, .bluenetRangingPerBeacon], radioScenario: scenario, quietWindow: BluenetStage.timerWait(1)) { stage in
             let minimum = (try? stage.context.profile.int("bluenet.min_beacons_for_prediction")) ?? 3
             guard beaconNodes.contains(minimum) else {
-                throw BluenetPreconditionNotMet("bluenet.min_beacons_for_prediction \(minimum): the case has \(beaconNodes.count) beacons")
+                throw BluenetCaseStopped.preconditionNotMet("bluenet.min_beacons_for_prediction \(minimum): the case has \(beaconNodes.count) beacons")
             }
             try await load(stage, [0])
             let start = try await enter(stage, set: 0, nodes: 1...minimum)
@@ -82,7 +82,7 @@ extension BluenetLocationCases {
             try await load(stage, [0])
             let start = try await enter(stage, set: 0)
             guard let first = await event(stage, .currentLocation, "A", from: start) else {
-                throw BluenetPreconditionNotMet("no currentLocation \"A\" within \(BluenetStage.airWait) of A's beacons in range")
+                throw BluenetCaseStopped.preconditionNotMet("no currentLocation \"A\" within \(BluenetStage.airWait) of A's beacons in range")
             }
             let located = await stage.everyInterval(after: first)
             guard located.regular else { return .fail("currentLocation: \(located.summary)") }
@@ -93,7 +93,7 @@ extension BluenetLocationCases {
             try await load(stage, [0, 1])
             let start = try await enter(stage, set: 0)
             guard let inA = await event(stage, .enterLocation, "A", from: start), let fromA = stage.publications.events.firstIndex(of: inA) else {
-                throw BluenetPreconditionNotMet("no enterLocation \"A\" within \(BluenetStage.airWait) of A's beacons in range")
+                throw BluenetCaseStopped.preconditionNotMet("no enterLocation \"A\" within \(BluenetStage.airWait) of A's beacons in range")
             }
             // Two rounds in A before moving: entered once, not again while there.
             try await rounds(stage, 2, from: fromA + 1)

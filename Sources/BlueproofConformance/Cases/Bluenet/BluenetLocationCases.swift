@@ -50,7 +50,7 @@ enum BluenetLocationCases {
 
     /// The index of the first ranging round from `start` that heard exactly `expected`. Every
     /// one of them ranged, but never in one round, breaks "iBeaconAdvertisement: the ranged
-    /// beacons, once a second" (``BluenetRuleBroken``); some never ranged is a precondition not met.
+    /// beacons, once a second" (``BluenetCaseStopped/ruleBroken(_:)``); some never ranged is a precondition not met.
     static func heard(_ stage: BluenetStage, _ expected: Set<String>, from start: Int) async throws -> Int {
         let round = await stage.publications.first(within: BluenetStage.airWait, from: start) {
             $0.topic == .iBeaconAdvertisement && $0.subscription == nil && Set(ranged(in: $0)) == expected
@@ -58,10 +58,10 @@ enum BluenetLocationCases {
         guard let round, let index = stage.publications.events.firstIndex(of: round) else {
             let rounds = stage.publications.events.dropFirst(start).filter { $0.topic == .iBeaconAdvertisement && $0.subscription == nil }
             if expected.isSubset(of: rounds.flatMap(ranged)) {
-                throw BluenetRuleBroken("\(expected.sorted()) were all ranged within \(BluenetStage.airWait), but never in one round: "
+                throw BluenetCaseStopped.ruleBroken("\(expected.sorted()) were all ranged within \(BluenetStage.airWait), but never in one round: "
                     + "\(rounds.count) iBeaconAdvertisement(s) of \(rounds.map { ranged(in: $0).count }.max() ?? 0) packet(s) at most")
             }
-            throw BluenetPreconditionNotMet("no ranging round of exactly \(expected.sorted()) within \(BluenetStage.airWait) of their advertising")
+            throw BluenetCaseStopped.preconditionNotMet("no ranging round of exactly \(expected.sorted()) within \(BluenetStage.airWait) of their advertising")
         }
         return index
     }
@@ -99,7 +99,7 @@ enum BluenetLocationCases {
             guard let round = await stage.publications.first(within: BluenetStage.airWait, from: from, where: {
                 $0.topic == .iBeaconAdvertisement && $0.subscription == nil
             }), let index = stage.publications.events.firstIndex(of: round) else {
-                throw BluenetPreconditionNotMet("ranging stopped: no round within \(BluenetStage.airWait)")
+                throw BluenetCaseStopped.preconditionNotMet("ranging stopped: no round within \(BluenetStage.airWait)")
             }
             from = index + 1
         }

@@ -77,7 +77,7 @@ enum BluenetScanCases {
             try await stage.subject.startScanning(.all)
             let plain = try await stage.plainDevice(1)
             guard await stage.advertisement(from: plain, withServiceData: true) != nil else {
-                throw BluenetPreconditionNotMet("startScanning published no scan response of \(plain) within \(BluenetStage.airWait)")
+                throw BluenetCaseStopped.preconditionNotMet("startScanning published no scan response of \(plain) within \(BluenetStage.airWait)")
             }
             await stage.subject.stopScanning()
             // The Crownstone starts advertising after stopScanning returned: anything of it was published after.
@@ -116,7 +116,7 @@ enum BluenetScanCases {
             let crownstone = try await stage.crownstone(2)
             for name in [plain, crownstone.name] {
                 guard let published = await stage.advertisement(from: name, withServiceData: true) else {
-                    throw BluenetPreconditionNotMet("startScanning published nothing from \(name) within \(BluenetStage.airWait)")
+                    throw BluenetCaseStopped.preconditionNotMet("startScanning published nothing from \(name) within \(BluenetStage.airWait)")
                 }
                 guard let object = published.fields, let stringified = BluenetPublication.parse(published.stringified),
                       let left = BluenetPublication.canonical(object), left == BluenetPublication.canonical(stringified) else {

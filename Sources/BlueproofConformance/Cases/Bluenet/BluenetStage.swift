@@ -123,7 +123,7 @@ final class BluenetStage: Sendable {
     /// none within ``airWait`` is a precondition not met.
     func publishedHandle(of name: String) async throws -> String {
         guard let handle = await advertisement(from: name)?.handle else {
-            throw BluenetPreconditionNotMet("the subject published no advertisement with a handle of \(name) within \(Self.airWait)")
+            throw BluenetCaseStopped.preconditionNotMet("the subject published no advertisement with a handle of \(name) within \(Self.airWait)")
         }
         return handle
     }
@@ -145,7 +145,7 @@ final class BluenetStage: Sendable {
         let (crownstone, handle) = try await heardCrownstone(node)
         let outcome = await settle("connect(\(handle))", within: Self.airWait) { await $0.connect(handle) }
         guard outcome == .fulfilled else {
-            throw BluenetPreconditionNotMet("connect(\(handle)) to the simulated Crownstone: \(outcome.map { "\($0)" } ?? "not settled within \(Self.airWait)")")
+            throw BluenetCaseStopped.preconditionNotMet("connect(\(handle)) to the simulated Crownstone: \(outcome.map { "\($0)" } ?? "not settled within \(Self.airWait)")")
         }
         return crownstone
     }
@@ -156,19 +156,17 @@ final class BluenetStage: Sendable {
     }
 }
 
-/// The subject broke a documented rule while a case was setting up another (the verdict is
-/// `fail`): a ranging round split over several iBeaconAdvertisements, say.
-struct BluenetRuleBroken: Error, CustomStringConvertible {
-    let reason: String
-    init(_ reason: String) { self.reason = reason }
-    var description: String { reason }
-}
+/// A BLN case stopped before its script concluded, with the verdict that calls for:
+/// `ruleBroken`, the subject broke a documented rule while the case set up another (`fail`: a
+/// ranging round split over several iBeaconAdvertisements, say); `preconditionNotMet`, the case
+/// could not set up what its rule is about (`error`).
+struct BluenetCaseStopped: Error, CustomStringConvertible {
+    let outcome: CaseOutcome
 
-/// A BLN case could not set up what its rule is about (the verdict is `error`).
-struct BluenetPreconditionNotMet: Error, CustomStringConvertible {
-    let reason: String
-    init(_ reason: String) { self.reason = reason }
-    var description: String { "precondition not met: \(reason)" }
+    static func ruleBroken(_ reason: String) -> Self { Self(outcome: .fail(reason)) }
+    static func preconditionNotMet(_ reason: String) -> Self { Self(outcome: .error("precondition not met: \(reason)")) }
+
+    var description: String { outcome.reason }
 }
 
 extension BluenetPublication {

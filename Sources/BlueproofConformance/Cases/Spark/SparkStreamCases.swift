@@ -82,9 +82,10 @@ enum SparkStreamCases {
         }
         guard late.isEmpty else { return .fail("the peer received \(late.count) block(s) on the channel after it was closed") }
         let besideEnd = try await stage.subjectSend(beside, on: out).last
-        guard besideEnd?.done == true, received(tester, incoming, channel: bystander) == besideBlock else {
+        let besideArrived = received(tester, incoming, channel: bystander)
+        guard besideEnd?.done == true, besideArrived == besideBlock else {
             return .fail("closing one channel cancelled a send of another: send \(beside) on the open channel \(bystander) ended "
-                + "\(besideEnd.map { "\($0)" } ?? "unreported") and the peer received \(received(tester, incoming, channel: bystander).count) of its \(besideBlock.count) bytes")
+                + "\(besideEnd.map { "\($0)" } ?? "unreported") and the peer received \(besideArrived.count) of its \(besideBlock.count) bytes")
         }
         guard !cancelled.isEmpty else { return .inconclusive("every send had left before closeDataChannel: nothing was pending to cancel") }
         return .pass("closeDataChannel cancelled \(cancelled.count) pending send(s) (reported channelClosed); nothing more went out on the channel")
