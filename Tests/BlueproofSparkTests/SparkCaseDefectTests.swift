@@ -88,6 +88,23 @@ struct SparkCaseDefectTests {
         return net.take(b).contains { if case .fileAvailable(_, let file) = $0 { file.transferComplete && file.name == "name.bin" } else { false } }
     }
 
+    /// SPK/FILE/BV-04: the progress B reports for an incoming file of several chunks before its end.
+    static func incomingFileProgress(_ net: SparkNet) throws -> [Double] {
+        let (out, _) = try net.connect(a, b)
+        net.files[a]?.put([UInt8](repeating: 5, count: 50_000), at: "/p/progress.bin")
+        _ = try net.on(a) { try $0.sendFile("/p/progress.bin", on: out) }
+        net.pump()
+        return net.take(b).compactMap { event -> Double? in
+            if case .fileAvailable(_, let file) = event, !file.transferComplete, file.error == nil { file.progress } else { nil }
+        }
+    }
+
+    @Test("incomingFileProgressSilent fails SPK/FILE/BV-04: the reference reports an incoming file's progress before its end, the variant only its end")
+    func incomingFileProgress() throws {
+        #expect(try !Self.incomingFileProgress(Self.net()).isEmpty)
+        #expect(try Self.incomingFileProgress(Self.net(callee: .incomingFileProgressSilent)).isEmpty)
+    }
+
     @Test("setupNeverCompletes fails SPK/CONN/BV-01")
     func setup() throws {
         #expect(try Self.becomesAvailable(Self.net()))

@@ -91,6 +91,7 @@ extension Integration {
             "incomingMetadataLimitLow": "was never reported offered",
             "doneReportedTwice": "reported done 2 times",
             "remoteKeyErrorAsDeclined": "ended at the subject as",
+            "incomingFileProgressSilent": "before its end the incoming file was reported 0 time(s)",
         ]
 
         @Test("btvirt: every SPK case fails on the Spark defect that breaks its rule", .requires(.btvirt, .preload),

@@ -116,6 +116,7 @@ public struct L2CAPCreditChannel: Sendable {
             guard data.count <= sduLength else { throw .sduOverrun(sduLength: sduLength, received: data.count) }
             expectedSDULength = sduLength
             partial = data
+            partial.reserveCapacity(sduLength)
         }
         if partial.count == expectedSDULength {
             completed = partial

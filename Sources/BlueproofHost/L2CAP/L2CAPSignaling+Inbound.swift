@@ -219,14 +219,15 @@ extension L2CAPSignaling {
     /// A K-frame on a dynamic CID: reassembled, with credits returned per the channel's
     /// policy. A violation closes the channel and disconnects it (§10.1).
     mutating func receiveKFrame(localCID: L2CAPChannelID, payload: [UInt8]) -> [Action] {
-        guard var channel = channels[localCID] else {
+        guard channels[localCID] != nil else {
             // Frames for a channel being disconnected are dropped quietly (§4.6).
             if closing.contains(localCID) { return [] }
             return [.peerViolation(.frameOnUnknownChannel(localCID))]
         }
-        do {
-            let reception = try channel.receive(payload: payload)
-            channels[localCID] = channel
+        do throws(L2CAPCreditChannelViolation) {
+            // In place: a copy of the channel would share, and so copy, the SDU being reassembled
+            // on every K-frame (quadratic in the SDU's size).
+            guard let reception = try channels[localCID]?.receive(payload: payload) else { return [] }
             var actions: [Action] = []
             if let sdu = reception.sdu { actions.append(.sduReceived(localCID: localCID, sdu)) }
             if reception.creditsToReturn > 0 {

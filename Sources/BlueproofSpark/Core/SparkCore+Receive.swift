@@ -75,6 +75,7 @@ extension SparkCore {
                 transfer.buffer.append(contentsOf: bytes)
             }
             connections[id]?.incoming[number] = transfer
+            if transfer.header.kind == .file && configuration.defects.contains(.incomingFileProgressSilent) { return }
             report(transfer, on: id, complete: false, error: nil)
         case .done(let number):
             guard let transfer = connections[id]?.incoming.removeValue(forKey: number) else {

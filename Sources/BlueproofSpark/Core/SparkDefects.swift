@@ -122,6 +122,8 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
     /// The caller reports a callee's key-error decline as a plain decline: the key error is
     /// not told on the caller's side (SPK/CONN/BI-03).
     public static let remoteKeyErrorAsDeclined = SparkDefects(rawValue: 1 << 51)
+    /// An incoming file is reported only at its end: no progress while it arrives (SPK/FILE/BV-04).
+    public static let incomingFileProgressSilent = SparkDefects(rawValue: 1 << 52)
 
     /// Every defect by name, for reports and the broken-variant table.
     public static let named: [(name: String, defect: SparkDefects)] = [
@@ -148,7 +150,7 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
         ("cancelledSendsFlushed", .cancelledSendsFlushed), ("calleeAcceptUnreported", .calleeAcceptUnreported),
         ("strayFrames", .strayFrames), ("closeCancelsConnection", .closeCancelsConnection),
         ("incomingMetadataLimitLow", .incomingMetadataLimitLow), ("doneReportedTwice", .doneReportedTwice),
-        ("remoteKeyErrorAsDeclined", .remoteKeyErrorAsDeclined),
+        ("remoteKeyErrorAsDeclined", .remoteKeyErrorAsDeclined), ("incomingFileProgressSilent", .incomingFileProgressSilent),
     ]
 
     /// The names of the defects in this set, in `named` order.

@@ -30,7 +30,16 @@ extension Transmitter {
         }
         guard let challenge = helloChallenges[peer] else { return }
         let signed = hello.signedBytes(receiver: identity.userID, answering: challenge, signingKey: proof.signingKey)
-        let known = (try? session.load())?.knownKeys[peer]
+        // The key on record decides: a session that cannot be read refuses the peer (fails closed).
+        let known: PublicKeyBundle?
+        do throws(TransmitterError) {
+            known = try session.load()?.knownKeys[peer]
+        } catch {
+            helloChallenges[peer] = nil
+            TransmitterLog.log(.error, "hello from \(peer) not checked against the key on record (\(error)); connection refused", user: identity.userID)
+            await link.disconnect(from: peer)
+            return
+        }
         let verified = proof.verifies(signed)
         // The id must be the one the key derives (docs/transmitter-wire.md "User ids"), and the key on record.
         guard verified, peer.isDerived(from: proof.signingKey), known.map({ $0.signingKey == proof.signingKey }) ?? true else {

@@ -65,10 +65,17 @@ extension Transmitter {
     }
 
     /// Whether a key other than the frame's is on record for `sender`, the sender it names;
-    /// reports it as `.keyConflict` when so.
+    /// reports it as `.keyConflict` when so. A session that cannot be read drops the frame too
+    /// (fails closed), with the error logged.
     private func keyOnRecordDiffers(_ frame: DataFrame, _ sender: UserID) -> Bool {
-        guard let known = (try? session.load())?.knownKeys[sender], known.signingKey != frame.senderKey,
-              !defects.contains(.keyReplacedSilently) else { return false }
+        let known: PublicKeyBundle?
+        do throws(TransmitterError) {
+            known = try session.load()?.knownKeys[sender]
+        } catch {
+            TransmitterLog.log(.error, "packet \(frame.packetID) not checked against the key on record (\(error)): dropped", user: identity?.userID)
+            return true
+        }
+        guard let known, known.signingKey != frame.senderKey, !defects.contains(.keyReplacedSilently) else { return false }
         TransmitterLog.log(.error, "packet \(frame.packetID) claims sender \(sender) with another key: dropped", user: identity?.userID)
         emit(.keyConflict(sender))
         return true

@@ -29,9 +29,10 @@ extension Transmitter {
         return true
     }
 
-    /// Whether encrypted content may be sent to `user` now.
-    func canEncrypt(to user: UserID) -> Bool {
-        guard let record = try? session.load(), record.knownKeys[user] != nil else { return false }
+    /// Whether encrypted content may be sent to `user` now. A session that cannot be read is its
+    /// `.sessionError`, never taken for "no secure connection".
+    func canEncrypt(to user: UserID) throws(TransmitterError) -> Bool {
+        guard let record = try session.load(), record.knownKeys[user] != nil else { return false }
         guard record.secureConnections[user] != nil else { return true }
         return secureConnectionIsLive(user, record: record)
     }

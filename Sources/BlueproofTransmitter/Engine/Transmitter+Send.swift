@@ -10,7 +10,10 @@ extension Transmitter {
         guard let mode, let identity else { throw .notStarted }
         let payload = try TransmitterPayload(dictionary: dictionary, data: data)
         let inRange = receiver.map { connected.contains($0) } ?? false
-        let encryptable = receiver.map { canEncrypt(to: $0) } ?? false
+        // Only an encrypted send reads the session here: a session that cannot be read refuses it
+        // with that `.sessionError`, and no other send.
+        var encryptable = false
+        if let receiver, options.contains(.encrypted) { encryptable = try canEncrypt(to: receiver) }
         let request = payload.request(
             options: options, hasReceiver: receiver != nil, receiverInRange: inRange,
             canEncryptToReceiver: encryptable, mode: mode, link: firstLink(to: receiver, options: options))
@@ -118,7 +121,14 @@ extension Transmitter {
         guard let signature = try? identity.sign(frame.signedBytes) else { return nil }
         frame.signature = signature
         if sealing, let receiver {
-            guard let key = (try? session.load())?.knownKeys[receiver], var sealed = try? frame.sealed(to: key) else { return nil }
+            let key: PublicKeyBundle?
+            do throws(TransmitterError) {
+                key = try session.load()?.knownKeys[receiver]
+            } catch {
+                TransmitterLog.log(.error, "packet \(packetID) not sealed: \(error)", user: identity.userID)
+                return nil
+            }
+            guard let key, var sealed = try? frame.sealed(to: key) else { return nil }
             if defects.contains(.senderInClear) { (sealed.sender, sealed.senderKey, sealed.signature) = (frame.sender, frame.senderKey, frame.signature) }
             return sealed
         }

@@ -24,6 +24,11 @@ enum SparkFileCases {
     }
 
     /// The first end (complete or failed) of an incoming file named `name` on `id`.
+    /// Progress as the receive callbacks must report it: fractions in (0, 1] that rise.
+    static func rising(_ fractions: [Double]) -> Bool {
+        zip(fractions, fractions.dropFirst()).allSatisfy { $0 < $1 } && fractions.allSatisfy { $0 > 0 && $0 <= 1 }
+    }
+
     static func fileEnd(_ id: SparkConnectionID, _ name: String) -> @Sendable (SparkEvent) -> SparkFileData? {
         { event in
             if case .fileAvailable(id, let file) = event, file.name == name, file.transferComplete || file.error != nil { file } else { nil }
@@ -196,8 +201,7 @@ enum SparkFileCases {
         }
         let before = reports.dropLast()
         let fractions = before.compactMap(\.progress)
-        guard !before.isEmpty, before.allSatisfy({ !$0.transferComplete && $0.error == nil }), fractions.count == before.count,
-              zip(fractions, fractions.dropFirst()).allSatisfy({ $0 < $1 }), fractions.allSatisfy({ $0 > 0 && $0 <= 1 }) else {
+        guard !before.isEmpty, before.allSatisfy({ !$0.transferComplete && $0.error == nil }), fractions.count == before.count, rising(fractions) else {
             return .fail("progress before transferComplete was \(fractions) over \(before.count) report(s), not fractions in (0, 1] that rise")
         }
         guard last.data == block else { return .fail("transferComplete held \(last.data.count) bytes, not the \(block.count) sent") }
@@ -224,7 +228,7 @@ enum SparkFileCases {
 
     /// A received file is complete only verified, then in the cache folder under its name; one
     /// whose bytes disagree with its SHA-256 fails with no file.
-    static let receivedFile = SparkCase("SPK/FILE/BV-04", brokenBy: .digestUnchecked) { stage in
+    static let receivedFile = SparkCase("SPK/FILE/BV-04", brokenBy: [.digestUnchecked, .incomingFileProgressSilent]) { stage in
         let (theirs, out) = try await stage.subjectReceiving()
         let tester = stage.testers[0]
         let content = sparkPattern(200_000, seed: 10)
@@ -236,6 +240,14 @@ enum SparkFileCases {
             return .fail("the file was reported \(file), not complete at \(cache)/bv-04.bin")
         }
         guard try await stage.subject.readFile(at: received) == content else { return .fail("the file at \(received) is not the bytes sent") }
+        // "Incoming files are handled similarly" to data blocks: progress while it arrives, no path before the end.
+        let before = stage.subject.events.events.compactMap { event -> SparkFileData? in
+            if case .fileAvailable(theirs, let report) = event, report.name == "bv-04.bin" { report } else { nil }
+        }.dropLast()
+        guard !before.isEmpty, before.allSatisfy({ !$0.transferComplete && $0.path == nil && $0.error == nil }), rising(before.map(\.progress)) else {
+            return .fail("before its end the incoming file was reported \(before.count) time(s), progress \(before.map(\.progress)), "
+                + "not with fractions in (0, 1] that rise and no path")
+        }
         let altered = try tester.placeFile(sparkPattern(200_000, seed: 11), named: "bv-04-altered.bin")
         _ = try await tester.perform { try $0.sendFile(altered, on: out) }
         let bad = try await stage.expectSubject("the end of a file whose bytes disagree with its SHA-256", within: SparkStage.transferTimeout,

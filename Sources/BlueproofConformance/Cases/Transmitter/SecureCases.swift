@@ -144,6 +144,8 @@ enum SecureCases {
         let (_, tester) = try await stage.connectedPair()
         try await stage.subject.setSecureConnectionExpirationLimit(limit)
         try await stage.secure(0, with: tester)
+        // Held before the disconnection, the last activity the idle spans are measured from.
+        try await stage.holdSubjectClock()
         await stage.nodes[1].stop()
         _ = try await stage.wait(0, for: "the tester's disconnection") { $0 == .disconnected(tester) }
         return tester

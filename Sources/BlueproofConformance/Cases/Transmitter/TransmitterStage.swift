@@ -47,6 +47,14 @@ public struct TransmitterStage: Sendable {
         try await context.clock.sleep(for: span)
     }
 
+    /// Holds the subject's clock where it stands, when the provider can (the reference's injected
+    /// clock, which from then on moves only by ``elapse(_:)``): before the last activity of an
+    /// idle span the case measures, so real time spent on a loaded machine cannot stretch it.
+    /// An implementation under test runs on its own clock, and nothing changes.
+    public func holdSubjectClock() async throws {
+        _ = try await moveSubjectClock(.zero)
+    }
+
     /// Moves the subject's clock on by `span` when the provider can (the reference's injected
     /// clock); false, with no time passed, when it cannot (an implementation under test).
     public func moveSubjectClock(_ span: Duration) async throws -> Bool {
@@ -56,7 +64,7 @@ public struct TransmitterStage: Sendable {
         } catch is TransmitterUnavailable {
             return false
         }
-        context.log.note("the subject's clock moved on \(span)")
+        context.log.note(span == .zero ? "the subject's clock held" : "the subject's clock moved on \(span)")
         return true
     }
 
