@@ -23,12 +23,12 @@ enum SparkFileCases {
         return nil
     }
 
-    /// The first end (complete or failed) of an incoming file named `name` on `id`.
     /// Progress as the receive callbacks must report it: fractions in (0, 1] that rise.
     static func rising(_ fractions: [Double]) -> Bool {
         zip(fractions, fractions.dropFirst()).allSatisfy { $0 < $1 } && fractions.allSatisfy { $0 > 0 && $0 <= 1 }
     }
 
+    /// The first end (complete or failed) of an incoming file named `name` on `id`.
     static func fileEnd(_ id: SparkConnectionID, _ name: String) -> @Sendable (SparkEvent) -> SparkFileData? {
         { event in
             if case .fileAvailable(id, let file) = event, file.name == name, file.transferComplete || file.error != nil { file } else { nil }
