@@ -5,9 +5,6 @@ import BlueproofBluenetHost
 /// BLN/CONN (bluenet-lib-ios README, "Methods": connect, disconnect, setSwitchState): how the
 /// subject's promises end, and what a simulated Crownstone (node 1) sees written.
 enum BluenetConnectionCases {
-    /// Time the subject is given past a documented timeout to report it.
-    static let slack: Duration = .seconds(3)
-
     /// The subject and a Crownstone 2 m apart behind the radio proxy, which drops every
     /// Disconnection Complete (0x05) to the subject's host: its disconnections are never confirmed.
     static let unanswered = BluenetStage.scenario(testers: [("crownstone", 2, 0)], faults: ["- node: subject", "  drop: {event: \"0x05\"}"])
@@ -16,7 +13,7 @@ enum BluenetConnectionCases {
     static let unansweredPair = BluenetStage.scenario(testers: [("crownstone", 2, 0), ("second", -2, 0)], faults: ["- node: subject", "  drop: {event: \"0x05\"}"])
 
     /// How late the subject's host hears that its connection completed in BI-01: past any
-    /// connect timeout a case accepts (the profile's and ``slack``).
+    /// connect timeout a case waits for (the profile's and ``BluenetStage/settleGrace``).
     static let lateAnswerDelay: Duration = .seconds(10)
 
     /// The subject and a Crownstone 2 m apart behind the radio proxy, which hands the subject's
@@ -41,40 +38,36 @@ enum BluenetConnectionCases {
         BluenetCase("BLN/CONN/BI-01", nodes: 2, brokenBy: [.bluenetConnectNeverGivesUp, .bluenetConnectTimeoutLong], radioScenario: lateAnswer,
                     quietWindow: BluenetStage.timerWait(2)) { stage in
             let timeout = stage.connectTimeout
-            guard timeout + slack < lateAnswerDelay else {
-                throw BluenetCaseStopped.preconditionNotMet("the profile's connect timeout (\(timeout)) and \(slack) more reach the \(lateAnswerDelay) the Crownstone takes to answer")
+            guard timeout + BluenetStage.settleGrace < lateAnswerDelay else {
+                throw BluenetCaseStopped.preconditionNotMet("the profile's connect timeout (\(timeout)) and \(BluenetStage.settleGrace) more reach the \(lateAnswerDelay) the Crownstone takes to answer")
             }
             let (_, handle) = try await stage.heardCrownstone(1)
-            let clock = ContinuousClock()
-            let start = clock.now
-            guard let outcome = await stage.settle("connect(\(handle))", within: timeout + slack, { await $0.connect(handle) }) else {
-                return .fail("connect(\(handle)), its device answering only after \(lateAnswerDelay), was not settled within the \(timeout) timeout and \(slack) more")
+            let timed = await stage.timed("connect(\(handle))", timeout: timeout) { await $0.connect(handle) }
+            guard let outcome = timed.outcome else {
+                return .fail("connect(\(handle)), its device answering only after \(lateAnswerDelay), was not settled within the \(timeout) timeout and \(BluenetStage.settleGrace) more")
             }
-            let took = start.duration(to: clock.now)
             switch outcome {
             case .rejected(.connection(.connectTimeout)), .rejected(.connection(.failed)):
-                guard took >= timeout else { return .fail("connect(\(handle)) was rejected after \(took), before the \(timeout) timeout: \(outcome)") }
-                return .pass("connect(\(handle)), its device answering only after \(lateAnswerDelay), was rejected after \(took): \(outcome)")
+                if let untimely = timed.untimely() { return .fail("connect(\(handle)) was rejected \(untimely): \(outcome)") }
+                return .pass("connect(\(handle)), its device answering only after \(lateAnswerDelay), was rejected after \(timed.took) (the harness's \(timeout) timer: \(timed.timer)): \(outcome)")
             case .fulfilled:
-                throw BluenetCaseStopped.preconditionNotMet("the connection completed after \(took): the proxy did not hold its answer back \(lateAnswerDelay)")
+                throw BluenetCaseStopped.preconditionNotMet("the connection completed after \(timed.took): the proxy did not hold its answer back \(lateAnswerDelay)")
             default:
                 return .fail("connect(\(handle)), its device answering only after \(lateAnswerDelay), ended \(outcome)")
             }
         },
-        BluenetCase("BLN/CONN/BI-02", nodes: 2, brokenBy: [.bluenetDisconnectNeverGivesUp], radioScenario: unanswered, quietWindow: BluenetStage.timerWait(2)) { stage in
+        BluenetCase("BLN/CONN/BI-02", nodes: 2, brokenBy: [.bluenetDisconnectNeverGivesUp, .bluenetDisconnectTimeoutLong], radioScenario: unanswered, quietWindow: BluenetStage.timerWait(2)) { stage in
             _ = try await stage.connectedCrownstone(1)
             let timeout = stage.disconnectTimeout
-            let clock = ContinuousClock()
-            let start = clock.now
-            guard let outcome = await stage.settle("disconnect()", within: timeout + slack, { await $0.disconnect() }) else {
-                return .fail("disconnect(), its disconnection never confirmed, was not settled within the \(timeout) timeout and \(slack) more")
+            let timed = await stage.timed("disconnect()", timeout: timeout) { await $0.disconnect() }
+            guard let outcome = timed.outcome else {
+                return .fail("disconnect(), its disconnection never confirmed, was not settled within the \(timeout) timeout and \(BluenetStage.settleGrace) more")
             }
-            let took = start.duration(to: clock.now)
             guard case .rejected(.connection(.disconnectTimeout)) = outcome else {
                 return .fail("disconnect(), its disconnection never confirmed, ended \(outcome), not with the disconnect timeout")
             }
-            guard took >= timeout else { return .fail("disconnect() reported the disconnect timeout after \(took), before \(timeout)") }
-            return .pass("disconnect() with no confirmation was rejected with the disconnect timeout after \(took)")
+            if let untimely = timed.untimely() { return .fail("disconnect() reported the disconnect timeout \(untimely)") }
+            return .pass("disconnect() with no confirmation was rejected with the disconnect timeout after \(timed.took) (the harness's \(timeout) timer: \(timed.timer))")
         },
         BluenetCase("BLN/CONN/BI-03", nodes: 2, brokenBy: [.bluenetDimmingAccepted]) { stage in
             let crownstone = try await stage.connectedCrownstone(1)
@@ -100,18 +93,29 @@ enum BluenetConnectionCases {
         },
         // connect "will disconnect from a connected device": that disconnection is held to the
         // disconnect timeout too, so a connect whose current link never confirms its end still settles.
-        BluenetCase("BLN/CONN/BI-04", nodes: 3, brokenBy: [.bluenetSwitchNeverGivesUp], radioScenario: unansweredPair, quietWindow: BluenetStage.timerWait(2)) { stage in
+        BluenetCase("BLN/CONN/BI-04", nodes: 3, brokenBy: [.bluenetSwitchNeverGivesUp, .bluenetSwitchGivesUpAtOnce], radioScenario: unansweredPair, quietWindow: BluenetStage.timerWait(2)) { stage in
             let first = try await stage.connectedCrownstone(1)
             let (second, handle) = try await stage.heardCrownstone(2)
             let (disconnect, connect) = (stage.disconnectTimeout, stage.connectTimeout)
-            let clock = ContinuousClock()
-            let start = clock.now
-            guard let outcome = await stage.settle("connect(\(handle)) while connected to \(first.name)", within: disconnect + connect + slack, {
-                await $0.connect(handle)
-            }) else {
-                return .fail("connect(\(second.name)) while connected to \(first.name), whose disconnection is never confirmed, was not settled within the \(disconnect) disconnect timeout, the \(connect) connect timeout and \(slack) more")
+            let what = "connect(\(second.name)) while connected to \(first.name), whose disconnection is never confirmed,"
+            let timed = await stage.timed("connect(\(handle)) while connected to \(first.name)", timeout: disconnect + connect) { await $0.connect(handle) }
+            guard let outcome = timed.outcome else {
+                return .fail("\(what) was not settled within the \(disconnect) disconnect timeout, the \(connect) connect timeout and \(BluenetStage.settleGrace) more")
             }
-            return .pass("connect(\(second.name)) while the end of \(first.name)'s link went unconfirmed settled after \(start.duration(to: clock.now)): \(outcome)")
+            switch outcome {
+            case .fulfilled:
+                // Given up on the first link, it went on to the second: the second must have it.
+                guard await second.events.first(within: BluenetStage.airWait, where: { if case .connected = $0 { true } else { false } }) != nil else {
+                    return .fail("\(what) was fulfilled after \(timed.took), but \(second.name) never had a link")
+                }
+            case .rejected:
+                // It must have waited for the disconnection at least as long as the disconnect timeout.
+                if let untimely = timed.untimely(earliest: disconnect) { return .fail("\(what) was rejected \(untimely): \(outcome)") }
+            }
+            if timed.took > timed.timer + BluenetStage.timerLateness {
+                return .fail("\(what) settled \(timed.took - timed.timer) after the harness's \(disconnect + connect) timer (both timeouts) fired: \(outcome)")
+            }
+            return .pass("\(what) settled after \(timed.took) (the harness's timer of both timeouts: \(timed.timer)): \(outcome)")
         },
         BluenetCase("BLN/CONN/BV-01", nodes: 2, brokenBy: [.bluenetConnectTimeoutShort], radioScenario: slowAnswer, quietWindow: BluenetStage.timerWait(2)) { stage in
             let timeout = stage.connectTimeout
@@ -121,8 +125,8 @@ enum BluenetConnectionCases {
             let (_, handle) = try await stage.heardCrownstone(1)
             let clock = ContinuousClock()
             let start = clock.now
-            guard let outcome = await stage.settle("connect(\(handle))", within: timeout + slack, { await $0.connect(handle) }) else {
-                return .fail("connect(\(handle)) to a Crownstone answering after \(answerDelay) was not settled within \(timeout + slack)")
+            guard let outcome = await stage.settle("connect(\(handle))", within: timeout + BluenetStage.settleGrace, { await $0.connect(handle) }) else {
+                return .fail("connect(\(handle)) to a Crownstone answering after \(answerDelay) was not settled within \(timeout + BluenetStage.settleGrace)")
             }
             let took = start.duration(to: clock.now)
             guard outcome == .fulfilled else {
@@ -184,8 +188,8 @@ enum BluenetConnectionCases {
         },
         BluenetCase("BLN/CONN/BV-04", nodes: 1, brokenBy: [.bluenetDisconnectNeedsConnection]) { stage in
             let timeout = stage.disconnectTimeout
-            guard let outcome = await stage.settle("disconnect()", within: timeout + slack, { await $0.disconnect() }) else {
-                return .fail("disconnect() with nothing connected was not settled within the \(timeout) timeout and \(slack) more")
+            guard let outcome = await stage.settle("disconnect()", within: timeout + BluenetStage.settleGrace, { await $0.disconnect() }) else {
+                return .fail("disconnect() with nothing connected was not settled within the \(timeout) timeout and \(BluenetStage.settleGrace) more")
             }
             guard outcome == .fulfilled else { return .fail("disconnect() with nothing connected ended \(outcome)") }
             return .pass("disconnect() with nothing connected fulfilled")

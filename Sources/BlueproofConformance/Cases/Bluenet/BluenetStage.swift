@@ -112,6 +112,30 @@ final class BluenetStage: Sendable {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// How much later than the harness's own timer of the same length (``timed(_:timeout:_:)``)
+    /// the subject may report a timeout: scheduling on a loaded machine, not a longer timeout.
+    static let timerLateness: Duration = .seconds(1)
+    /// How long past a timeout a case waits before it calls the subject's promise never settled.
+    static let settleGrace: Duration = .seconds(3)
+
+    /// A promise of the subject, timed beside a harness timer of `timeout` started with it. On a
+    /// loaded machine both run late together, so "gives up after the timeout" is judged against
+    /// that timer (``TimedOutcome/untimely(earliest:)``), not against the wall alone.
+    func timed(_ what: String, timeout: Duration, _ call: @escaping @Sendable (any BluenetControl) async -> BluenetOutcome) async -> TimedOutcome {
+        let clock = ContinuousClock()
+        let start = clock.now
+        async let timer = Self.fired(timeout, from: start, on: clock)
+        let outcome = await settle(what, within: timeout + Self.settleGrace, call)
+        let took = start.duration(to: clock.now)
+        return TimedOutcome(outcome: outcome, took: took, timeout: timeout, timer: await timer)
+    }
+
+    /// When a timer of `timeout` started at `start` fired, from `start`.
+    private static func fired(_ timeout: Duration, from start: ContinuousClock.Instant, on clock: ContinuousClock) async -> Duration {
+        try? await clock.sleep(until: start + timeout)
+        return start.duration(to: clock.now)
+    }
+
     /// How a promise of the subject ended, or nil when it did not within `limit`.
     func settle(_ what: String, within limit: Duration, _ call: @escaping @Sendable (any BluenetControl) async -> BluenetOutcome)
         async -> BluenetOutcome? {
@@ -153,6 +177,29 @@ final class BluenetStage: Sendable {
     func stop() async {
         await subject.stop()
         for crownstone in crownstones.withLock({ $0 }) { await crownstone.stop() }
+    }
+}
+
+/// A promise timed by ``BluenetStage/timed(_:timeout:_:)``.
+struct TimedOutcome: Sendable {
+    /// How it ended; nil when not within the timeout and ``BluenetStage/settleGrace``.
+    let outcome: BluenetOutcome?
+    /// When it ended (or the wait gave up), from the call.
+    let took: Duration
+    let timeout: Duration
+    /// When the harness's own timer of `timeout`, started with the call, fired.
+    let timer: Duration
+
+    /// Why the time it ended breaks "gives up after the timeout": before `earliest` (by default
+    /// the timeout), or more than ``BluenetStage/timerLateness`` after the harness's timer (a
+    /// longer timeout); nil when on time.
+    func untimely(earliest: Duration? = nil) -> String? {
+        let earliest = earliest ?? timeout
+        if took < earliest { return "after \(took), before \(earliest)" }
+        if took > timer + BluenetStage.timerLateness {
+            return "after \(took), \(took - timer) after the harness's own \(timeout) timer started with it fired (more than \(BluenetStage.timerLateness) late: a longer timeout)"
+        }
+        return nil
     }
 }
 

@@ -31,7 +31,8 @@ public final class DefectiveBluenet: BluenetControl {
     public static func connection(_ defects: Set<Defect>) -> BluenetConnection.Configuration {
         var configuration = BluenetConnection.Configuration()
         if defects.contains(.bluenetConnectTimeoutShort) { configuration.connectTimeout = .seconds(2) }
-        if defects.contains(.bluenetConnectTimeoutLong) { configuration.connectTimeout = .seconds(30) }
+        if defects.contains(.bluenetConnectTimeoutLong) { configuration.connectTimeout = .seconds(6) }
+        if defects.contains(.bluenetDisconnectTimeoutLong) { configuration.disconnectTimeout = .seconds(4) }
         return configuration
     }
 
@@ -118,6 +119,9 @@ public final class DefectiveBluenet: BluenetControl {
             let other = await another()
             others.withLock { $0.append(other) }
             return await other.connect(handle)
+        }
+        if defects.contains(.bluenetSwitchGivesUpAtOnce) && connected.withLock({ $0 }) {
+            return .rejected(.connection(.failed("defect: connected to another device")))
         }
         pending.withLock { $0 += 1 }
         let outcome = await inner.connect(handle)

@@ -222,8 +222,12 @@ public enum Defect: String, CaseIterable, Sendable, Codable {
     /// connect gives up after 2 s, not 3; a connect while one is pending leaves that one pending.
     case bluenetConnectTimeoutShort, bluenetConnectLeavesPending
     // issue 18: Bluenet connect to a device that answers too late (BLN/CONN/BI-01)
-    /// connect gives up after 30 s, not 3.
+    /// connect gives up after 6 s, not 3.
     case bluenetConnectTimeoutLong
+    // issue 18: the timeouts judged against the harness's own timer (BLN/CONN/BI-02, BI-04)
+    /// disconnect gives up after 4 s, not 2; connect while connected is rejected (failed) at
+    /// once, without waiting for the current device's disconnection.
+    case bluenetDisconnectTimeoutLong, bluenetSwitchGivesUpAtOnce
 
     /// The engine defect this is, if it lives in the engine.
     public var engine: TransmitterDefects? {
