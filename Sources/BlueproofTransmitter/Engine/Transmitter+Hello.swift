@@ -31,12 +31,8 @@ extension Transmitter {
         guard let challenge = helloChallenges[peer] else { return }
         let signed = hello.signedBytes(receiver: identity.userID, answering: challenge, signingKey: proof.signingKey)
         // The key on record decides: a session that cannot be read refuses the peer (fails closed).
-        let known: PublicKeyBundle?
-        do throws(TransmitterError) {
-            known = try session.load()?.knownKeys[peer]
-        } catch {
+        guard let known = keyOnRecord(for: peer, refused: "hello from \(peer) refused, connection dropped") else {
             helloChallenges[peer] = nil
-            TransmitterLog.log(.error, "hello from \(peer) not checked against the key on record (\(error)); connection refused", user: identity.userID)
             await link.disconnect(from: peer)
             return
         }

@@ -68,14 +68,8 @@ extension Transmitter {
     /// reports it as `.keyConflict` when so. A session that cannot be read drops the frame too
     /// (fails closed), with the error logged.
     private func keyOnRecordDiffers(_ frame: DataFrame, _ sender: UserID) -> Bool {
-        let known: PublicKeyBundle?
-        do throws(TransmitterError) {
-            known = try session.load()?.knownKeys[sender]
-        } catch {
-            TransmitterLog.log(.error, "packet \(frame.packetID) not checked against the key on record (\(error)): dropped", user: identity?.userID)
-            return true
-        }
-        guard let known, known.signingKey != frame.senderKey, !defects.contains(.keyReplacedSilently) else { return false }
+        guard let onRecord = keyOnRecord(for: sender, refused: "packet \(frame.packetID) dropped") else { return true }
+        guard let known = onRecord, known.signingKey != frame.senderKey, !defects.contains(.keyReplacedSilently) else { return false }
         TransmitterLog.log(.error, "packet \(frame.packetID) claims sender \(sender) with another key: dropped", user: identity?.userID)
         emit(.keyConflict(sender))
         return true

@@ -121,14 +121,8 @@ extension Transmitter {
         guard let signature = try? identity.sign(frame.signedBytes) else { return nil }
         frame.signature = signature
         if sealing, let receiver {
-            let key: PublicKeyBundle?
-            do throws(TransmitterError) {
-                key = try session.load()?.knownKeys[receiver]
-            } catch {
-                TransmitterLog.log(.error, "packet \(packetID) not sealed: \(error)", user: identity.userID)
-                return nil
-            }
-            guard let key, var sealed = try? frame.sealed(to: key) else { return nil }
+            guard let onRecord = keyOnRecord(for: receiver, refused: "packet \(packetID) not sealed"),
+                  let key = onRecord, var sealed = try? frame.sealed(to: key) else { return nil }
             if defects.contains(.senderInClear) { (sealed.sender, sealed.senderKey, sealed.signature) = (frame.sender, frame.senderKey, frame.signature) }
             return sealed
         }

@@ -18,6 +18,18 @@ extension Transmitter {
         }
     }
 
+    /// The key on record for `user` (nil when none is), or `nil` with the error logged when the
+    /// session cannot be read, so that each caller refuses what it could not check (fails closed).
+    /// `refused` names what was refused, for the log.
+    func keyOnRecord(for user: UserID, refused: @autoclosure () -> String) -> PublicKeyBundle?? {
+        do throws(TransmitterError) {
+            return .some(try session.load()?.knownKeys[user])
+        } catch {
+            TransmitterLog.log(.error, "\(refused()): the key on record for \(user) could not be read (\(error))", user: identity?.userID)
+            return nil
+        }
+    }
+
     public func existsKey(forUser user: UserID) -> Bool {
         (try? session.load())?.knownKeys[user] != nil
     }
