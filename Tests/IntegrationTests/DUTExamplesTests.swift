@@ -28,12 +28,12 @@ extension Integration {
 
         @Test("the correct peripheral passes the cases that judge a peripheral under test, the central those that judge a central; the others are not-applicable (status 77); the report names the program",
               .requires(.cli, .btvirt, .preload, .bumble), .timeLimit(.minutes(4)))
-        func correctPrograms() throws {
+        func correctPrograms() async throws {
             let (cli, python) = try (RequiredComponent.require(.cli, .btvirt, .preload)[0], RequiredComponent.require(.bumble)[0])
             let folder = try WorkFolder("dut-bumble")
             defer { folder.cleanUp() }
             for (program, node) in [("peripheral", 0), ("central", 1)] {
-                let result = try RunDUTTests.runDUT(cli, folder, ["--filter", "CBT/*", "--dut-exec", Self.command(python, program)])
+                let result = try await RunDUTTests.runDUT(cli, folder, ["--filter", "CBT/*", "--dut-exec", Self.command(python, program)])
                 #expect(result.status == 0, "\(program): \(result.stdout)")
                 let report = try #require(result.report)
                 #expect(Self.verdicts(report) == (try RunDUTTests.transferVerdicts(judging: [node])), "\(program): \(result.stdout)")
@@ -64,13 +64,13 @@ extension Integration {
 
         @Test("every broken variant fails the cases that name its fault, and the run exits 1",
               .requires(.cli, .btvirt, .preload, .bumble), .timeLimit(.minutes(6)))
-        func brokenVariants() throws {
+        func brokenVariants() async throws {
             let (cli, python) = try (RequiredComponent.require(.cli, .btvirt, .preload)[0], RequiredComponent.require(.bumble)[0])
             let folder = try WorkFolder("dut-bumble-faults")
             defer { folder.cleanUp() }
             for variant in Self.faults {
                 let filters = variant.failing.flatMap { ["--filter", $0] }
-                let result = try RunDUTTests.runDUT(cli, folder, filters + ["--dut-exec", Self.command(python, variant.program, fault: variant.fault)])
+                let result = try await RunDUTTests.runDUT(cli, folder, filters + ["--dut-exec", Self.command(python, variant.program, fault: variant.fault)])
                 #expect(result.status == 1, "\(variant.fault): \(result.stdout)")
                 let verdicts = Self.verdicts(result.report)
                 #expect(verdicts == Dictionary(uniqueKeysWithValues: variant.failing.map { ($0, Verdict.fail) }),
@@ -82,11 +82,11 @@ extension Integration {
         /// CBT/FLOW/BV-03 alone takes some three and a half minutes on Rootcanal (one buffer).
         @Test("Rootcanal: one program per role, every CBT case with a place for it passes",
               .requires(.cli, .rootcanal, .bumble), .timeLimit(.minutes(12)))
-        func rootcanal() throws {
+        func rootcanal() async throws {
             let (cli, python) = try (RequiredComponent.require(.cli, .rootcanal)[0], RequiredComponent.require(.bumble)[0])
             let folder = try WorkFolder("dut-bumble-rc")
             defer { folder.cleanUp() }
-            let result = try RunDUTTests.runDUT(cli, folder, ["--controller", "rootcanal", "--filter", "CBT/*",
+            let result = try await RunDUTTests.runDUT(cli, folder, ["--controller", "rootcanal", "--filter", "CBT/*",
                                                               "--dut-exec", Self.command(python, "both")])
             #expect(result.status == 0, "\(result.stdout)")
             #expect(Self.verdicts(result.report) == (try RunDUTTests.transferVerdicts(judging: [0, 1])), "\(result.stdout)")

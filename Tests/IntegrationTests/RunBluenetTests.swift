@@ -35,27 +35,32 @@ extension Integration {
             }
         }
 
-        @Test("btvirt: each BLN case fails on each of its broken variants alone", .requires(.btvirt, .preload), .timeLimit(.minutes(5)),
-              arguments: Self.variants)
-        func variantFails(variant: String) async throws {
+        /// How many variant runs go at once: each waits on its own btvirt and the library's
+        /// timers, and no BLN case touches process-wide state.
+        static let width = 4
+
+        @Test("btvirt: each BLN case fails on each of its broken variants alone", .requires(.btvirt, .preload), .timeLimit(.minutes(8)))
+        func variantFails() async throws {
             try RequiredComponent.require(.btvirt, .preload)
-            let (item, defect) = try Self.variant(variant)
-            let folder = try WorkFolder("run-bln-broken")
-            defer { folder.cleanUp() }
-            let report = try await RunTransmitterTests.run([item.id.rawValue], defects: [defect], in: folder)
-            let outcome = try #require(report.cases.first)
-            #expect(outcome.verdict == .fail, "\(variant): \(outcome.verdict) \(outcome.reasonWithFrames)")
+            await forEach(Self.variants, atMost: Self.width) { variant in
+                let (item, defect) = try Self.variant(variant)
+                let folder = try WorkFolder("run-bln-broken")
+                defer { folder.cleanUp() }
+                let report = try await RunTransmitterTests.run([item.id.rawValue], defects: [defect], in: folder)
+                let outcome = try #require(report.cases.first, "\(variant)")
+                #expect(outcome.verdict == .fail, "\(variant): \(outcome.verdict) \(outcome.reasonWithFrames)")
+            }
         }
 
         // issue 18: the Bluenet library over the control protocol
         /// `blueproof run --dut-exec` with `blueproof dut` (its library broken by `defects`) as
         /// the implementation under test, started per case as `bluenet`, refusing other roles.
-        static func againstDUTExec(_ filter: [String], defects: Set<Defect> = [], in folder: WorkFolder) throws
+        static func againstDUTExec(_ filter: [String], defects: Set<Defect> = [], in folder: WorkFolder) async throws
             -> (status: Int32, stdout: String, report: RunReport?) {
             let cli = try RequiredComponent.require(.cli)[0]
             let broken = defects.map { " --defect \($0.rawValue)" }.sorted().joined()
             let exec = "[ \"$BLUEPROOF_ROLE\" = bluenet ] || exit 77; exec '\(cli)' dut --controller \"$BLUEPROOF_HCI\" --listen \"$BLUEPROOF_CONTROL\"\(broken)"
-            return try RunDUTTests.runDUT(cli, folder, ["--dut-exec", exec] + filter.flatMap { ["--filter", $0] })
+            return try await RunDUTTests.runDUT(cli, folder, ["--dut-exec", exec] + filter.flatMap { ["--filter", $0] })
         }
 
         @Test("blueproof dut started per case (--dut-exec, role bluenet): every BLN case passes through the control protocol",
@@ -64,7 +69,7 @@ extension Integration {
             try RequiredComponent.require(.btvirt, .preload, .cli)
             let folder = try WorkFolder("run-bln-dut")
             defer { folder.cleanUp() }
-            let result = try Self.againstDUTExec(["BLN/*"], in: folder)
+            let result = try await Self.againstDUTExec(["BLN/*"], in: folder)
             #expect(result.status == 0, "\(result.stdout)")
             let report = try #require(result.report)
             #expect(report.cases.map(\.id.rawValue) == Self.ids)
@@ -98,7 +103,7 @@ extension Integration {
             let folder = try WorkFolder("run-bln-dut-yes")
             defer { folder.cleanUp() }
             try Self.yesMan.write(toFile: folder.file("yes.py"), atomically: true, encoding: .utf8)
-            let result = try RunDUTTests.runDUT(cli, folder, ["--dut-exec", "exec python3 '\(folder.file("yes.py"))'",
+            let result = try await RunDUTTests.runDUT(cli, folder, ["--dut-exec", "exec python3 '\(folder.file("yes.py"))'",
                                                               "--filter", "BLN/CONN/BI-01", "--filter", "BLN/CONN/BV-06", "--filter", "BLN/LOC/BV-06"])
             #expect(result.status == 1, "\(result.stdout)")
             let report = try #require(result.report)
@@ -109,15 +114,17 @@ extension Integration {
         }
 
         @Test("a broken Bluenet library behind the control protocol fails the case its defect breaks", .requires(.btvirt, .preload, .cli),
-              .timeLimit(.minutes(3)), arguments: Self.variants)
-        func dutVariantFails(variant: String) async throws {
+              .timeLimit(.minutes(8)))
+        func dutVariantFails() async throws {
             try RequiredComponent.require(.btvirt, .preload, .cli)
-            let (item, defect) = try Self.variant(variant)
-            let folder = try WorkFolder("run-bln-dut-broken")
-            defer { folder.cleanUp() }
-            let result = try Self.againstDUTExec([item.id.rawValue], defects: [defect], in: folder)
-            let outcome = try #require(result.report?.cases.first, "\(result.stdout)")
-            #expect(outcome.verdict == .fail, "\(variant): \(outcome.verdict) \(outcome.reasonWithFrames)\n\(outcome.log.joined(separator: "\n"))")
+            await forEach(Self.variants, atMost: Self.width) { variant in
+                let (item, defect) = try Self.variant(variant)
+                let folder = try WorkFolder("run-bln-dut-broken")
+                defer { folder.cleanUp() }
+                let result = try await Self.againstDUTExec([item.id.rawValue], defects: [defect], in: folder)
+                let outcome = try #require(result.report?.cases.first, "\(variant): \(result.stdout)")
+                #expect(outcome.verdict == .fail, "\(variant): \(outcome.verdict) \(outcome.reasonWithFrames)\n\(outcome.log.joined(separator: "\n"))")
+            }
         }
     }
 }

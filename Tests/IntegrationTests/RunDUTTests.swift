@@ -50,10 +50,11 @@ extension Integration {
             """
         }
 
-        static func runDUT(_ cli: String, _ folder: WorkFolder, _ arguments: [String]) throws -> (status: Int32, stdout: String, report: RunReport?) {
+        static func runDUT(_ cli: String, _ folder: WorkFolder, _ arguments: [String]) async throws -> (status: Int32, stdout: String, report: RunReport?) {
             // A folder of its own per run, so the report read back is this run's.
             let output = folder.file("Reports-\(UUID().uuidString.prefix(8))")
-            let result = try run(cli, ["run", "--output", output, "--captures", folder.file("Captures")] + arguments)
+            let result = try await LiveCLI.run(cli, ["run", "--output", output, "--captures", folder.file("Captures")] + arguments,
+                                               within: .seconds(1200))
             let reports = (try? FileManager.default.contentsOfDirectory(atPath: output)) ?? []
             let report = try reports.first.map { try ReportWriter.read(folder: "\(output)/\($0)") }
             return (result.status, result.stdout + result.stderr, report)
@@ -61,12 +62,12 @@ extension Integration {
 
         @Test("every CBT case judges another process in the role the case names: all pass; the DUT's node capture holds its own HCI Reset; the report names it",
               .requires(.cli, .btvirt, .preload), .timeLimit(.minutes(4)))
-        func transferRoles() throws {
+        func transferRoles() async throws {
             let cli = try RequiredComponent.require(.cli, .btvirt, .preload)[0]
             let folder = try WorkFolder("dut-roles")
             defer { folder.cleanUp() }
             let dut = try Self.roles(folder, cli: cli)
-            let result = try Self.runDUT(cli, folder, ["--filter", "CBT/*", "--dut-exec", dut])
+            let result = try await Self.runDUT(cli, folder, ["--filter", "CBT/*", "--dut-exec", dut])
             #expect(result.status == 0, "\(result.stdout)")
             let report = try #require(result.report)
             let expected = try Self.transferVerdicts(judging: [0, 1])
@@ -99,12 +100,12 @@ extension Integration {
 
         @Test("a central under test that connects below the gate fails CBT/GATE/BI-01, BV-04 (the walk-in) and BV-05 (the swing), and only them",
               .requires(.cli, .btvirt, .preload), .timeLimit(.minutes(2)))
-        func brokenGate() throws {
+        func brokenGate() async throws {
             let cli = try RequiredComponent.require(.cli, .btvirt, .preload)[0]
             let folder = try WorkFolder("dut-gate")
             defer { folder.cleanUp() }
             let dut = try Self.roles(folder, cli: cli, centralOptions: "--min-rssi=-60")
-            let result = try Self.runDUT(cli, folder, ["--filter", "CBT/GATE/*", "--dut-exec", dut])
+            let result = try await Self.runDUT(cli, folder, ["--filter", "CBT/GATE/*", "--dut-exec", dut])
             #expect(result.status == 1, "\(result.stdout)")
             let verdicts = Dictionary(uniqueKeysWithValues: (result.report?.cases ?? []).map { ($0.id.rawValue, $0.verdict) })
             #expect(verdicts == ["CBT/GATE/BI-01": .fail, "CBT/GATE/BI-02": .pass, "CBT/GATE/BI-03": .pass, "CBT/GATE/BV-02": .pass,
@@ -117,25 +118,25 @@ extension Integration {
 
         @Test("status 77 is not-applicable; another exit mid-case is an error naming it; a DUT that never comes up fails precondition start",
               .requires(.cli, .btvirt, .preload), .timeLimit(.minutes(2)))
-        func lifecycle() throws {
+        func lifecycle() async throws {
             let cli = try RequiredComponent.require(.cli, .btvirt, .preload)[0]
             let folder = try WorkFolder("dut-life")
             defer { folder.cleanUp() }
             let unsupported = try Self.script(folder, "peripheral-only", cli: cli, "exit 77")
-            let one = try Self.runDUT(cli, folder, ["--filter", "CBT/ROLE/BV-02", "--dut-exec", unsupported])
+            let one = try await Self.runDUT(cli, folder, ["--filter", "CBT/ROLE/BV-02", "--dut-exec", unsupported])
             #expect(one.status == 4, "\(one.stdout)")
             #expect(one.report?.cases.first?.verdict == .notApplicable)
             #expect(one.report?.cases.first?.reason.contains("does not play the central role") == true)
 
             let crashing = try Self.script(folder, "crash", cli: cli, "echo 'Traceback: boom' >&2; exit 3")
-            let two = try Self.runDUT(cli, folder, ["--filter", "CBT/ROLE/BV-02", "--dut-exec", crashing])
+            let two = try await Self.runDUT(cli, folder, ["--filter", "CBT/ROLE/BV-02", "--dut-exec", crashing])
             #expect(two.status == 1, "\(two.stdout)")
             #expect(two.report?.cases.first?.verdict == .error)
             #expect(two.report?.cases.first?.reason.contains("exited with status 3") == true, "\(two.stdout)")
             #expect(two.report?.cases.first?.log.contains { $0.contains("Traceback: boom") } == true)
 
             let silent = try Self.script(folder, "silent", cli: cli, "exec sleep 600")
-            let three = try Self.runDUT(cli, folder, ["--filter", "CBT/CHUNK/BV-02", "--dut-exec", silent, "--dut-start-timeout", "2"])
+            let three = try await Self.runDUT(cli, folder, ["--filter", "CBT/CHUNK/BV-02", "--dut-exec", silent, "--dut-start-timeout", "2"])
             #expect(three.status == 1, "\(three.stdout)")
             #expect(three.report?.cases.first?.verdict == .error)
             #expect(three.report?.cases.first?.reason.contains("precondition start not met") == true, "\(three.stdout)")
@@ -143,7 +144,7 @@ extension Integration {
 
         @Test("the reference transmitter as a DUT over the control protocol: a three-node case applies and passes",
               .requires(.cli, .btvirt, .preload), .timeLimit(.minutes(2)))
-        func transmitter() throws {
+        func transmitter() async throws {
             let cli = try RequiredComponent.require(.cli, .btvirt, .preload)[0]
             let folder = try WorkFolder("dut-tx")
             defer { folder.cleanUp() }
@@ -151,7 +152,7 @@ extension Integration {
             [ "$BLUEPROOF_ROLE" = transmitter ] || exit 77
             exec "$B" dut --controller "$BLUEPROOF_HCI" --listen "$BLUEPROOF_CONTROL"
             """)
-            let result = try Self.runDUT(cli, folder, ["--filter", "BFT/DLV/BV-04", "--filter", "BFT/LOG/BV-03", "--dut-exec", dut])
+            let result = try await Self.runDUT(cli, folder, ["--filter", "BFT/DLV/BV-04", "--filter", "BFT/LOG/BV-03", "--dut-exec", dut])
             #expect(result.status == 0, "\(result.stdout)")
             let cases = result.report?.cases ?? []
             #expect(cases.count == 2 && cases.allSatisfy { $0.verdict == .pass }, "\(result.stdout)")
@@ -161,7 +162,7 @@ extension Integration {
         // issue 14: BFT/SIZE with an Android peer
         @Test("the reference with both links as a DUT (dut --platform ios, wifiPeerToPeer): BFT/SIZE/BV-03 and BV-14 pass; each broken variant fails its case; without --platform they are not-applicable",
               .requires(.cli, .btvirt, .preload), .timeLimit(.minutes(3)))
-        func androidPeer() throws {
+        func androidPeer() async throws {
             let cli = try RequiredComponent.require(.cli, .btvirt, .preload)[0]
             let folder = try WorkFolder("dut-android")
             defer { folder.cleanUp() }
@@ -176,7 +177,7 @@ extension Integration {
                 [ "$BLUEPROOF_ROLE" = transmitter ] || exit 77
                 exec "$B" dut --controller "$BLUEPROOF_HCI" --listen "$BLUEPROOF_CONTROL" \(run.options)
                 """)
-                let result = try Self.runDUT(cli, folder, ["--filter", "BFT/SIZE/BV-03", "--filter", "BFT/SIZE/BV-14", "--dut-exec", dut])
+                let result = try await Self.runDUT(cli, folder, ["--filter", "BFT/SIZE/BV-03", "--filter", "BFT/SIZE/BV-14", "--dut-exec", dut])
                 let verdicts = Dictionary((result.report?.cases ?? []).map { ($0.id.rawValue, $0.verdict) }, uniquingKeysWith: { a, _ in a })
                 for (id, verdict) in run.verdicts {
                     #expect(verdicts[id] == verdict, "dut \(run.options): \(id): \(result.stdout)")
@@ -198,7 +199,7 @@ extension Integration {
                 let device = try LiveCLI("/bin/sh", ["-c", "for i in 1 2 3; do '\(cli)' transfer central --controller unix:\(socket) "
                                                      + "--allow-unavailable-rssi --timeout 40; done"])
                 defer { device.stop() }
-                let result = try Self.runDUT(cli, folder, ["--controller", "unix:\(socket)", "--dut-address", "any", "--dut-role", "central",
+                let result = try await Self.runDUT(cli, folder, ["--controller", "unix:\(socket)", "--dut-address", "any", "--dut-role", "central",
                                                            "--filter", "CBT/ROLE/*", "--filter", "CBT/CLEAN/*"])
                 let verdicts = Dictionary(uniqueKeysWithValues: (result.report?.cases ?? []).map { ($0.id.rawValue, $0.verdict) })
                 #expect(verdicts == ["CBT/ROLE/BV-01": .pass, "CBT/ROLE/BV-02": .pass, "CBT/ROLE/BV-03": .notApplicable,

@@ -18,11 +18,12 @@ extension Integration {
                         in folder: WorkFolder) async throws -> RunReport {
             let root = Integration.RunCaseTests.root
             let profile = try Profile.loadDefault(path: "\(root)/Conformance/profiles/bridgefy-ios.yaml")
-            let configuration = RunConfiguration(
+            var configuration = RunConfiguration(
                 profile: profile, catalogue: try Catalogue.load(path: "\(root)/Conformance/catalogue.yaml"),
                 registry: CaseRegistry(SparkCases.all(provider: provider)), controller: controller, filter: CaseFilter(filter),
                 reportsRoot: folder.file("Reports"), capturesRoot: folder.file("Captures"),
                 workDirectory: folder.file("work"), caseTimeout: .seconds(120))
+            configuration.jobs = ProcessInfo.processInfo.activeProcessorCount  // as `blueproof run` does
             return try await Runner(configuration).run()
         }
 
@@ -94,19 +95,30 @@ extension Integration {
             "incomingFileProgressSilent": "before its end the incoming file was reported 0 time(s)",
         ]
 
+        /// How many variant runs go at once: each waits on its own btvirt and its transfers'
+        /// events, and no SPK case touches process-wide state.
+        static let width = 4
+
         @Test("btvirt: every SPK case fails on the Spark defect that breaks its rule", .requires(.btvirt, .preload),
-              .timeLimit(.minutes(5)), arguments: Self.variants.map(\.name))
-        func variantFails(defect name: String) async throws {
+              .timeLimit(.minutes(8)))
+        func variantFails() async throws {
             try RequiredComponent.require(.btvirt, .preload)
-            let variant = try #require(Self.variants.first { $0.name == name })
-            let defect = try #require(SparkDefects.named.first { $0.name == name }?.defect)
-            let folder = try WorkFolder("run-spark-\(name)")
-            defer { folder.cleanUp() }
-            let report = try await Self.run(variant.cases, provider: ReferenceSparkProvider(defects: defect), in: folder)
-            #expect(report.cases.map(\.id.rawValue).sorted() == variant.cases)
+            await forEach(Self.variants.map(\.name), atMost: Self.width) { name in
+                let variant = try #require(Self.variants.first { $0.name == name })
+                let defect = try #require(SparkDefects.named.first { $0.name == name }?.defect)
+                let folder = try WorkFolder("run-spark-\(name)")
+                defer { folder.cleanUp() }
+                let report = try await Self.run(variant.cases, provider: ReferenceSparkProvider(defects: defect), in: folder)
+                Self.expectFailedBecause(name, variant.cases, report)
+            }
+        }
+
+        /// Each of `cases`, and no other, failed for the reason `defect` breaks.
+        static func expectFailedBecause(_ defect: String, _ cases: [String], _ report: RunReport) {
+            #expect(report.cases.map(\.id.rawValue).sorted() == cases, "\(defect)")
             for item in report.cases {
-                #expect(item.verdict == .fail, "\(item.id) with \(name): \(item.verdict) \(item.reason)\n\(item.log.joined(separator: "\n"))")
-                #expect(item.reason.contains(Self.because[name] ?? "\u{0}"), "\(item.id) with \(name) failed for another reason: \(item.reason)")
+                #expect(item.verdict == .fail, "\(item.id) with \(defect): \(item.verdict) \(item.reason)\n\(item.log.joined(separator: "\n"))")
+                #expect(item.reason.contains(Self.because[defect] ?? "\u{0}"), "\(item.id) with \(defect) failed for another reason: \(item.reason)")
             }
         }
 
@@ -154,19 +166,15 @@ extension Integration {
         }
 
         @Test("a broken Spark implementation behind the control protocol fails each case its defect breaks, for that reason",
-              .requires(.btvirt, .preload, .cli), .timeLimit(.minutes(3)), arguments: Self.variants.map(\.name))
-        func dutVariantFails(defect name: String) async throws {
+              .requires(.btvirt, .preload, .cli), .timeLimit(.minutes(8)))
+        func dutVariantFails() async throws {
             try RequiredComponent.require(.btvirt, .preload, .cli)
-            let variant = try #require(Self.variants.first { $0.name == name })
-            let folder = try WorkFolder("run-spark-dut-\(name)")
-            defer { folder.cleanUp() }
-            let result = try await Self.againstDUTExec(variant.cases, sparkDefect: name, in: folder)
-            #expect(result.status == 1, "\(result.stdout)")
-            let report = try #require(result.report)
-            #expect(report.cases.map(\.id.rawValue).sorted() == variant.cases)
-            for item in report.cases {
-                #expect(item.verdict == .fail, "\(item.id) with \(name): \(item.verdict) \(item.reason)\n\(item.log.joined(separator: "\n"))")
-                #expect(item.reason.contains(Self.because[name] ?? "\u{0}"), "\(item.id) with \(name) failed for another reason: \(item.reason)")
+            await forEach(Self.variants, atMost: Self.width) { variant in
+                let folder = try WorkFolder("run-spark-dut-\(variant.name)")
+                defer { folder.cleanUp() }
+                let result = try await Self.againstDUTExec(variant.cases, sparkDefect: variant.name, in: folder)
+                #expect(result.status == 1, "\(variant.name): \(result.stdout)")
+                Self.expectFailedBecause(variant.name, variant.cases, try #require(result.report, "\(variant.name): \(result.stdout)"))
             }
         }
 

@@ -26,6 +26,7 @@ extension Integration {
                 registry: CaseRegistry.standard(profile: profile), controller: .btvirt, filter: CaseFilter(filter),
                 reportsRoot: folder.file("Reports"), capturesRoot: folder.file("Captures"),
                 workDirectory: folder.file("work"), caseTimeout: .seconds(60))
+            configuration.jobs = ProcessInfo.processInfo.activeProcessorCount  // as `blueproof run` does
             configuration.transmitterProvider = ReferenceTransmitterProvider(
                 link: .ble, defects: defects, sessionRoot: URL(fileURLWithPath: folder.file("sessions")))
             return try await Runner(configuration).run()

@@ -162,3 +162,18 @@ func readLine(from fd: Int32, startingWith prefix: String, within limit: Duratio
         thread.start()
     }
 }
+
+/// Runs `body` for each of `items`, at most `width` at once, and returns when all are done. An
+/// error thrown for one item is recorded as an issue naming it; the others go on. For runs that
+/// spend their time waiting on their own controllers and timers, not on the CPU, so that a
+/// serialized suite need not wait for them one after another.
+func forEach<T: Sendable>(_ items: [T], atMost width: Int, _ body: @escaping @Sendable (T) async throws -> Void) async {
+    await withTaskGroup(of: Void.self) { group in
+        for (index, item) in items.enumerated() {
+            if index >= width { await group.next() }
+            group.addTask {
+                do { try await body(item) } catch { Issue.record(error, "\(item)") }
+            }
+        }
+    }
+}
