@@ -94,7 +94,9 @@ extension Integration {
             ("empty chunk before EOM", TransferFaults(emptyChunkBeforeMarker: true), ["CBT/CHUNK/BV-03"], "not the marker alone"),
             ("EOM kept in the message", TransferFaults(keepMarkerInMessage: true), ["CBT/CHUNK/BV-05", "CBT/ROLE/BV-05"], "received"),
             ("chunks shorter than EOM dropped", TransferFaults(dropChunksShorterThanMarker: true), ["CBT/CHUNK/BV-06"], "were sent and"),
-            ("chunks indicated", TransferFaults(indicateChunks: true), ["CBT/CHUNK/BV-08"], nil),
+            // It indicates only where the central enabled indications, which ours never does: the
+            // case fails it for the notifications that never come (before or after `ready`).
+            ("chunks indicated", TransferFaults(indicateChunks: true), ["CBT/CHUNK/BV-08"], "Handle Value Notification"),
             ("a chunk that is EOM sent whole", TransferFaults(markerChunkUnsplit: true), ["CBT/CHUNK/BV-04"], nil),
             ("a chunk lost past 512 KiB", TransferFaults(loseChunkAt: 600_000),
              ["CBT/CHUNK/BV-07", "CBT/FLOW/BV-02", "CBT/FLOW/BV-03", "CBT/ROLE/BV-04"], "bytes were sent"),

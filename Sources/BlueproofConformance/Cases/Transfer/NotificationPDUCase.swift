@@ -17,10 +17,19 @@ struct NotificationPDUCase: ConformanceCase {
         let payload = TransferExchange.payload(3000)
         let profile = TransferExchange.transferProfile(context)
         let exchange = await TransferExchange.run(context, .send(payload), .receive(reply: .echoPrefix), profile: profile)
+        let capture = try CaptureEvidence(path: context.captures[1])
         guard let ready = exchange.centralReady else {
+            // Our central subscribed (its CCCD write is on the air), but the link ended before it
+            // heard the subscription confirmed: no value travelled as a notification.
+            let subscribed = capture.attPDUs.filter {
+                if $0.direction == .sent, case let .writeRequest(_, value) = $0.pdu { value == [0x01, 0x00] } else { false }
+            }.map(\.frame)
+            guard subscribed.isEmpty else {
+                return .fail("our central subscribed to notifications and was given no Handle Value Notification before the link ended: \(exchange.centralText)",
+                             findings: [Finding("our central's subscription", capture: capture.path, frames: subscribed)])
+            }
             return .error("the central never subscribed: \(exchange.centralText)")
         }
-        let capture = try CaptureEvidence(path: context.captures[1])
         let pdus = capture.attPDUs.filter { $0.direction == .received }
         let undecoded = capture.undecodedATTFrames
         guard undecoded.isEmpty else {
