@@ -95,9 +95,10 @@ extension Integration {
             "incomingFileProgressSilent": "before its end the incoming file was reported 0 time(s)",
         ]
 
-        /// How many variant runs go at once: each waits on its own btvirt and its transfers'
-        /// events, and no SPK case touches process-wide state.
-        static let width = 4
+        /// How many variant runs go at once. One: the failing reasons are checked, and some race
+        /// the subject's next call (4 at once once gave STRM/BV-02's overrun as the refusal that
+        /// followed it; the case now names the overrun, but other races are not yet ruled out).
+        static let width = 1
 
         @Test("btvirt: every SPK case fails on the Spark defect that breaks its rule", .requires(.btvirt, .preload),
               .timeLimit(.minutes(8)))

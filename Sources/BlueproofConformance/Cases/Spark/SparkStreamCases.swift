@@ -131,8 +131,16 @@ enum SparkStreamCases {
         // Credits withheld: the subject uses those it holds, then its sends must wait.
         let stalled = (0..<6).map { sparkPattern(64 << 10, seed: UInt8(10 + $0)) }
         var sends: [UInt64] = []
-        let stall = try await stage.stall(0) {
-            for block in stalled { sends.append(try await stage.subject.send(block, toChannel: channel, on: out)) }
+        let stall: SparkStage.Stall
+        do {
+            stall = try await stage.stall(0) {
+                for block in stalled { sends.append(try await stage.subject.send(block, toChannel: channel, on: out)) }
+            }
+        } catch {
+            // A tester that saw its credits overrun ends the link, so the subject's next send
+            // may be refused for a connection it no longer has: the overrun is the rule broken.
+            if let broken = await Self.flowControlBroken(tester) { return .fail("the subject broke L2CAP flow control while its credits were withheld: \(broken)") }
+            throw error
         }
         allSends += sends
         if stall == .stoppedShort {
