@@ -51,7 +51,7 @@ struct KillTests {
 
     @Test("a writer process killed with SIGKILL leaves a capture readable up to its last packet",
           .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/exe"), "needs /proc/self/exe (Linux)"),
-          .timeLimit(.minutes(1)))
+          .timeLimit(.minutes(5)))
     func killedWriter() throws {
         let folder = try TemporaryFolder()
         defer { folder.cleanUp() }

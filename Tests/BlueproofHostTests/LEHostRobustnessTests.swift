@@ -10,7 +10,7 @@ import Testing
 /// host sends, log lines, stream elements), never for time. What the host writes while it
 /// handles one call or one inbound packet is written before that handling ends, so counting
 /// the packets sent right after such a point is exact.
-@Suite("LE host robustness", .timeLimit(.minutes(1)))
+@Suite("LE host robustness", .timeLimit(.minutes(5)))
 struct LEHostRobustnessTests {
     static let handle: UInt16 = 0x0040
     /// Exchange MTU Request offering 517, and the host's answer (its receive MTU is 517).

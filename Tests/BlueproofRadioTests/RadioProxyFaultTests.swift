@@ -3,7 +3,7 @@ import BlueproofWire
 import Foundation
 import Testing
 
-@Suite("Radio proxy: scripted faults", .timeLimit(.minutes(1)))
+@Suite("Radio proxy: scripted faults", .timeLimit(.minutes(5)))
 struct RadioProxyFaultTests {
     typealias Bench = ProxyBench
     static let (a0, a1) = (Bench.addresses[0], Bench.addresses[1])

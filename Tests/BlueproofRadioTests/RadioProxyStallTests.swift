@@ -6,7 +6,7 @@ import BlueproofWire
 import Glibc
 import Testing
 
-@Suite("Radio proxy: a controller that stops reading", .timeLimit(.minutes(1)))
+@Suite("Radio proxy: a controller that stops reading", .timeLimit(.minutes(5)))
 struct RadioProxyStallTests {
     typealias Bench = ProxyBench
 

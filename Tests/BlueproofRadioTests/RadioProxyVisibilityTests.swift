@@ -2,7 +2,7 @@
 import BlueproofWire
 import Testing
 
-@Suite("Radio proxy: RSSI, range and re-emission", .timeLimit(.minutes(1)))
+@Suite("Radio proxy: RSSI, range and re-emission", .timeLimit(.minutes(5)))
 struct RadioProxyVisibilityTests {
     typealias Bench = ProxyBench
     static let (a0, a1) = (Bench.addresses[0], Bench.addresses[1])

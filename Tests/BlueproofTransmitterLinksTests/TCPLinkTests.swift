@@ -4,7 +4,7 @@ import Crypto
 import Testing
 
 /// Real sockets on loopback: two and three TCP link nodes.
-@Suite("TCP link", .timeLimit(.minutes(1)))
+@Suite("TCP link", .timeLimit(.minutes(5)))
 struct TCPLinkTests {
     struct Node {
         let user: UserID

@@ -5,7 +5,7 @@ import Testing
 
 /// `DualLink` (docs/transmitter-links.md, "Both links"): Wi-Fi peer-to-peer only between two
 /// nodes announcing iOS, BLE otherwise; its faults break exactly that choice.
-@Suite("Both links", .timeLimit(.minutes(1)))
+@Suite("Both links", .timeLimit(.minutes(5)))
 struct DualLinkTests {
     /// Two nodes on a BLE and a Wi-Fi simulated network, every pair in range, started, each
     /// reaching the other on both.

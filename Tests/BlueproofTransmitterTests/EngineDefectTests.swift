@@ -4,7 +4,7 @@ import Testing
 
 /// Every defect changes observable behaviour: each test runs the same scenario on the reference
 /// and on the broken variant, checks the reference is right and the variant differs.
-@Suite("Engine: deliberate defects flip behaviour", .timeLimit(.minutes(2)))
+@Suite("Engine: deliberate defects flip behaviour", .timeLimit(.minutes(5)))
 struct EngineDefectTests {
     static func chainCounts(_ defects: TransmitterDefects) async throws -> [Int] {
         let harness = EngineHarness()

@@ -2,7 +2,7 @@ import BlueproofTransmitter
 import Foundation
 import Testing
 
-@Suite("Engine: delivery", .timeLimit(.minutes(1)))
+@Suite("Engine: delivery", .timeLimit(.minutes(5)))
 struct EngineDeliveryTests {
     @Test("direct: sentDirect, received with dictionary and binary, not mesh, not broadcast")
     func direct() async throws {

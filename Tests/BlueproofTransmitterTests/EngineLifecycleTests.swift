@@ -2,7 +2,7 @@ import BlueproofTransmitter
 import Foundation
 import Testing
 
-@Suite("Engine: start, stop, licence, link", .timeLimit(.minutes(1)))
+@Suite("Engine: start, stop, licence, link", .timeLimit(.minutes(5)))
 struct EngineLifecycleTests {
     @Test("start reports started, a second start alreadyStarted, stop stopped")
     func startStop() async throws {
@@ -85,7 +85,7 @@ struct EngineLifecycleTests {
     }
 }
 
-@Suite("Engine: on-demand mode", .timeLimit(.minutes(1)))
+@Suite("Engine: on-demand mode", .timeLimit(.minutes(5)))
 struct EngineOnDemandTests {
     @Test("nearby users are reported, connections only when asked, the 6th is refused")
     func capOfFive() async throws {

@@ -42,7 +42,7 @@ struct RawNode {
     }
 }
 
-@Suite("Engine: secure connections and keys", .timeLimit(.minutes(1)))
+@Suite("Engine: secure connections and keys", .timeLimit(.minutes(5)))
 struct EngineSecureTests {
     static let always: @Sendable (UserID) -> Bool = { _ in true }
 

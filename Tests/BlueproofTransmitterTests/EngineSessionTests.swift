@@ -12,7 +12,7 @@ final class TemporarySessionDirectory: Sendable {
     var store: SessionStore { SessionStore(directory: url) }
 }
 
-@Suite("Engine: sessions and saved state", .timeLimit(.minutes(1)))
+@Suite("Engine: sessions and saved state", .timeLimit(.minutes(5)))
 struct EngineSessionTests {
     @Test("two transmitters on one store share the identity and the expiry limit")
     func shared() async throws {

@@ -6,7 +6,7 @@ import Testing
 /// A session the reference cannot read or write (a full file table, a failing disk) is never
 /// taken for a fact about the peer: an encrypted send is refused with the session's own error, a
 /// hello or a packet that cannot be checked against the key on record is refused (fails closed).
-@Suite("Engine: a session that cannot be read", .timeLimit(.minutes(1)))
+@Suite("Engine: a session that cannot be read", .timeLimit(.minutes(5)))
 struct EngineUnreadableSessionTests {
     /// `inner` until `failing` is set; then every read and write fails with `.sessionError`.
     final class BreakableSession: TransmitterSessionBacking {

@@ -38,7 +38,7 @@ final class CapturedLog: Sendable {
     }
 }
 
-@Suite("Logging: process-wide levels, no secrets", .serialized, .timeLimit(.minutes(1)))
+@Suite("Logging: process-wide levels, no secrets", .serialized, .timeLimit(.minutes(5)))
 struct LoggingLevelTests {
     /// Runs a small scenario at `level` (a forged frame for an error line, a connection, a mesh
     /// packet carrying `marker`) and returns the lines of its nodes, and every line captured.

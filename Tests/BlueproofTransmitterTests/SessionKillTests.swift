@@ -47,7 +47,7 @@ struct SessionKillTests {
 
     @Test("a session writer killed with SIGKILL at random moments leaves a loadable old or new session",
           .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/exe"), "needs /proc/self/exe (Linux)"),
-          .timeLimit(.minutes(2)))
+          .timeLimit(.minutes(5)))
     func killedWriter() throws {
         let folder = try SessionTestFolder()
         defer { folder.cleanUp() }

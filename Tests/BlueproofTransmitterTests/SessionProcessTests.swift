@@ -33,7 +33,7 @@ struct SessionProcessTests {
 
     @Test("updates from two processes on one directory all land",
           .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/exe"), "needs /proc/self/exe (Linux)"),
-          .timeLimit(.minutes(2)))
+          .timeLimit(.minutes(5)))
     func twoProcesses() throws {
         let folder = try SessionTestFolder()
         defer { folder.cleanUp() }

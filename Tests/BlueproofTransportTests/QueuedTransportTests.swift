@@ -3,7 +3,7 @@ import Glibc
 import Testing
 @testable import BlueproofTransport
 
-@Suite("QueuedTransport", .timeLimit(.minutes(1)))
+@Suite("QueuedTransport", .timeLimit(.minutes(5)))
 struct QueuedTransportTests {
     static let data = HCIACLPacket(handle: 0x40, packetBoundary: .firstFlushable, data: [UInt8](repeating: 0x5A, count: 100)).packet
 

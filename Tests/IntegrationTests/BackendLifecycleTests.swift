@@ -15,7 +15,7 @@ extension Integration {
     @Suite("Backend lifecycle")
     struct BackendLifecycleTests {
         @Test("two btvirt backends started at once serve controllers on their own sockets",
-              .requires(.btvirt, .preload), .timeLimit(.minutes(1)))
+              .requires(.btvirt, .preload), .timeLimit(.minutes(3)))
         func concurrentBTVirt() async throws {
             try RequiredComponent.require(.btvirt, .preload)
             let folder = try WorkFolder("concurrent")
@@ -71,7 +71,7 @@ extension Integration {
         }
 
         @Test("a btvirt killed mid-run fails the next command with controllerGone, and the backend reports its death",
-              .requires(.btvirt, .preload), .timeLimit(.minutes(1)))
+              .requires(.btvirt, .preload), .timeLimit(.minutes(3)))
         func controllerProcessDies() async throws {
             try RequiredComponent.require(.btvirt, .preload)
             let folder = try WorkFolder("dies")

@@ -8,7 +8,7 @@ extension Integration {
     @Suite("blueproof bluenet")
     struct BluenetCLITests {
         @Test("a Crownstones-only scan in a second terminal prints the simulated Crownstone's fields, as text and as the library's JSON",
-              .requires(.btvirt, .preload, .cli), .timeLimit(.minutes(2)))
+              .requires(.btvirt, .preload, .cli), .timeLimit(.minutes(3)))
         func twoTerminals() async throws {
             try RequiredComponent.require(.btvirt, .preload)
             let cli = try RequiredComponent.require(.cli)[0]

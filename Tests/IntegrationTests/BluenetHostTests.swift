@@ -16,20 +16,20 @@ extension Integration {
         static let otherData = ServiceData(uuid: BluetoothUUID(uuid16: 0xFEAA), data: Array(0..<16))
 
         @Test("btvirt: a Crownstones-only scan finds the simulated Crownstone with its fields decoded, and not another advertiser an all-devices scan hears",
-              .requires(.btvirt, .preload), .timeLimit(.minutes(1)))
+              .requires(.btvirt, .preload), .timeLimit(.minutes(3)))
         func crownstonesOnlyScan() async throws {
             try RequiredComponent.require(.btvirt, .preload)
             try await checkScan(.btvirt)
         }
 
-        @Test("Rootcanal: the same", .requires(.rootcanal, .preload), .timeLimit(.minutes(1)))
+        @Test("Rootcanal: the same", .requires(.rootcanal, .preload), .timeLimit(.minutes(3)))
         func crownstonesOnlyScanRootcanal() async throws {
             try RequiredComponent.require(.rootcanal, .preload)
             try await checkScan(.rootcanal)
         }
 
         @Test("btvirt: connect and setSwitchState(1) switch the simulated Crownstone on; setSwitchState(0.5) is refused and writes nothing; connecting to nobody fails at once",
-              .requires(.btvirt, .preload), .timeLimit(.minutes(1)))
+              .requires(.btvirt, .preload), .timeLimit(.minutes(3)))
         func switchState() async throws {
             try RequiredComponent.require(.btvirt, .preload)
             try await checkSwitch(.btvirt) { outcome, _ in
@@ -39,7 +39,7 @@ extension Integration {
             }
         }
 
-        @Test("Rootcanal: the same; connecting to nobody times out after 3 s", .requires(.rootcanal, .preload), .timeLimit(.minutes(1)))
+        @Test("Rootcanal: the same; connecting to nobody times out after 3 s", .requires(.rootcanal, .preload), .timeLimit(.minutes(3)))
         func switchStateRootcanal() async throws {
             try RequiredComponent.require(.rootcanal, .preload)
             try await checkSwitch(.rootcanal) { outcome, elapsed in

@@ -17,14 +17,14 @@ extension Integration {
         // MARK: GATT
 
         @Test("GATT over btvirt: discovery, long read, writes, 100 KB of notifications and an indication",
-              .requires(.bumble, .btvirt, .preload), .timeLimit(.minutes(1)))
+              .requires(.bumble, .btvirt, .preload), .timeLimit(.minutes(3)))
         func gattBTVirt() async throws {
             try RequiredComponent.require(.bumble, .btvirt, .preload)
             try await gatt(.btvirt)
         }
 
         @Test("GATT over Rootcanal: discovery, long read, writes, 100 KB of notifications and an indication",
-              .requires(.bumble, .rootcanal, .preload), .timeLimit(.minutes(1)))
+              .requires(.bumble, .rootcanal, .preload), .timeLimit(.minutes(3)))
         func gattRootcanal() async throws {
             try RequiredComponent.require(.bumble, .rootcanal, .preload)
             try await gatt(.rootcanal)
@@ -111,14 +111,14 @@ extension Integration {
         // MARK: L2CAP
 
         @Test("LE credit-based channel over btvirt: 100 KB each way, intact",
-              .requires(.bumble, .btvirt, .preload), .timeLimit(.minutes(1)))
+              .requires(.bumble, .btvirt, .preload), .timeLimit(.minutes(3)))
         func l2capBTVirt() async throws {
             try RequiredComponent.require(.bumble, .btvirt, .preload)
             try await l2cap(.btvirt)
         }
 
         @Test("LE credit-based channel over Rootcanal: 100 KB each way, intact",
-              .requires(.bumble, .rootcanal, .preload), .timeLimit(.minutes(1)))
+              .requires(.bumble, .rootcanal, .preload), .timeLimit(.minutes(3)))
         func l2capRootcanal() async throws {
             try RequiredComponent.require(.bumble, .rootcanal, .preload)
             try await l2cap(.rootcanal)
@@ -166,14 +166,14 @@ extension Integration {
         // MARK: Advertising
 
         @Test("advertising over btvirt: name, 16- and 128-bit services and an iBeacon seen by a scanner",
-              .requires(.bumble, .btvirt, .preload), .timeLimit(.minutes(1)))
+              .requires(.bumble, .btvirt, .preload), .timeLimit(.minutes(3)))
         func advertisingBTVirt() async throws {
             try RequiredComponent.require(.bumble, .btvirt, .preload)
             try await advertising(.btvirt)
         }
 
         @Test("advertising over Rootcanal: name, 16- and 128-bit services and an iBeacon seen by a scanner",
-              .requires(.bumble, .rootcanal, .preload), .timeLimit(.minutes(1)))
+              .requires(.bumble, .rootcanal, .preload), .timeLimit(.minutes(3)))
         func advertisingRootcanal() async throws {
             try RequiredComponent.require(.bumble, .rootcanal, .preload)
             try await advertising(.rootcanal)
@@ -214,7 +214,7 @@ extension Integration {
         // MARK: The helper itself
 
         @Test("a peer that fails says why: its error event and log tail, and exit status 1",
-              .requires(.bumble), .timeLimit(.minutes(1)))
+              .requires(.bumble), .timeLimit(.minutes(3)))
         func peerFailure() async throws {
             try RequiredComponent.require(.bumble)
             let folder = try WorkFolder("bumble-fail")

@@ -17,7 +17,7 @@ extension Integration {
         // MARK: scan
 
         @Test("scan on btvirt: a Bumble advertiser's name, 16- and 128-bit services, iBeacon id, RSSI n/a",
-              .requires(.cli, .bumble, .btvirt, .preload), .timeLimit(.minutes(1)))
+              .requires(.cli, .bumble, .btvirt, .preload), .timeLimit(.minutes(3)))
         func scanSeesBumble() async throws {
             let cli = try RequiredComponent.require(.cli, .bumble, .btvirt, .preload)[0]
             let folder = try WorkFolder("cli-scan")
@@ -60,14 +60,14 @@ extension Integration {
         // MARK: gatt
 
         @Test("gatt on btvirt against a Bumble server: long read, both writes, three notifications",
-              .requires(.cli, .bumble, .btvirt, .preload, .tshark), .timeLimit(.minutes(1)))
+              .requires(.cli, .bumble, .btvirt, .preload, .tshark), .timeLimit(.minutes(3)))
         func gattBTVirt() async throws {
             let cli = try RequiredComponent.require(.cli, .bumble, .btvirt, .preload, .tshark)[0]
             try await gatt(.btvirt, cli: cli)
         }
 
         @Test("gatt on Rootcanal against a Bumble server: long read, both writes, three notifications",
-              .requires(.cli, .bumble, .rootcanal, .preload, .tshark), .timeLimit(.minutes(1)))
+              .requires(.cli, .bumble, .rootcanal, .preload, .tshark), .timeLimit(.minutes(3)))
         func gattRootcanal() async throws {
             let cli = try RequiredComponent.require(.cli, .bumble, .rootcanal, .preload, .tshark)[0]
             try await gatt(.rootcanal, cli: cli)
@@ -135,7 +135,7 @@ extension Integration {
         // MARK: advertise
 
         @Test("advertise on btvirt: a Bumble scanner sees the name and service",
-              .requires(.cli, .bumble, .btvirt, .preload), .timeLimit(.minutes(1)))
+              .requires(.cli, .bumble, .btvirt, .preload), .timeLimit(.minutes(3)))
         func advertiseSeenByBumble() async throws {
             let cli = try RequiredComponent.require(.cli, .bumble, .btvirt, .preload)[0]
             let folder = try WorkFolder("cli-adv")
@@ -170,7 +170,7 @@ extension Integration {
         // MARK: errors
 
         @Test("gatt to an absent peer exits 3 naming the peer and the limit",
-              .requires(.cli, .btvirt, .preload), .timeLimit(.minutes(1)))
+              .requires(.cli, .btvirt, .preload), .timeLimit(.minutes(3)))
         func gattAbsentPeer() async throws {
             let cli = try RequiredComponent.require(.cli, .btvirt, .preload)[0]
             let folder = try WorkFolder("cli-absent")

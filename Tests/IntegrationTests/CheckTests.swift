@@ -10,7 +10,7 @@ extension Integration {
     @Suite("blueproof check")
     struct CheckTests {
         @Test("btvirt: the transfer demo's captures pass every check", .requires(.btvirt, .preload, .cli),
-              .timeLimit(.minutes(2)))
+              .timeLimit(.minutes(3)))
         func demoCapturesBTVirt() throws {
             let cli = try RequiredComponent.require(.cli, .btvirt, .preload)[0]
             let folder = try WorkFolder("check-demo")
@@ -47,7 +47,7 @@ extension Integration {
         }
 
         @Test("btvirt: a btsnoop written by Bumble is read and checked", .requires(.bumble, .btvirt, .preload, .cli),
-              .timeLimit(.minutes(1)))
+              .timeLimit(.minutes(3)))
         func bumbleBTSnoopBTVirt() async throws {
             let cli = try RequiredComponent.require(.cli, .bumble, .btvirt, .preload)[0]
             let folder = try WorkFolder("check-bumble")

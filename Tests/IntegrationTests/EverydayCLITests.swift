@@ -15,7 +15,7 @@ extension Integration {
         // MARK: advertise, scan, gatt on one btvirt
 
         @Test("advertise --name --ibeacon fits; scan shows each device once, name from the scan response, columns aligned; gatt reads what advertise serves",
-              .requires(.cli, .btvirt, .preload), .timeLimit(.minutes(2)))
+              .requires(.cli, .btvirt, .preload), .timeLimit(.minutes(3)))
         func advertiseScanGatt() async throws {
             let cli = try RequiredComponent.require(.cli, .btvirt, .preload)[0]
             let folder = try WorkFolder("everyday-adv")
@@ -83,7 +83,7 @@ extension Integration {
         }
 
         @Test("the help example of advertise --ibeacon runs: exit 0", .requires(.cli, .btvirt, .preload),
-              .timeLimit(.minutes(1)))
+              .timeLimit(.minutes(3)))
         func iBeaconExample() async throws {
             let cli = try RequiredComponent.require(.cli, .btvirt, .preload)[0]
             let result = try await LiveCLI.run(cli, [
@@ -96,7 +96,7 @@ extension Integration {
         }
 
         @Test("scan on a btvirt of its own says that no one else is there and how to join",
-              .requires(.cli, .btvirt, .preload), .timeLimit(.minutes(1)))
+              .requires(.cli, .btvirt, .preload), .timeLimit(.minutes(3)))
         func scanEmptyBackend() async throws {
             let cli = try RequiredComponent.require(.cli, .btvirt, .preload)[0]
             let result = try await LiveCLI.run(cli, ["scan", "--duration", "0.5"])
@@ -192,7 +192,7 @@ extension Integration {
         // MARK: run --dut
 
         @Test("run --dut on a controller the tester does not share stops at preflight in seconds (exit 3), with how to fix it",
-              .requires(.cli, .btvirt, .preload), .timeLimit(.minutes(2)))
+              .requires(.cli, .btvirt, .preload), .timeLimit(.minutes(3)))
         func dutOnAnotherAir() async throws {
             let cli = try RequiredComponent.require(.cli, .btvirt, .preload)[0]
             let folder = try WorkFolder("everyday-dut")

@@ -14,7 +14,7 @@ extension Integration {
         static let service = BluetoothUUID("E20A39F4-73F5-4BC4-A12F-17D1AD07A961")!
 
         @Test("btvirt: discover by service, connect, disconnect; an absent peer fails at once",
-              .requires(.btvirt, .preload, .tshark), .timeLimit(.minutes(1)))
+              .requires(.btvirt, .preload, .tshark), .timeLimit(.minutes(3)))
         func btvirt() async throws {
             try RequiredComponent.require(.btvirt, .preload, .tshark)
             try await checkGAP(.btvirt, expecting: .legacy) { error in
@@ -24,7 +24,7 @@ extension Integration {
         }
 
         @Test("Rootcanal, extended commands: discover by service, connect, disconnect; an absent peer times out and is cancelled",
-              .requires(.rootcanal, .preload, .tshark), .timeLimit(.minutes(1)))
+              .requires(.rootcanal, .preload, .tshark), .timeLimit(.minutes(3)))
         func rootcanal() async throws {
             try RequiredComponent.require(.rootcanal, .preload, .tshark)
             try await checkGAP(.rootcanal, expecting: .extended) { error in
@@ -32,7 +32,7 @@ extension Integration {
             }
         }
 
-        @Test("Rootcanal, legacy commands forced: the same", .requires(.rootcanal, .preload, .tshark), .timeLimit(.minutes(1)))
+        @Test("Rootcanal, legacy commands forced: the same", .requires(.rootcanal, .preload, .tshark), .timeLimit(.minutes(3)))
         func rootcanalLegacy() async throws {
             try RequiredComponent.require(.rootcanal, .preload, .tshark)
             try await checkGAP(.rootcanal, expecting: .legacy, forcing: .legacy) { error in
@@ -46,7 +46,7 @@ extension Integration {
         /// keeps it running (Vol 6, Part B §4.4.2): the host enables it again, so a third node
         /// can still connect to one that connected as central.
         @Test("btvirt: a host that advertised and connected as central still advertises (a third host connects to it)",
-              .requires(.btvirt, .preload), .timeLimit(.minutes(1)))
+              .requires(.btvirt, .preload), .timeLimit(.minutes(3)))
         func advertisingOutlastsCentralConnection() async throws {
             try RequiredComponent.require(.btvirt, .preload)
             let folder = try WorkFolder("gap-advertising-kept")

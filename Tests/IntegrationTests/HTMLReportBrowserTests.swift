@@ -10,7 +10,7 @@ extension Integration {
     @Suite("report.html in a browser")
     struct HTMLReportBrowserTests {
         @Test("failures first; the verdict and group filters hide the other cases, without a server or scripts",
-              .requires(.chromium), .timeLimit(.minutes(1)))
+              .requires(.chromium), .timeLimit(.minutes(3)))
         func filters() async throws {
             let chromium = try RequiredComponent.require(.chromium)[0]
             let folder = try WorkFolder("html-browser")

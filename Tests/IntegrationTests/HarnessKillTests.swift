@@ -57,7 +57,7 @@ extension Integration {
         @Test("SIGKILL of the harness leaves no btvirt or Rootcanal behind, and its captures read back whole",
               .requires(.btvirt, .rootcanal, .preload, .tshark),
               .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/exe"), "needs /proc/self/exe (Linux)"),
-              .timeLimit(.minutes(1)))
+              .timeLimit(.minutes(3)))
         func killedHarness() async throws {
             try RequiredComponent.require(.btvirt, .rootcanal, .preload, .tshark)
             let folder = try WorkFolder("kill")

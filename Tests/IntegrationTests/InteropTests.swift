@@ -16,14 +16,14 @@ extension Integration {
         // MARK: Bumble central, blueproof peripheral
 
         @Test("btvirt: a Bumble central uses our GATT server", .requires(.bumble, .btvirt, .preload, .tshark),
-              .timeLimit(.minutes(1)))
+              .timeLimit(.minutes(3)))
         func bumbleCentralBTVirt() async throws {
             try RequiredComponent.require(.bumble, .btvirt, .preload, .tshark)
             try await bumbleCentral(.btvirt)
         }
 
         @Test("Rootcanal: a Bumble central uses our GATT server", .requires(.bumble, .rootcanal, .preload, .tshark),
-              .timeLimit(.minutes(1)))
+              .timeLimit(.minutes(3)))
         func bumbleCentralRootcanal() async throws {
             try RequiredComponent.require(.bumble, .rootcanal, .preload, .tshark)
             try await bumbleCentral(.rootcanal)
@@ -93,14 +93,14 @@ extension Integration {
         // MARK: blueproof central, Bumble GATT server
 
         @Test("btvirt: our GATT client uses a Bumble server", .requires(.bumble, .btvirt, .preload, .tshark),
-              .timeLimit(.minutes(1)))
+              .timeLimit(.minutes(3)))
         func bumbleServerBTVirt() async throws {
             try RequiredComponent.require(.bumble, .btvirt, .preload, .tshark)
             try await bumbleServer(.btvirt)
         }
 
         @Test("Rootcanal: our GATT client uses a Bumble server", .requires(.bumble, .rootcanal, .preload, .tshark),
-              .timeLimit(.minutes(1)))
+              .timeLimit(.minutes(3)))
         func bumbleServerRootcanal() async throws {
             try RequiredComponent.require(.bumble, .rootcanal, .preload, .tshark)
             try await bumbleServer(.rootcanal)
@@ -162,14 +162,14 @@ extension Integration {
         // MARK: LE credit-based channel
 
         @Test("btvirt: an LE credit-based channel to Bumble carries 100 KB each way",
-              .requires(.bumble, .btvirt, .preload, .tshark), .timeLimit(.minutes(1)))
+              .requires(.bumble, .btvirt, .preload, .tshark), .timeLimit(.minutes(3)))
         func channelBTVirt() async throws {
             try RequiredComponent.require(.bumble, .btvirt, .preload, .tshark)
             try await channel(.btvirt)
         }
 
         @Test("Rootcanal: an LE credit-based channel to Bumble carries 100 KB each way",
-              .requires(.bumble, .rootcanal, .preload, .tshark), .timeLimit(.minutes(1)))
+              .requires(.bumble, .rootcanal, .preload, .tshark), .timeLimit(.minutes(3)))
         func channelRootcanal() async throws {
             try RequiredComponent.require(.bumble, .rootcanal, .preload, .tshark)
             try await channel(.rootcanal)

@@ -53,7 +53,7 @@ extension Integration {
     @Suite("Probe")
     struct ProbeTests {
         @Test("probe over btvirt: 2 controllers pass, LE buffers 192 x 1, RSSI n/a, captures decode",
-              .requires(.btvirt, .preload, .tshark), .timeLimit(.minutes(1)))
+              .requires(.btvirt, .preload, .tshark), .timeLimit(.minutes(3)))
         func probeBTVirt() async throws {
             try RequiredComponent.require(.btvirt, .preload, .tshark)
             let folder = try WorkFolder("probe-btvirt")
@@ -102,7 +102,7 @@ extension Integration {
         }
 
         @Test("probe over Rootcanal: 2 controllers pass, LE buffers 27 x 20, RSSI is a number, captures decode",
-              .requires(.rootcanal, .preload, .tshark), .timeLimit(.minutes(1)))
+              .requires(.rootcanal, .preload, .tshark), .timeLimit(.minutes(3)))
         func probeRootcanal() async throws {
             try RequiredComponent.require(.rootcanal, .preload, .tshark)
             let folder = try WorkFolder("probe-rootcanal")

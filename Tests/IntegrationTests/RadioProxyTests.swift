@@ -10,7 +10,7 @@ extension Integration {
     @Suite("Radio proxy")
     struct RadioProxyTests {
         @Test("btvirt through the proxy: a fixed -45 dBm reaches discovery (btvirt alone gives none)",
-              .requires(.btvirt, .preload), .timeLimit(.minutes(1)))
+              .requires(.btvirt, .preload), .timeLimit(.minutes(3)))
         func fixedRSSI() async throws {
             try RequiredComponent.require(.btvirt, .preload)
             try await withProxiedHosts(.fixed(rssi: -45)) { world, peripheral, central in
@@ -27,7 +27,7 @@ extension Integration {
         }
 
         @Test("btvirt through the proxy: connecting to an out-of-range peer times out and is cancelled",
-              .requires(.btvirt, .preload), .timeLimit(.minutes(1)))
+              .requires(.btvirt, .preload), .timeLimit(.minutes(3)))
         func outOfRange() async throws {
             try RequiredComponent.require(.btvirt, .preload)
             try await withProxiedHosts(.fixed(rssi: -100)) { world, peripheral, central in

@@ -12,14 +12,14 @@ extension Integration {
     @Suite("Random device address")
     struct RandomAddressTests {
         @Test("btvirt: advertising from a random address, a new one while advertising, a connection to it",
-              .requires(.btvirt, .preload), .timeLimit(.minutes(1)))
+              .requires(.btvirt, .preload), .timeLimit(.minutes(3)))
         func btvirt() async throws {
             try RequiredComponent.require(.btvirt, .preload)
             try await check(.btvirt)
         }
 
         @Test("Rootcanal, extended commands: the same (the advertising set takes the address too)",
-              .requires(.rootcanal, .preload), .timeLimit(.minutes(1)))
+              .requires(.rootcanal, .preload), .timeLimit(.minutes(3)))
         func rootcanal() async throws {
             try RequiredComponent.require(.rootcanal, .preload)
             try await check(.rootcanal)

@@ -47,7 +47,7 @@ extension Integration {
         }
 
         @Test("btvirt: a case that fails makes the run exit 1 (a profile documenting a 4-byte header)",
-              .requires(.cli, .btvirt, .preload), .timeLimit(.minutes(1)))
+              .requires(.cli, .btvirt, .preload), .timeLimit(.minutes(3)))
         func failingRun() throws {
             let cli = try RequiredComponent.require(.cli, .btvirt, .preload)[0]
             let folder = try WorkFolder("run-fail")
@@ -65,7 +65,7 @@ extension Integration {
 
         /// docs/runner.md, "Verdict policy": a run in which no case was judged is not a pass.
         @Test("btvirt: a run that judged nothing (its one case not applicable) exits 4 and says NOT PASSED",
-              .requires(.cli, .btvirt, .preload), .timeLimit(.minutes(2)))
+              .requires(.cli, .btvirt, .preload), .timeLimit(.minutes(3)))
         func nothingJudged() throws {
             let cli = try RequiredComponent.require(.cli, .btvirt, .preload)[0]
             let folder = try WorkFolder("run-unjudged")
@@ -146,7 +146,7 @@ extension Integration {
         }
 
         @Test("btvirt: --repeat runs a case again on fresh controllers; --dut is accepted (transfer cases need none)",
-              .requires(.cli, .btvirt, .preload), .timeLimit(.minutes(2)))
+              .requires(.cli, .btvirt, .preload), .timeLimit(.minutes(3)))
         func repeatAndDUT() throws {
             let cli = try RequiredComponent.require(.cli, .btvirt, .preload)[0]
             let folder = try WorkFolder("run-repeat")

@@ -120,27 +120,27 @@ extension Integration {
         /// Cases the reference gets not-applicable for under the default profile, with the reason in their code.
         static let notApplicable: Set = ["CBT/CHUNK/BI-01", "CBT/GATE/BV-06", "CBT/GATE/BV-03"]
 
-        @Test("btvirt: chunks one byte short fail CBT/CHUNK/BV-01", .requires(.btvirt, .preload), .timeLimit(.minutes(2)))
+        @Test("btvirt: chunks one byte short fail CBT/CHUNK/BV-01", .requires(.btvirt, .preload), .timeLimit(.minutes(3)))
         func brokenChunkSize() async throws { try await check(Self.variants[0]) }
 
         @Test("btvirt: chunks one byte too big (ATT_MTU - 2) fail CBT/CHUNK/BV-01 for their size", .requires(.btvirt, .preload),
-              .timeLimit(.minutes(2)))
+              .timeLimit(.minutes(3)))
         func brokenChunkTooBig() async throws { try await check(Self.variants[6]) }
 
-        @Test("btvirt: EOM omitted fails CBT/CHUNK/BV-02, CBT/FLOW/BV-01 and CBT/ROLE/BV-03", .requires(.btvirt, .preload), .timeLimit(.minutes(2)))
+        @Test("btvirt: EOM omitted fails CBT/CHUNK/BV-02, CBT/FLOW/BV-01 and CBT/ROLE/BV-03", .requires(.btvirt, .preload), .timeLimit(.minutes(3)))
         func brokenEndOfMessage() async throws { try await check(Self.variants[1]) }
 
-        @Test("btvirt: an ignored RSSI gate fails CBT/GATE/BI-01 and BI-02", .requires(.btvirt, .preload), .timeLimit(.minutes(2)))
+        @Test("btvirt: an ignored RSSI gate fails CBT/GATE/BI-01 and BI-02", .requires(.btvirt, .preload), .timeLimit(.minutes(3)))
         func brokenGateIgnored() async throws { try await check(Self.variants[2]) }
 
         @Test("btvirt: an ignored RSSI gate connects a peer walking in while it is still weak: CBT/GATE/BV-04 fails",
-              .requires(.btvirt, .preload), .timeLimit(.minutes(2)))
+              .requires(.btvirt, .preload), .timeLimit(.minutes(3)))
         func brokenGateWalkIn() async throws { try await check(Self.variants[16]) }
 
-        @Test("btvirt: a gate refusing -50 dBm fails CBT/GATE/BV-02", .requires(.btvirt, .preload), .timeLimit(.minutes(2)))
+        @Test("btvirt: a gate refusing -50 dBm fails CBT/GATE/BV-02", .requires(.btvirt, .preload), .timeLimit(.minutes(3)))
         func brokenGateStrict() async throws { try await check(Self.variants[3]) }
 
-        @Test("btvirt: a gate without the 0 dBm bound fails CBT/GATE/BI-03", .requires(.btvirt, .preload), .timeLimit(.minutes(2)))
+        @Test("btvirt: a gate without the 0 dBm bound fails CBT/GATE/BI-03", .requires(.btvirt, .preload), .timeLimit(.minutes(3)))
         func brokenGateUnbounded() async throws { try await check(Self.variants[9]) }
 
         @Test("btvirt: no write-back, or one to the wrong handle, fails CBT/ROLE/BV-01 and BV-02; one before EOM fails BV-02",
@@ -151,15 +151,15 @@ extension Integration {
             try await check(Self.variants[8])
         }
 
-        @Test("btvirt: no cleanup fails CBT/CLEAN/BV-01", .requires(.btvirt, .preload), .timeLimit(.minutes(2)))
+        @Test("btvirt: no cleanup fails CBT/CLEAN/BV-01", .requires(.btvirt, .preload), .timeLimit(.minutes(3)))
         func brokenCleanup() async throws { try await check(Self.variants[5]) }
 
         @Test("btvirt: a central dropping values that are not UTF-8 fails CBT/CHUNK/BV-09 under the keep reading",
-              .requires(.btvirt, .preload), .timeLimit(.minutes(2)))
+              .requires(.btvirt, .preload), .timeLimit(.minutes(3)))
         func brokenTextValues() async throws { try await check(Self.variants[10]) }
 
         @Test("btvirt: under the sample's reading (non_utf8_values: drop) the reference fails CBT/CHUNK/BV-09 and the dropping central passes",
-              .requires(.btvirt, .preload), .timeLimit(.minutes(2)))
+              .requires(.btvirt, .preload), .timeLimit(.minutes(3)))
         func textValuesDropReading() async throws {
             try RequiredComponent.require(.btvirt, .preload)
             let folder = try WorkFolder("run-text-drop")
@@ -182,7 +182,7 @@ extension Integration {
         /// so a role with other built-in values could not fail. A profile with other numbers
         /// than the reference's built-in ones must now fail the reference.
         @Test("btvirt: the reference fails CBT/GATT/BV-07 under a profile naming another service UUID",
-              .requires(.btvirt, .preload), .timeLimit(.minutes(2)))
+              .requires(.btvirt, .preload), .timeLimit(.minutes(3)))
         func profileUUIDsNotCopied() async throws {
             try RequiredComponent.require(.btvirt, .preload)
             let folder = try WorkFolder("run-profile-uuid")
@@ -195,7 +195,7 @@ extension Integration {
         }
 
         @Test("btvirt: the reference (gate -50 dBm) fails CBT/GATE/BV-02 under a profile whose gate is -60 dBm",
-              .requires(.btvirt, .preload), .timeLimit(.minutes(2)))
+              .requires(.btvirt, .preload), .timeLimit(.minutes(3)))
         func profileGateNotCopied() async throws {
             try RequiredComponent.require(.btvirt, .preload)
             let folder = try WorkFolder("run-profile-gate")
@@ -239,7 +239,7 @@ extension Integration {
         }
 
         @Test("btvirt: a sender letting a chunk that is exactly EOM go out whole fails CBT/CHUNK/BV-04",
-              .requires(.btvirt, .preload), .timeLimit(.minutes(2)))
+              .requires(.btvirt, .preload), .timeLimit(.minutes(3)))
         func brokenMarkerChunk() async throws {
             try await check(named: "a chunk that is EOM sent whole")
         }
@@ -271,7 +271,7 @@ extension Integration {
         }
 
         @Test("btvirt: under a profile letting \"not available\" pass the reference (whose gate refuses it) fails CBT/GATE/BV-03 and a central accepting it passes",
-              .requires(.btvirt, .preload), .timeLimit(.minutes(2)))
+              .requires(.btvirt, .preload), .timeLimit(.minutes(3)))
         func unavailableAllowedReading() async throws {
             try RequiredComponent.require(.btvirt, .preload)
             let folder = try WorkFolder("run-unavailable-allowed")
@@ -284,7 +284,7 @@ extension Integration {
         }
 
         @Test("btvirt: a controller killed mid-case makes that case an error; the next case passes on fresh controllers",
-              .requires(.btvirt, .preload), .timeLimit(.minutes(2)))
+              .requires(.btvirt, .preload), .timeLimit(.minutes(3)))
         func controllerKilledMidRun() async throws {
             try RequiredComponent.require(.btvirt, .preload)
             let folder = try WorkFolder("run-kill")
@@ -332,7 +332,7 @@ extension Integration.RunCaseTests {
     }
 
     @Test("btvirt: a case that never ends is an error after its timeout; the run goes on",
-          .requires(.btvirt, .preload), .timeLimit(.minutes(1)))
+          .requires(.btvirt, .preload), .timeLimit(.minutes(3)))
     func caseTimeout() async throws {
         try RequiredComponent.require(.btvirt, .preload)
         let folder = try WorkFolder("run-timeout")

@@ -99,7 +99,7 @@ extension Integration {
         }
 
         @Test("a central under test that connects below the gate fails CBT/GATE/BI-01, BV-04 (the walk-in) and BV-05 (the swing), and only them",
-              .requires(.cli, .btvirt, .preload), .timeLimit(.minutes(2)))
+              .requires(.cli, .btvirt, .preload), .timeLimit(.minutes(3)))
         func brokenGate() async throws {
             let cli = try RequiredComponent.require(.cli, .btvirt, .preload)[0]
             let folder = try WorkFolder("dut-gate")
@@ -117,7 +117,7 @@ extension Integration {
         }
 
         @Test("status 77 is not-applicable; another exit mid-case is an error naming it; a DUT that never comes up fails precondition start",
-              .requires(.cli, .btvirt, .preload), .timeLimit(.minutes(2)))
+              .requires(.cli, .btvirt, .preload), .timeLimit(.minutes(3)))
         func lifecycle() async throws {
             let cli = try RequiredComponent.require(.cli, .btvirt, .preload)[0]
             let folder = try WorkFolder("dut-life")
@@ -143,7 +143,7 @@ extension Integration {
         }
 
         @Test("the reference transmitter as a DUT over the control protocol: a three-node case applies and passes",
-              .requires(.cli, .btvirt, .preload), .timeLimit(.minutes(2)))
+              .requires(.cli, .btvirt, .preload), .timeLimit(.minutes(3)))
         func transmitter() async throws {
             let cli = try RequiredComponent.require(.cli, .btvirt, .preload)[0]
             let folder = try WorkFolder("dut-tx")

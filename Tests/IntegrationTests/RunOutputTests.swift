@@ -42,7 +42,7 @@ extension Integration {
         }
 
         @Test("btvirt: run into a gone reader still runs every case and writes the whole report; the work folder is removed, or kept with --keep-work",
-              .requires(.cli, .btvirt, .preload), .timeLimit(.minutes(2)))
+              .requires(.cli, .btvirt, .preload), .timeLimit(.minutes(3)))
         func runIntoHead() throws {
             let cli = try RequiredComponent.require(.cli, .btvirt, .preload)[0]
             let folder = try WorkFolder("run-head")

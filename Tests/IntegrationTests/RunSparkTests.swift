@@ -262,7 +262,7 @@ extension Integration {
         }
 
         @Test("blueproof dut lets a client touch no file outside its Spark subject's folder: a sparkFailure, not a Spark refusal",
-              .requires(.btvirt, .preload, .cli), .timeLimit(.minutes(2)))
+              .requires(.btvirt, .preload, .cli), .timeLimit(.minutes(3)))
         func dutFilesConfined() async throws {
             try RequiredComponent.require(.btvirt, .preload, .cli)
             let folder = try WorkFolder("run-spark-dut-files")

@@ -21,14 +21,14 @@ extension Integration {
         }
 
         @Test("btvirt: a connection is offered and accepted, and a 200 KB file arrives byte-exact in the cache folder",
-              .requires(.btvirt, .preload), .timeLimit(.minutes(2)))
+              .requires(.btvirt, .preload), .timeLimit(.minutes(3)))
         func fileOverBTVirt() async throws {
             try RequiredComponent.require(.btvirt, .preload)
             try await file(over: .btvirt)
         }
 
         @Test("Rootcanal: a connection is offered and accepted, and a 200 KB file arrives byte-exact in the cache folder",
-              .requires(.rootcanal, .preload), .timeLimit(.minutes(2)))
+              .requires(.rootcanal, .preload), .timeLimit(.minutes(3)))
         func fileOverRootcanal() async throws {
             try RequiredComponent.require(.rootcanal, .preload)
             try await file(over: .rootcanal)

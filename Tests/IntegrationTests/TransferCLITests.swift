@@ -11,14 +11,14 @@ import Testing
 @Suite("blueproof transfer demo", .serialized)
 struct TransferCLITests {
     @Test("btvirt: transfer demo moves a 1 MB file byte-exact", .requires(.cli, .btvirt, .preload, .tshark),
-          .timeLimit(.minutes(2)))
+          .timeLimit(.minutes(3)))
     func demoBTVirt() throws {
         try RequiredComponent.require(.cli, .btvirt, .preload, .tshark)
         try demo("btvirt")
     }
 
     @Test("Rootcanal: transfer demo moves a 1 MB file byte-exact", .requires(.cli, .rootcanal, .preload, .tshark),
-          .timeLimit(.minutes(2)))
+          .timeLimit(.minutes(3)))
     func demoRootcanal() throws {
         try RequiredComponent.require(.cli, .rootcanal, .preload, .tshark)
         try demo("rootcanal")
@@ -53,7 +53,7 @@ struct TransferCLITests {
     /// `peripheral`, `scan` and `advertise` do), and --json's `reply` carries bytes as hex (it
     /// was decoded as UTF-8, losing what was not).
     @Test("btvirt: transfer central prints how to join its backend; a peripheral joining it reports a binary write-back as hex",
-          .requires(.cli, .btvirt, .preload), .timeLimit(.minutes(2)))
+          .requires(.cli, .btvirt, .preload), .timeLimit(.minutes(3)))
     func centralJoinHintAndHexReply() async throws {
         let cli = try RequiredComponent.require(.cli, .btvirt, .preload)[0]
         let folder = try WorkFolder("cli-transfer-join")
@@ -84,7 +84,7 @@ struct TransferCLITests {
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Conformance/scenarios")
 
     @Test("btvirt behind the proxy: a strict gate passes at the scenario's -40 dBm, which btvirt alone never reports",
-          .requires(.cli, .btvirt, .preload), .timeLimit(.minutes(2)))
+          .requires(.cli, .btvirt, .preload), .timeLimit(.minutes(3)))
     func demoGateThroughProxy() throws {
         let cli = try RequiredComponent.require(.cli, .btvirt, .preload)[0]
         let strict = ["transfer", "demo", "--size", "20000", "--require-rssi", "--json"]
@@ -98,7 +98,7 @@ struct TransferCLITests {
     }
 
     @Test("btvirt behind the proxy: withheld credits stall the demo, it resumes intact, and each fault is reported with its time",
-          .requires(.cli, .btvirt, .preload), .timeLimit(.minutes(2)))
+          .requires(.cli, .btvirt, .preload), .timeLimit(.minutes(3)))
     func demoWithheldCredits() throws {
         let cli = try RequiredComponent.require(.cli, .btvirt, .preload)[0]
         let result = try run(cli, ["transfer", "demo", "--size", "300000", "--json", "--scenario",

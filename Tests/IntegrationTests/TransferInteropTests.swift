@@ -15,14 +15,14 @@ extension Integration {
         static let size = 100_000
 
         @Test("btvirt: a Bumble central receives our peripheral's payload", .requires(.bumble, .btvirt, .preload, .tshark),
-              .timeLimit(.minutes(1)))
+              .timeLimit(.minutes(3)))
         func bumbleCentralBTVirt() async throws {
             try RequiredComponent.require(.bumble, .btvirt, .preload, .tshark)
             try await bumbleCentral(.btvirt)
         }
 
         @Test("Rootcanal: a Bumble central receives our peripheral's payload", .requires(.bumble, .rootcanal, .preload, .tshark),
-              .timeLimit(.minutes(1)))
+              .timeLimit(.minutes(3)))
         func bumbleCentralRootcanal() async throws {
             try RequiredComponent.require(.bumble, .rootcanal, .preload, .tshark)
             try await bumbleCentral(.rootcanal)
@@ -60,14 +60,14 @@ extension Integration {
         }
 
         @Test("btvirt: our central receives a Bumble peripheral's payload", .requires(.bumble, .btvirt, .preload, .tshark),
-              .timeLimit(.minutes(1)))
+              .timeLimit(.minutes(3)))
         func bumblePeripheralBTVirt() async throws {
             try RequiredComponent.require(.bumble, .btvirt, .preload, .tshark)
             try await bumblePeripheral(.btvirt)
         }
 
         @Test("Rootcanal: our central receives a Bumble peripheral's payload", .requires(.bumble, .rootcanal, .preload, .tshark),
-              .timeLimit(.minutes(1)))
+              .timeLimit(.minutes(3)))
         func bumblePeripheralRootcanal() async throws {
             try RequiredComponent.require(.bumble, .rootcanal, .preload, .tshark)
             try await bumblePeripheral(.rootcanal)
@@ -99,14 +99,14 @@ extension Integration {
         }
 
         @Test("btvirt: a Bumble central that leaves mid-transfer fails our peripheral at once, naming only what left",
-              .requires(.bumble, .btvirt, .preload), .timeLimit(.minutes(1)))
+              .requires(.bumble, .btvirt, .preload), .timeLimit(.minutes(3)))
         func centralLeavesBTVirt() async throws {
             try RequiredComponent.require(.bumble, .btvirt, .preload)
             try await centralLeaves(.btvirt)
         }
 
         @Test("Rootcanal: a Bumble central that leaves mid-transfer fails our peripheral at once, naming only what left",
-              .requires(.bumble, .rootcanal, .preload), .timeLimit(.minutes(1)))
+              .requires(.bumble, .rootcanal, .preload), .timeLimit(.minutes(3)))
         func centralLeavesRootcanal() async throws {
             try RequiredComponent.require(.bumble, .rootcanal, .preload)
             try await centralLeaves(.rootcanal)
@@ -143,7 +143,7 @@ extension Integration {
         }
 
         @Test("btvirt: a Bumble central's 514-byte write-back is refused as ATT requires, and said",
-              .requires(.bumble, .btvirt, .preload), .timeLimit(.minutes(1)))
+              .requires(.bumble, .btvirt, .preload), .timeLimit(.minutes(3)))
         func oversizeWriteBack() async throws {
             try RequiredComponent.require(.bumble, .btvirt, .preload)
             let folder = try WorkFolder("transfer-bumble-514")

@@ -26,7 +26,7 @@ extension Integration {
         // MARK: 1. The RSSI gate
 
         @Test("btvirt + proxy at a fixed -50 dBm: the gate passes and 10 KB arrive byte-exact",
-              .requires(.btvirt, .preload), .timeLimit(.minutes(1)))
+              .requires(.btvirt, .preload), .timeLimit(.minutes(3)))
         func gatePassesAtMinus50() async throws {
             try RequiredComponent.require(.btvirt, .preload)
             try await withProxiedPair(.fixed(rssi: -50)) { pair in
@@ -51,7 +51,7 @@ extension Integration {
         }
 
         @Test("btvirt + proxy at a fixed -51 dBm: the gate refuses, no LE Create Connection, the central gives up",
-              .requires(.btvirt, .preload), .timeLimit(.minutes(1)))
+              .requires(.btvirt, .preload), .timeLimit(.minutes(3)))
         func gateRefusesAtMinus51() async throws {
             try RequiredComponent.require(.btvirt, .preload)
             try await withProxiedPair(.fixed(rssi: -51)) { pair in
@@ -86,7 +86,7 @@ extension Integration {
         }
 
         @Test("btvirt's \"not available\" through the proxy (a peer that is no node): refused, allowed with allowUnavailable",
-              .requires(.btvirt, .preload), .timeLimit(.minutes(1)))
+              .requires(.btvirt, .preload), .timeLimit(.minutes(3)))
         func gateNotAvailable() async throws {
             try RequiredComponent.require(.btvirt, .preload)
             // Only the central is a node: the peripheral's reports pass the proxy unchanged,
@@ -143,7 +143,7 @@ extension Integration {
             """
 
         @Test("btvirt + proxy: a peripheral walking in is hidden, then refused, and connected only once it passes the gate",
-              .requires(.btvirt, .preload), .timeLimit(.minutes(1)))
+              .requires(.btvirt, .preload), .timeLimit(.minutes(3)))
         func walkIn() async throws {
             try RequiredComponent.require(.btvirt, .preload)
             let scenario = try RadioScenario.load(yaml: Self.walkIn, file: "walk-in-gate.yaml")
@@ -197,7 +197,7 @@ extension Integration {
         // MARK: 3. Withheld credits
 
         @Test("btvirt + proxy: credits withheld from 1 s to 3 s stall the transfer, which then resumes with nothing lost or duplicated",
-              .requires(.btvirt, .preload), .timeLimit(.minutes(1)))
+              .requires(.btvirt, .preload), .timeLimit(.minutes(3)))
         func withheldCredits() async throws {
             try RequiredComponent.require(.btvirt, .preload)
             // Fixed -45 dBm; the peripheral's buffers shrink to 27 bytes x 1; credits withheld 1 s–3 s.
@@ -264,7 +264,7 @@ extension Integration {
         // MARK: 4. A scripted disconnect
 
         @Test("btvirt + proxy: a scripted disconnect (Connection Timeout) mid-transfer fails both roles clearly and leaves nothing open",
-              .requires(.btvirt, .preload), .timeLimit(.minutes(1)))
+              .requires(.btvirt, .preload), .timeLimit(.minutes(3)))
         func scriptedDisconnect() async throws {
             try RequiredComponent.require(.btvirt, .preload)
             // Fixed -45 dBm; at 2 s the central's link ends with Connection Timeout (0x08).

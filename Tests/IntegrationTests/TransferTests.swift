@@ -65,7 +65,7 @@ extension Integration {
         }
 
         @Test("btvirt: chunks are ATT_MTU - 3 for MTU 23, 185 and 517 (512 there: the attribute limit)", .requires(.btvirt, .preload, .tshark),
-              .timeLimit(.minutes(2)))
+              .timeLimit(.minutes(3)))
         func chunkSizes() async throws {
             try RequiredComponent.require(.btvirt, .preload, .tshark)
             let folder = try WorkFolder("transfer-mtu")
@@ -90,7 +90,7 @@ extension Integration {
         /// The sample's central writes back on "EOM" whatever arrived (issue 14: with an empty
         /// payload ours wrote nothing).
         @Test("btvirt: an empty payload is EOM alone, and the central still writes back (an empty value)",
-              .requires(.btvirt, .preload), .timeLimit(.minutes(1)))
+              .requires(.btvirt, .preload), .timeLimit(.minutes(3)))
         func emptyPayloadWriteBack() async throws {
             try RequiredComponent.require(.btvirt, .preload)
             let folder = try WorkFolder("transfer-empty")
@@ -106,7 +106,7 @@ extension Integration {
         }
 
         @Test("btvirt: a disconnect mid-transfer fails both sides clearly and leaves nothing behind",
-              .requires(.btvirt, .preload), .timeLimit(.minutes(2)))
+              .requires(.btvirt, .preload), .timeLimit(.minutes(3)))
         func disconnectMidTransfer() async throws {
             try RequiredComponent.require(.btvirt, .preload)
             let folder = try WorkFolder("transfer-cut")
@@ -146,7 +146,7 @@ extension Integration {
         /// them; then the peripheral has nothing left to refuse and can only tell that no
         /// write-back came.
         @Test("btvirt: a payload over the central's limit: it unsubscribes and disconnects; the central fails, the peripheral gets no write-back",
-              .requires(.btvirt, .preload), .timeLimit(.minutes(1)))
+              .requires(.btvirt, .preload), .timeLimit(.minutes(3)))
         func centralCleansUp() async throws {
             try RequiredComponent.require(.btvirt, .preload)
             let folder = try WorkFolder("transfer-limit")
@@ -165,7 +165,7 @@ extension Integration {
         }
 
         @Test("btvirt reports no RSSI: the sample's gate refuses, allowing \"not available\" connects",
-              .requires(.btvirt, .preload), .timeLimit(.minutes(1)))
+              .requires(.btvirt, .preload), .timeLimit(.minutes(3)))
         func gateOnBTVirt() async throws {
             try RequiredComponent.require(.btvirt, .preload)
             let folder = try WorkFolder("transfer-gate")

@@ -87,14 +87,14 @@ extension Integration {
         /// A node with two connections: on btvirt this needs the preload library's handle
         /// translation (docs/transmitter-links.md, "Known limits"; TwoLinkTests).
         @Test("btvirt: three nodes, the hub connected to both others; frames both ways on each",
-              .requires(.btvirt, .preload), .timeLimit(.minutes(2)))
+              .requires(.btvirt, .preload), .timeLimit(.minutes(3)))
         func hubNodeBTVirt() async throws {
             try RequiredComponent.require(.btvirt, .preload)
             try await hub(on: .btvirt)
         }
 
         @Test("Rootcanal: three nodes, the hub connected to both others; frames both ways on each",
-              .requires(.rootcanal, .preload), .timeLimit(.minutes(2)))
+              .requires(.rootcanal, .preload), .timeLimit(.minutes(3)))
         func hubNode() async throws {
             try RequiredComponent.require(.rootcanal, .preload)
             try await hub(on: .rootcanal)
@@ -127,7 +127,7 @@ extension Integration {
         }
 
         @Test("btvirt: a connection lost mid-frame fails the send with connectionLost; nothing partial arrives",
-              .requires(.btvirt, .preload), .timeLimit(.minutes(2)))
+              .requires(.btvirt, .preload), .timeLimit(.minutes(3)))
         func lostMidFrame() async throws {
             try RequiredComponent.require(.btvirt, .preload)
             try await withBLELinkNodes(2, label: "txlink-lost", profile: BLELinkProfile(staleAfter: nil)) { nodes in
@@ -159,7 +159,7 @@ extension Integration {
         }
 
         @Test("btvirt: a frame the peripheral sends the moment it reports the connection reaches the central after its own .connected, over 20 connections",
-              .requires(.btvirt, .preload), .timeLimit(.minutes(2)))
+              .requires(.btvirt, .preload), .timeLimit(.minutes(3)))
         /// The race is the host's to schedule (it showed as BFT/LIFE/BV-10 losing a frame in 3 of
         /// 40 runs): 20 connections give it room, and the order must hold in every one.
         func noFrameBeforeConnected() async throws {

@@ -75,7 +75,7 @@ extension Integration {
         }
 
         @Test("btvirt + proxy: connected peers that leave range are disconnected, then gone, on both sides",
-              .requires(.btvirt, .preload), .timeLimit(.minutes(2)))
+              .requires(.btvirt, .preload), .timeLimit(.minutes(3)))
         func leavingRange() async throws {
             try RequiredComponent.require(.btvirt, .preload)
             let world = RadioWorld(scenario: try RadioScenario.load(yaml: Self.walkAway, file: "walk-away.yaml"))

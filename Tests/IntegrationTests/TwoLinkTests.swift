@@ -22,7 +22,7 @@ extension Integration {
         }
 
         @Test("btvirt: B central to A and central or peripheral to C; MTU exchange, write, notify and read on both links",
-              .requires(.btvirt, .preload), .timeLimit(.minutes(1)), arguments: SecondRole.allCases)
+              .requires(.btvirt, .preload), .timeLimit(.minutes(3)), arguments: SecondRole.allCases)
         func relayWithTwoLinks(second: SecondRole) async throws {
             try RequiredComponent.require(.btvirt, .preload)
             let folder = try WorkFolder("two-links-\(second.rawValue)")
