@@ -131,6 +131,9 @@ enum SparkStreamCases {
         // Credits withheld: the subject uses those it holds, then its sends must wait.
         let stalled = (0..<6).map { sparkPattern(64 << 10, seed: UInt8(10 + $0)) }
         var sends: [UInt64] = []
+        let overrun = { () async -> CaseOutcome? in
+            await Self.flowControlBroken(tester).map { .fail("the subject broke L2CAP flow control while its credits were withheld: \($0)") }
+        }
         let stall: SparkStage.Stall
         do {
             stall = try await stage.stall(0) {
@@ -139,7 +142,7 @@ enum SparkStreamCases {
         } catch {
             // A tester that saw its credits overrun ends the link, so the subject's next send
             // may be refused for a connection it no longer has: the overrun is the rule broken.
-            if let broken = await Self.flowControlBroken(tester) { return .fail("the subject broke L2CAP flow control while its credits were withheld: \(broken)") }
+            if let overrun = await overrun() { return overrun }
             throw error
         }
         allSends += sends
@@ -147,7 +150,7 @@ enum SparkStreamCases {
             return .fail("with \(stalled.count * (64 << 10)) bytes queued on the channel the subject stopped sending before it used the credits it held")
         }
         if stall == .creditsUsed { try await Task.sleep(for: SparkStage.stallLength) }
-        if let broken = await Self.flowControlBroken(tester) { return .fail("the subject broke L2CAP flow control while its credits were withheld: \(broken)") }
+        if let overrun = await overrun() { return overrun }
         guard stall == .creditsUsed else { return .fail("the subject's Spark channel to the tester closed while its credits were withheld") }
         try await tester.node.withholdCredits(false, from: stage.subject.registrationID)
         for (block, send) in zip(stalled, sends) {
