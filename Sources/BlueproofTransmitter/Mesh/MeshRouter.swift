@@ -5,8 +5,10 @@ import Foundation
 ///
 /// - Every packet is acted on once per node: a bounded `DuplicateCache` of packet ids drops
 ///   later copies.
-/// - A packet for this node is delivered and not forwarded further; a broadcast is delivered and
-///   forwarded; a packet for another user is forwarded only.
+/// - A packet for this node is delivered and not forwarded further; a broadcast is forwarded and
+///   then delivered; a packet for another user is forwarded only. Forwards come before the
+///   delivery, so that once a node reports a packet its forwards are already on their links (an
+///   observer of the report, such as BFT/DLV/BI-05, knows what the node passed on).
 /// - Forwarding sends to each neighbour at most once (never back to the one it came from, nor to
 ///   the sender) while `hopsRemaining` is above zero, decrementing it; the packet is held until
 ///   its expiry and offered to neighbours that connect later.
@@ -64,12 +66,19 @@ public struct MeshRouter: Sendable {
             return actions
         }
         let forMe = frame.receiver == localUser
-        if forMe || frame.receiver == nil || defects.contains(.relayDeliversEverything) { actions.append(.deliver(frame)) }
-        guard !forMe, frame.flags.contains(.mesh) || frame.receiver == nil, !defects.contains(.meshNeverRelays) else { return actions }
-        guard frame.hopsRemaining > 0 || defects.contains(.hopLimitIgnored) else {
-            actions.append(.dropped(frame.packetID, reason: MeshDropReason.outOfHops))
-            return actions
+        if !forMe, frame.flags.contains(.mesh) || frame.receiver == nil, !defects.contains(.meshNeverRelays) {
+            actions += relay(frame, from: from, neighbours: neighbours, now: now)
         }
+        if forMe || frame.receiver == nil || defects.contains(.relayDeliversEverything) { actions.append(.deliver(frame)) }
+        return actions
+    }
+
+    /// The forwards of a packet this node relays, or its drop when it has no hop left.
+    private mutating func relay(_ frame: DataFrame, from: UserID, neighbours: [UserID], now: Date) -> [MeshAction] {
+        guard frame.hopsRemaining > 0 || defects.contains(.hopLimitIgnored) else {
+            return [.dropped(frame.packetID, reason: MeshDropReason.outOfHops)]
+        }
+        var actions: [MeshAction] = []
         var next = frame
         next.hopsRemaining = frame.hopsRemaining == 0 ? 0 : frame.hopsRemaining - 1
         var offered: Set<UserID> = [from]

@@ -9,7 +9,9 @@ import BlueproofTransmitter
 /// The node `limit` hops away must receive the broadcast (not dropped early); the node one hop
 /// further must not. Absence is shown by order, not by waiting: once the last node in reach has
 /// the broadcast, it sends its neighbour a direct marker, and frames between two nodes keep their
-/// order, so a broadcast forwarded further would reach the neighbour before the marker.
+/// order, so a broadcast forwarded further would reach the neighbour before the marker. That
+/// node is a tester, which forwards a packet before it reports it (`MeshRouter.receive`), so its
+/// forward, if any, is on the link before the case sees the report and sends the marker.
 struct HopLimitCase: TransmitterCase {
     let id: CaseID = "BFT/DLV/BI-05"
     /// The line: the subject and up to `maxLimit` + 1 testers (btvirt gives 16 controllers, so

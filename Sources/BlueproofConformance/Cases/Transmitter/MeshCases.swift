@@ -52,6 +52,7 @@ struct MeshLineCase: TransmitterCase {
     }
 
     static let text: [String: TransmitterValue] = ["text": .string("blueproof mesh")]
+    static let marker: [String: TransmitterValue] = ["text": .string("blueproof after the mesh packet")]
 
     static func all() -> [MeshLineCase] {
         [
@@ -61,10 +62,17 @@ struct MeshLineCase: TransmitterCase {
                     // The subject is the relay: not forwarding is its fault, not missing evidence.
                     return .fail("the subject never relayed packet \(id) to its receiver out of the sender's range")
                 }
+                // Absence by order, not by waiting: a relay reports packets in the order they come,
+                // so once it reports a later direct packet from the same sender, a report of `id`
+                // would be in (forwarding first and reporting after is allowed).
+                let marker = try await stage.send(from: sender, dictionary: Self.marker, to: users[relay], options: .directTransmission)
+                guard await stage.logs[relay].received(marker, within: stage.airTimeout) != nil else {
+                    throw StageFailure(.connection, "the relay never reported the sender's direct packet \(marker), so its silence about \(id) proves nothing")
+                }
                 if stage.logs[relay].received.contains(where: { $0.packetID == id }) {
                     return .fail("the relay handed packet \(id), addressed to the receiver, to its own app")
                 }
-                return .pass("the relay forwarded packet \(id) without receiving it itself")
+                return .pass("the relay forwarded packet \(id) without receiving it itself (it reported the sender's later packet \(marker))")
             },
             MeshLineCase(id: "BFT/DLV/BV-10", role: .relay, brokenBy: [.meshNeverRelays]) { stage, sender, relay, receiver, users in
                 let id = try await stage.send(from: sender, dictionary: text, to: nil, options: .broadcastReceiver)
@@ -72,8 +80,9 @@ struct MeshLineCase: TransmitterCase {
                     return .fail("the broadcast \(id) never reached the node beyond the sender's range")
                 }
                 guard far.broadcast else { return .fail("the broadcast arrived with broadcast false") }
-                guard stage.logs[relay].received.contains(where: { $0.packetID == id }) else {
-                    return .fail("the relay forwarded the broadcast but did not receive it itself")
+                // A relay may forward before it reports: its own copy gets the same wait.
+                guard await stage.logs[relay].received(id, within: stage.airTimeout) != nil else {
+                    return .fail("the relay forwarded the broadcast \(id) but did not receive it itself within \(stage.airTimeout)")
                 }
                 return .pass("the broadcast reached the relay and, through it, the node out of the sender's range")
             },
