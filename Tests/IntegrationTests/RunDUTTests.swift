@@ -21,10 +21,16 @@ extension Integration {
         }
 
         /// The transfer roles of blueproof's CLI; `centralOptions` are added to the central.
+        /// `transfer peripheral` serves one central and exits 1 when it leaves without taking the
+        /// payload (the GATT cases read the database and go): docs/dut.md has a peripheral serve
+        /// until the runner ends it, so the script stays until then, whatever the CLI's end
+        /// (exiting first would race the runner's SIGTERM and make the case an error).
         static func roles(_ folder: WorkFolder, cli: String, centralOptions: String = "") throws -> String {
             try script(folder, "roles\(centralOptions.isEmpty ? "" : "-broken")", cli: cli, """
             case "$BLUEPROOF_ROLE" in
-              peripheral) exec "$B" transfer peripheral --file "$BLUEPROOF_PAYLOAD" --controller "$BLUEPROOF_HCI" ;;
+              peripheral) "$B" transfer peripheral --file "$BLUEPROOF_PAYLOAD" --controller "$BLUEPROOF_HCI"
+                echo "transfer peripheral ended with status $?; staying until the runner ends this launch"
+                exec sleep infinity ;;
               central) exec "$B" transfer central \(centralOptions) --controller "$BLUEPROOF_HCI" --output "$BLUEPROOF_OUTPUT/received.bin" ;;
               *) exit 77 ;;
             esac
@@ -72,7 +78,7 @@ extension Integration {
             let report = try #require(result.report)
             let expected = try Self.transferVerdicts(judging: [0, 1])
             #expect(Dictionary(uniqueKeysWithValues: report.cases.map { ($0.id.rawValue, $0.verdict) }) == expected,
-                    "\(report.cases.map { "\($0.id): \($0.verdict.rawValue) \($0.reason)" })")
+                    "\(Self.unexpected(report, expected))")
             #expect(report.implementation == "roles 1")
             #expect(report.dut?.hasPrefix("exec: ") == true)
             // The peripheral case's node 0 and the central case's node 1 are the DUT's, with a launch each.
@@ -83,6 +89,15 @@ extension Integration {
                 #expect(capture.first?.direction == .sent && capture.first?.packet.payload.prefix(2) == [0x03, 0x0C],
                         "\(id): node \(node) starts with the DUT's HCI Reset")
             }
+        }
+
+        /// The cases whose verdict is not `expected`'s, each with its reason and its log's last
+        /// lines (the DUT's output is there; the run's folder is removed with the test's).
+        static func unexpected(_ report: RunReport, _ expected: [String: Verdict]) -> String {
+            report.cases.filter { expected[$0.id.rawValue] != $0.verdict }.map { item in
+                "\(item.id): \(item.verdict.rawValue) (expected \(expected[item.id.rawValue]?.rawValue ?? "none")): \(item.reason)\n"
+                    + item.log.suffix(60).joined(separator: "\n")
+            }.joined(separator: "\n\n")
         }
 
         /// What each CBT case gives an implementation under test on `nodes` that plays its roles
