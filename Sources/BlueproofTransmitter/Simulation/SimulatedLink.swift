@@ -34,13 +34,19 @@ public struct SimulatedLink: PlatformAnnouncingLink {
     }
 
     public func send(_ frame: [UInt8], to peer: UserID) async throws(LinkError) {
-        if network.airRate != nil {
-            guard network.isConnected(token: token, to: peer) else { throw LinkError(.peerUnreachable, "not connected to \(peer)") }
-            await network.crossAir(token: token, bytes: frame.count)
+        guard network.airRate != nil else { return try network.send(token: token, frame: frame, to: peer) }
+        guard network.isConnected(token: token, to: peer) else { throw LinkError(.peerUnreachable, "not connected to \(peer)") }
+        let failure = await network.crossAir(token: token, bytes: frame.count) { [network, token] () -> LinkError? in
             guard network.isConnected(token: token, to: peer) else {
-                throw LinkError(.connectionLost, "the connection to \(peer) dropped while the frame was in the air")
+                return LinkError(.connectionLost, "the connection to \(peer) dropped while the frame was in the air")
+            }
+            do throws(LinkError) {
+                try network.send(token: token, frame: frame, to: peer)
+                return nil
+            } catch {
+                return error
             }
         }
-        try network.send(token: token, frame: frame, to: peer)
+        if let failure { throw failure }
     }
 }

@@ -52,7 +52,7 @@ public final class SimulatedNetwork: Sendable {
     /// Bytes per second a link carries; nil: a frame arrives as it is sent.
     public let airRate: Int?
     /// Per link, the frame last put on the air: the next one waits for it (frames keep their order).
-    private let air = Mutex<[Int: Task<Void, Never>]>([:])
+    private let air = Mutex<[Int: Task<LinkError?, Never>]>([:])
 
     /// An empty network; with `inRange`, each link that starts is put in range of every
     /// started link the function pairs it with (by link number), so a topology can be given
@@ -64,21 +64,24 @@ public final class SimulatedNetwork: Sendable {
         self.inRange = inRange
     }
 
-    /// Waits while the link's earlier frames and then a frame of `bytes` cross the air.
-    func crossAir(token: Int, bytes: Int) async {
-        guard let airRate else { return }
+    /// Waits while the link's earlier frames and then a frame of `bytes` cross the air, then
+    /// lands it with `land` (its failure, if any) within the same turn: frames of one link
+    /// arrive in the order they were sent, however their senders' tasks are scheduled.
+    func crossAir(token: Int, bytes: Int, then land: @escaping @Sendable () -> LinkError?) async -> LinkError? {
+        guard let airRate else { return land() }
         let duration = Duration.seconds(Double(bytes) / Double(airRate))
         let turn = air.withLock { tails in
             let previous = tails[token]
-            let turn = Task {
-                await previous?.value
+            let turn = Task { () -> LinkError? in
+                _ = await previous?.value
                 // The frame's air time is what is simulated here, not a wait for an event.
                 try? await Task.sleep(for: duration)
+                return land()
             }
             tails[token] = turn
             return turn
         }
-        await turn.value
+        return await turn.value
     }
 
     /// Whether link `token` is connected to `peer` now.

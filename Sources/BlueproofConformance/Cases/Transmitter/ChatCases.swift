@@ -35,18 +35,20 @@ enum ChatCases {
     /// CHAT/APP/BV-07: the tester sends the app its name and device type, then a direct chat
     /// message, then a broadcast chat message that carries its name and device type too (the
     /// tutorial's broadcast). The app must rename the peer without showing the first as a
-    /// message, and show both messages as messages. Frames from one peer are handled in the
-    /// order they were sent, so once the broadcast is shown every earlier dictionary has been judged.
+    /// message, and show both messages as messages. Each is reported by the subject before the
+    /// next is sent, so once the broadcast is shown every earlier dictionary has been judged.
     static func peerInfoOrMessage(_ stage: TransmitterStage) async throws -> CaseOutcome {
         let (chat, watcher) = await ChatUnderTest.start(on: stage)
         defer { watcher.cancel() }
         let (subject, _) = try await stage.connectedPair()
-        // Each direct send is on the link (didSendDirectPacket) before the next is made, so the
-        // three arrive in the order sent.
+        // The subject reports each direct packet before the next is sent, so the app gets the
+        // three in the order sent even from an implementation that handles frames concurrently.
         let info = ChatMessage.identity(name: "blueproof-tester", deviceType: "probe")
         for dictionary in [info.dictionary, ChatMessage.text("direct hello", sender: nil).dictionary] {
             let id = try await stage.send(from: 1, dictionary: dictionary, to: subject, options: .directTransmission)
-            _ = try await stage.wait(1, for: "the tester's direct packet \(id) sent") { $0 == .sentDirect(id) }
+            guard await stage.logs[0].received(id, within: stage.preconditionTimeout) != nil else {
+                throw StageFailure(.connection, "the subject never reported the tester's direct packet \(id), so its app never had it to judge")
+            }
         }
         let broadcast = ChatMessage.text("broadcast hello", sender: (name: "blueproof-tester", deviceType: "probe"))
         _ = try await stage.send(from: 1, dictionary: broadcast.dictionary, to: nil, options: .broadcastReceiver)

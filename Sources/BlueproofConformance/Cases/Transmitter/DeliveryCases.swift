@@ -87,6 +87,8 @@ enum DeliveryCases {
         case .failed(_, let error)?:
             return .pass("accepted (packet \(id)), then didFailForPacket \(id) once the receiver left: \(error)")
         case .sentDirect?:
+            // The tester reports what it received before its `stopped`.
+            _ = try await stage.wait(1, for: "the tester's stopped", precondition: .tester) { $0 == .stopped }
             if stage.logs[1].received.contains(where: { $0.packetID == id }) {
                 throw StageFailure(.tester, "the \(size)-byte packet \(id) arrived before the receiver left: no failure to observe")
             }

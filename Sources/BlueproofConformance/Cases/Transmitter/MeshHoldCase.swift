@@ -30,10 +30,8 @@ struct MeshHoldCase: TransmitterCase {
         let id = try await stage.send(from: sender, dictionary: Self.text, to: receiverUser, options: .meshTransmission)
         // A broadcast after it on the same connection: once the relay reports the broadcast, it
         // has taken the mesh packet before it (frames from one peer are handled in order).
-        let marker = try await stage.send(from: sender, dictionary: Self.marker, to: nil, options: .broadcastReceiver)
-        guard await stage.logs[relay].received(marker, within: stage.airTimeout) != nil else {
-            throw StageFailure(.connection, "the relay never reported the sender's broadcast \(marker), so it is not known to hold packet \(id)")
-        }
+        try await stage.sendMarker(from: sender, Self.marker, to: nil, options: .broadcastReceiver, reportedBy: relay,
+                                   precondition: .connection, unproven: "the relay is not known to hold packet \(id)")
         guard !stage.logs[receiver].received.contains(where: { $0.packetID == id }) else {
             throw StageFailure(.tester, "packet \(id) reached the receiver while it was stopped")
         }

@@ -110,7 +110,7 @@ struct SizeCase: TransmitterCase {
             }
             return .error("the small marker sent after \(what) never reached the tester within \(stage.airTimeout): the discard cannot be judged")
         }
-        let grace = max(.seconds(5), (ContinuousClock.now - sent) * 3)
+        let grace = TransmitterStage.quietWindow(afterMarkerDelay: ContinuousClock.now - sent)
         let seen = await stage.logs[1].first(within: grace, where: oversize)
         if let seen { return .fail("\(what) was accepted (packet \(id)) and went on the air: the tester saw \(seen)") }
         return .pass("\(what) accepted at the call (packet \(id)) but discarded: the marker sent after it arrived, it did not (waited \(grace) more)")

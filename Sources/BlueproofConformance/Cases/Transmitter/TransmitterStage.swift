@@ -131,6 +131,28 @@ public struct TransmitterStage: Sendable {
         }
     }
 
+    /// Sends `marker` from node `index` and waits until node `reporter` reports it received: a
+    /// witness by order, for a case that shows absence without a bare wait (frames between two
+    /// nodes keep their order, so whatever came before the marker has been handled). Not seeing
+    /// it means `precondition` was not met, and `unproven` says what the case cannot judge.
+    @discardableResult
+    public func sendMarker(from index: Int, _ marker: [String: TransmitterValue], to receiver: UserID?, options: SendingOptions,
+                           reportedBy reporter: Int, precondition: Precondition, unproven: String) async throws -> PacketID {
+        let id = try await send(from: index, dictionary: marker, to: receiver, options: options)
+        guard await logs[reporter].received(id, within: airTimeout) != nil else {
+            throw StageFailure(precondition, "node \(reporter) never reported node \(index)'s marker \(id), so \(unproven)")
+        }
+        return id
+    }
+
+    /// How long a case watches for a packet that must not arrive, once a marker sent after it
+    /// took `markerDelay` to be reported: three times that, at least 5 s, for an implementation
+    /// that lets the marker overtake; a slow machine stretches the watch instead of passing a
+    /// report that came late.
+    public static func quietWindow(afterMarkerDelay markerDelay: Duration) -> Duration {
+        max(.seconds(5), markerDelay * 3)
+    }
+
     /// Stops the subject and waits for its `stopped`; with `seenBy`, also for that node to see
     /// `subject` leave, so a start after this meets it afresh (a restart before the tester saw
     /// the link drop can find it still holding the old one).
