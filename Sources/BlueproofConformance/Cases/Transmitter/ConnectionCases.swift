@@ -73,6 +73,15 @@ enum ConnectionCases {
                 return .fail("the subject's broadcast \(id) never reached tester \(index)")
             }
         }
+        // The subject's own reports can lag behind its links; each tester reports the end of
+        // its link as it sees it (it is the runner's reference). Both must still be connected
+        // with the subject once both have the broadcast.
+        for index in [1, 2] {
+            let last = stage.logs[index].events.last { $0 == .connected(subject) || $0 == .disconnected(subject) }
+            guard last == .connected(subject) else {
+                return .fail("tester \(index) lost its connection with the subject by the time both had the broadcast: the subject did not hold both at once")
+            }
+        }
         return .pass("the subject joined both (on-demand) testers without a call, connected to both at once; its broadcast reached both")
     }
 }

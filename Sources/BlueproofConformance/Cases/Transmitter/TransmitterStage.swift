@@ -150,8 +150,11 @@ public struct TransmitterStage: Sendable {
     /// that lets the marker overtake; a slow machine stretches the watch instead of passing a
     /// report that came late.
     public static func quietWindow(afterMarkerDelay markerDelay: Duration) -> Duration {
-        max(.seconds(5), markerDelay * 3)
+        max(minimumQuietWindow, markerDelay * 3)
     }
+
+    /// The shortest ``quietWindow(afterMarkerDelay:)``.
+    public static let minimumQuietWindow: Duration = .seconds(5)
 
     /// Stops the subject and waits for its `stopped`; with `seenBy`, also for that node to see
     /// `subject` leave, so a start after this meets it afresh (a restart before the tester saw
