@@ -114,6 +114,38 @@ struct EngineOnDemandTests {
         #expect(await hub.transmitter.connectedUsers().count == 5)
     }
 
+    /// Between the link's connection and the hello's proof a peer is neither asked for nor
+    /// connected: it must still count, or a sixth connection gets through while five are in
+    /// their hellos (seen once under load as a flaky EngineDefectTests run).
+    @Test("peers linked but still in their hello count against the cap: the 6th is refused")
+    func capCountsHellos() async throws {
+        let harness = EngineHarness()
+        let link = HoldingLink(harness.network.link())
+        // The peers' hellos never arrive: each peer the hub links stays in its hello.
+        link.drop { frame, _ in if case .hello = frame { true } else { false } }
+        let identity = try EngineHarness.identities.make()
+        let hub = Transmitter(configuration: try harness.configuration(session: InMemorySession(identity: identity), link: link))
+        let recorder = await TransmitterEventLog.attach(to: hub)
+        try await hub.start(mode: .onDemand)
+        var peers: [UserID] = []
+        for _ in 0..<6 {
+            let peer = try await harness.node(mode: .onDemand).user
+            harness.network.addEdge(identity.userID, peer)
+            try await recorder.first { $0 == .nearbyUser(peer) }
+            peers.append(peer)
+        }
+        for peer in peers.prefix(5) {
+            try await hub.connect(to: peer)
+            // Linked once the hub has sent it its challenge.
+            let challenged = await link.sent.first(within: .seconds(30)) { $0.peer == peer }
+            #expect(challenged != nil, "the hub never challenged \(peer) within 30 s")
+        }
+        #expect(await hub.connectedUsers().isEmpty)
+        let sixth = peers[5]
+        await #expect(throws: TransmitterError.connectionLimitReached) { try await hub.connect(to: sixth) }
+        await hub.stop()
+    }
+
     @Test("mesh, full and broadcast are refused in on-demand mode; direct works")
     func meshRefused() async throws {
         let harness = EngineHarness()

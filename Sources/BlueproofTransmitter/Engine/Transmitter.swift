@@ -135,6 +135,7 @@ public actor Transmitter: TransmitterControl {
         nearby = []
         connected = []
         requested = []
+        helloChallenges = [:]
         pendingHandshakes = []
         liveSecure = []
         TransmitterLog.log(.info, "stopped", user: identity?.userID)
@@ -174,7 +175,7 @@ public actor Transmitter: TransmitterControl {
         guard mode == .onDemand else { throw TransmitterError.functionNotAvailableInMode.with(detail: "connect is for on-demand mode") }
         guard !connected.contains(user) else { return }
         guard nearby.contains(user) else { throw TransmitterError.directReceiverNotInRange.with(detail: "\(user) is not nearby") }
-        let open = connected.union(requested).count
+        let open = openPeers.count
         if open >= configuration.maxOnDemandConnections && !defects.contains(.onDemandUncapped) {
             throw TransmitterError.connectionLimitReached.with(detail: "\(open) of \(configuration.maxOnDemandConnections) connections open")
         }
@@ -231,9 +232,14 @@ public actor Transmitter: TransmitterControl {
         }
     }
 
+    /// The peers that count against the on-demand cap ("Connect on demand"): connected, asked
+    /// for, or linked and still in the hello (a peer moves from `requested` to
+    /// `helloChallenges` to `connected` without a suspension between).
+    var openPeers: Set<UserID> { connected.union(requested).union(helloChallenges.keys) }
+
     private func peerConnected(_ peer: UserID) async {
         if mode == .onDemand, !requested.contains(peer), !defects.contains(.onDemandUncapped),
-           connected.count >= configuration.maxOnDemandConnections {
+           openPeers.count >= configuration.maxOnDemandConnections {
             await link.disconnect(from: peer)
             return
         }
