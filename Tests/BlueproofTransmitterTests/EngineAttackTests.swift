@@ -27,6 +27,7 @@ struct EngineAttackTests {
             try await forger.send(try forger.frame(claiming: victim, to: b.user, text: "forged", expiry: harness.clock.now().addingTimeInterval(60)), to: b.user)
             await harness.network.quiescent()
             #expect(await EngineHarness.delivered(b) == delivered, "defects \(defects.rawValue)")
+            try await b.caughtUp()
             #expect(!b.recorder.events.contains(.keyConflict(victim)))
         }
     }
@@ -88,6 +89,7 @@ struct EngineAttackTests {
             frame.signature = [UInt8](repeating: 0, count: DataFrame.signatureSize)
             try await forger.send(frame, to: b.user)
             await harness.network.quiescent()
+            try await b.caughtUp()
             #expect(b.recorder.events.contains(.keyConflict(victim.userID)) == conflict, "defects \(defects.rawValue)")
             #expect(await EngineHarness.delivered(b) == 0)
         }
@@ -125,6 +127,7 @@ struct EngineAttackTests {
             try await relay.link.send(TransmitterFrame.keyResponse(try frame(.keyResponse)).encoded(), to: b.user)
             await harness.network.quiescent()
             #expect(await b.transmitter.existsKey(forUser: peer) == taken, "defects \(defects.rawValue)")
+            try await b.caughtUp()
             #expect(b.recorder.events.contains(.secureConnection(peer)) == taken, "defects \(defects.rawValue)")
         }
     }
@@ -138,6 +141,7 @@ struct EngineAttackTests {
             let withheld = await b.transmitter.interceptKeyRequests()
             try await a.transmitter.establishSecureConnection(with: b.user)
             await harness.network.quiescent()
+            try await a.caughtUp()
             #expect(a.recorder.events.contains(.secureConnection(b.user)) == reported, "defects \(defects.rawValue)")
             #expect(await !b.transmitter.existsKey(forUser: a.user))
             await b.transmitter.answerKeyRequests()

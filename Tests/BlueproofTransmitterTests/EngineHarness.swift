@@ -36,6 +36,17 @@ struct SimNode: Sendable {
     let session: any TransmitterSessionBacking
 }
 
+extension SimNode {
+    /// Waits until the recorder holds every event the transmitter has emitted so far, before a
+    /// test reads it for an absence or a count (the recorder is fed asynchronously): a second
+    /// start changes nothing and reports `alreadyStarted` after them, on the same ordered stream.
+    func caughtUp() async throws {
+        let mark = recorder.events.count
+        try await transmitter.start(mode: .automatic)
+        try await recorder.first(from: mark) { $0 == .alreadyStarted }
+    }
+}
+
 /// Builds transmitters on one `SimulatedNetwork` with a manual clock.
 final class EngineHarness: Sendable {
     static let apiKey = "blueproof-test-api-key"

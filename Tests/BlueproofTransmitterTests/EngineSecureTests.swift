@@ -72,7 +72,9 @@ struct EngineSecureTests {
         try await a.transmitter.establishSecureConnection(with: b.user)
         try await a.recorder.first { $0 == .secureConnection(b.user) }
         await harness.network.quiescent()
+        try await a.caughtUp()
         #expect(a.recorder.events.filter { $0 == .secureConnection(b.user) }.count == 1)
+        try await b.caughtUp()
         #expect(b.recorder.events.filter { $0 == .secureConnection(a.user) }.count == 1)
         await #expect(throws: TransmitterError.directReceiverNotInRange) { try await a.transmitter.establishSecureConnection(with: .random()) }
     }

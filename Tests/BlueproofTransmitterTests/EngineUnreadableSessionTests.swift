@@ -67,6 +67,7 @@ struct EngineUnreadableSessionTests {
         session.failing.withLock { $0 = true }
         harness.network.addEdge(a.user, b.user)
         await harness.network.quiescent()
+        try await a.caughtUp()
         #expect(!a.recorder.events.contains(.connected(b.user)), "\(a.recorder.events)")
         // Readable again, the same peer is admitted.
         session.failing.withLock { $0 = false }
