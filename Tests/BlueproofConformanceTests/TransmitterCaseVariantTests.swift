@@ -21,6 +21,9 @@ struct TransmitterCaseVariantTests {
         Variant(id: "BFT/SES/BV-01", defects: [.hasSessionAlwaysTrue], verdict: .fail),
         // The failure must name the packet that failed.
         Variant(id: "BFT/DLV/BI-01", defects: [.failureNamesOtherPacket], verdict: .fail),
+        // A relay that reports its own copy of a broadcast with broadcast false (only its own
+        // report: the copy it forwards keeps the flag).
+        Variant(id: "BFT/DLV/BV-10", defects: [.broadcastFlagDropped], verdict: .fail),
         // BV-06 judges the delivery, not the mesh flag (BV-05's rule): it no longer shares BV-05's script.
         Variant(id: "BFT/DLV/BV-06", defects: [.meshFlagDropped], verdict: .pass),
         // Expiry bounded on both sides.

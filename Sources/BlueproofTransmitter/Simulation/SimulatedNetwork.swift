@@ -2,7 +2,7 @@ import Synchronization
 
 /// An in-process radio for large topologies: nodes are user ids, edges say who is in range of
 /// whom, and frames travel between connected nodes in memory, first in first out per receiver,
-/// without sleeps. Edges may be added and removed at any time to move nodes in and out of range.
+/// at once (or, with `airRate`, after their simulated air time). Edges may be added and removed at any time to move nodes in and out of range.
 /// The same `Transmitter` code runs on it as on the BLE and TCP links (issue 5, "Links" (c)).
 ///
 /// The network knows when it is quiet: every link event it queues counts as in flight until the

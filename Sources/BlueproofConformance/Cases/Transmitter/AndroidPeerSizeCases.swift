@@ -64,7 +64,7 @@ struct AndroidBinaryLimitCase: TransmitterCase {
             guard judged.verdict == .pass else { return judged }
             return .pass("\(what) was delivered intact; \(judged.reason)")
         }
-        let judged = await SizeCase.judgeDiscarded(overID, of: over, stage: stage, to: tester, options: options, dictionaryMarker: false)
+        let judged = try await SizeCase.judgeDiscarded(overID, of: over, stage: stage, to: tester, options: options, dictionaryMarker: false)
         guard judged.verdict == .pass else { return judged }
         return .pass("\(what) was delivered intact; \(judged.reason)")
     }

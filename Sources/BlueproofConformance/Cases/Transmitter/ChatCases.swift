@@ -45,10 +45,8 @@ enum ChatCases {
         // three in the order sent even from an implementation that handles frames concurrently.
         let info = ChatMessage.identity(name: "blueproof-tester", deviceType: "probe")
         for dictionary in [info.dictionary, ChatMessage.text("direct hello", sender: nil).dictionary] {
-            let id = try await stage.send(from: 1, dictionary: dictionary, to: subject, options: .directTransmission)
-            guard await stage.logs[0].received(id, within: stage.preconditionTimeout) != nil else {
-                throw StageFailure(.connection, "the subject never reported the tester's direct packet \(id), so its app never had it to judge")
-            }
+            try await stage.sendReported(from: 1, dictionary, to: subject, options: .directTransmission, reportedBy: 0,
+                                         within: stage.preconditionTimeout, precondition: .connection, unproven: "its app never had it to judge")
         }
         let broadcast = ChatMessage.text("broadcast hello", sender: (name: "blueproof-tester", deviceType: "probe"))
         _ = try await stage.send(from: 1, dictionary: broadcast.dictionary, to: nil, options: .broadcastReceiver)

@@ -51,7 +51,7 @@ struct HopLimitCase: TransmitterCase {
         guard await stage.logs[last].received(id, within: stage.airTimeout) != nil else {
             return .fail("the broadcast \(id) never reached the node \(limit) hops away (hop limit \(limit)): dropped early")
         }
-        try await stage.sendMarker(from: last, Self.marker, to: users[beyond], options: .directTransmission, reportedBy: beyond,
+        try await stage.sendReported(from: last, Self.marker, to: users[beyond], options: .directTransmission, reportedBy: beyond,
                                    precondition: .tester, unproven: "its silence about the broadcast \(id) proves nothing")
         if stage.logs[beyond].received.contains(where: { $0.packetID == id }) {
             return .fail("the broadcast \(id) reached the node \(beyond) hops away, past the hop limit of \(limit)")

@@ -17,7 +17,8 @@ struct MeshLineCase: TransmitterCase {
     let nodes = 3
 
     var needs: CaseNeeds {
-        CaseNeeds(controllers: 3, radioScenario: MeshLineCase.scenario(relayFirst: role == .relay), transmitters: 3)
+        CaseNeeds(controllers: 3, radioScenario: MeshLineCase.scenario(relayFirst: role == .relay), transmitters: 3,
+                  quietWindow: id == "BFT/DLV/BI-04" ? TransmitterStage.minimumQuietWindow : nil)
     }
 
     /// Node order in the scenario: the subject is node 0, in the middle when it relays.
@@ -65,12 +66,14 @@ struct MeshLineCase: TransmitterCase {
                 // Absence by order, then a quiet window: a mesh packet from the same sender to the
                 // relay itself takes the same way through it, so once the relay reports that one, a
                 // report of `id` from a relay that handles mesh packets in order is in; one that
-                // holds others' packets back on a queue or timer of its own gets the window.
+                // holds others' packets back on a queue or timer of its own is caught if it hands
+                // `id` over within the window (TransmitterStage.quietWindow), not later.
                 let sent = ContinuousClock.now
-                let marker = try await stage.sendMarker(from: sender, Self.marker, to: users[relay], options: .meshTransmission, reportedBy: relay,
-                                                        precondition: .connection, unproven: "its silence about \(id) proves nothing")
+                let marker = try await stage.sendReported(from: sender, Self.marker, to: users[relay], options: .meshTransmission, reportedBy: relay,
+                                                          precondition: .connection, unproven: "its silence about \(id) proves nothing")
                 let window = TransmitterStage.quietWindow(afterMarkerDelay: ContinuousClock.now - sent)
-                if await stage.logs[relay].received(id, within: window) != nil {
+                let isID: @Sendable (TransmitterEvent) -> Bool = { if case .received(let packet) = $0 { packet.packetID == id } else { false } }
+                if try await stage.watch(relay, for: window, what: "packet \(id)", isID) != nil {
                     return .fail("the relay handed packet \(id), addressed to the receiver, to its own app")
                 }
                 return .pass("the relay forwarded packet \(id) without receiving it itself (it reported the sender's later mesh packet \(marker), then nothing of \(id) for \(window))")

@@ -75,7 +75,7 @@ struct MeshDiamondCase: TransmitterCase {
         guard let firstAt = stage.logs[0].events.firstIndex(where: isDelivery) else {
             return .error("the subject's first delivery of \(id) is missing from its event log")
         }
-        if await stage.logs[0].first(within: window, from: firstAt + 1, where: isDelivery) != nil {
+        if try await stage.watch(0, for: window, from: firstAt + 1, what: "a second delivery of \(id)", isDelivery) != nil {
             return .fail("the subject delivered \(what) \(id) twice: once per relay it came through")
         }
         return .pass("\(what) \(id) reached the subject through two relays (both had forwarded it) and was delivered once (no second delivery in \(window))")

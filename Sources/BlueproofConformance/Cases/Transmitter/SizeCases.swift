@@ -71,7 +71,7 @@ struct SizeCase: TransmitterCase {
         } catch {
             return offset > 0 ? try stage.judgeRefusal(error, of: what, by: [rule]) : .fail("\(what) refused: \(error)")
         }
-        if offset > 0 { return await Self.judgeDiscarded(id, of: what, stage: stage, to: receiver, options: options, dictionaryMarker: part != .binary) }
+        if offset > 0 { return try await Self.judgeDiscarded(id, of: what, stage: stage, to: receiver, options: options, dictionaryMarker: part != .binary) }
         guard let packet = await stage.logs[1].received(id, within: stage.airTimeout) else {
             return .fail("\(what) accepted (packet \(id)) but never delivered to the tester")
         }
@@ -88,7 +88,7 @@ struct SizeCase: TransmitterCase {
     /// (at least 5 s, for an implementation that lets a small packet overtake a big one) more,
     /// so a slow machine stretches the wait instead of passing a delivery that came late.
     static func judgeDiscarded(_ id: PacketID, of what: String, stage: TransmitterStage, to receiver: UserID?, options: SendingOptions,
-                               dictionaryMarker: Bool) async -> CaseOutcome {
+                               dictionaryMarker: Bool) async throws -> CaseOutcome {
         let sent = ContinuousClock.now
         let marker: PacketID
         do {
@@ -111,7 +111,7 @@ struct SizeCase: TransmitterCase {
             return .error("the small marker sent after \(what) never reached the tester within \(stage.airTimeout): the discard cannot be judged")
         }
         let grace = TransmitterStage.quietWindow(afterMarkerDelay: ContinuousClock.now - sent)
-        let seen = await stage.logs[1].first(within: grace, where: oversize)
+        let seen = try await stage.watch(1, for: grace, what: "\(what) (packet \(id))", oversize)
         if let seen { return .fail("\(what) was accepted (packet \(id)) and went on the air: the tester saw \(seen)") }
         return .pass("\(what) accepted at the call (packet \(id)) but discarded: the marker sent after it arrived, it did not (waited \(grace) more)")
     }

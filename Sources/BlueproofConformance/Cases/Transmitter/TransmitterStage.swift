@@ -131,30 +131,47 @@ public struct TransmitterStage: Sendable {
         }
     }
 
-    /// Sends `marker` from node `index` and waits until node `reporter` reports it received: a
-    /// witness by order, for a case that shows absence without a bare wait (frames between two
-    /// nodes keep their order, so whatever came before the marker has been handled). Not seeing
-    /// it means `precondition` was not met, and `unproven` says what the case cannot judge.
+    /// Sends `dictionary` from node `index` and waits until node `reporter` reports it received
+    /// (within `timeout`, the air timeout by default). As a marker it is a witness by order: a
+    /// tester handles one peer's frames in order and forwards before it reports, so once a tester
+    /// reports it, whatever came before it on that link has been handled; the subject need not
+    /// keep that order, so absence on the subject also takes ``watch(_:for:from:what:_:)``. Not seeing
+    /// the report means `precondition` was not met, and `unproven` says what cannot be judged.
     @discardableResult
-    public func sendMarker(from index: Int, _ marker: [String: TransmitterValue], to receiver: UserID?, options: SendingOptions,
-                           reportedBy reporter: Int, precondition: Precondition, unproven: String) async throws -> PacketID {
-        let id = try await send(from: index, dictionary: marker, to: receiver, options: options)
-        guard await logs[reporter].received(id, within: airTimeout) != nil else {
-            throw StageFailure(precondition, "node \(reporter) never reported node \(index)'s marker \(id), so \(unproven)")
+    public func sendReported(from index: Int, _ dictionary: [String: TransmitterValue], to receiver: UserID?, options: SendingOptions,
+                             reportedBy reporter: Int, within timeout: Duration? = nil, precondition: Precondition,
+                             unproven: String) async throws -> PacketID {
+        let id = try await send(from: index, dictionary: dictionary, to: receiver, options: options)
+        guard await logs[reporter].received(id, within: timeout ?? airTimeout) != nil else {
+            throw StageFailure(precondition, "node \(reporter) never reported node \(index)'s packet \(id), so \(unproven)")
         }
         return id
     }
 
     /// How long a case watches for a packet that must not arrive, once a marker sent after it
-    /// took `markerDelay` to be reported: three times that, at least 5 s, for an implementation
-    /// that lets the marker overtake; a slow machine stretches the watch instead of passing a
-    /// report that came late.
+    /// took `markerDelay` to be reported: three times that, from 5 s to 30 s, for an
+    /// implementation that lets the marker overtake; a slow machine stretches the watch instead
+    /// of passing a report that came late. What comes later still is not seen.
     public static func quietWindow(afterMarkerDelay markerDelay: Duration) -> Duration {
-        max(minimumQuietWindow, markerDelay * 3)
+        min(maximumQuietWindow, max(minimumQuietWindow, markerDelay * 3))
     }
 
     /// The shortest ``quietWindow(afterMarkerDelay:)``.
     public static let minimumQuietWindow: Duration = .seconds(5)
+    /// The longest ``quietWindow(afterMarkerDelay:)``: within a case's 60 s timeout.
+    public static let maximumQuietWindow: Duration = .seconds(30)
+
+    /// Watches node `index` for `window`: the first event `matches` picks (recorded from the
+    /// `start`th on, before or during the window), or nil when none came. A node whose event
+    /// stream ended shows nothing however it behaves, so that is a `StageFailure`, never silence.
+    public func watch(_ index: Int, for window: Duration, from start: Int = 0, what: String,
+                      _ matches: @escaping @Sendable (TransmitterEvent) -> Bool) async throws -> TransmitterEvent? {
+        let seen = await logs[index].first(within: window, from: start, where: matches)
+        if seen == nil, logs[index].ended {
+            throw StageFailure(index == 0 ? .start : .tester, "node \(index)'s events ended while it was watched for \(what): its silence proves nothing")
+        }
+        return seen
+    }
 
     /// Stops the subject and waits for its `stopped`; with `seenBy`, also for that node to see
     /// `subject` leave, so a start after this meets it afresh (a restart before the tester saw
