@@ -13,12 +13,14 @@ struct MeshLineCase: TransmitterCase {
     let brokenBy: Set<Defect>
     var judgesRefusals = false
     var judgesCaptures = false
+    /// The real-time window the script watches for what must not happen (``CaseNeeds/quietWindow``).
+    var quietWindow: Duration?
     let script: @Sendable (TransmitterStage, _ sender: Int, _ relay: Int, _ receiver: Int, [UserID]) async throws -> CaseOutcome
     let nodes = 3
 
     var needs: CaseNeeds {
         CaseNeeds(controllers: 3, radioScenario: MeshLineCase.scenario(relayFirst: role == .relay), transmitters: 3,
-                  quietWindow: id == "BFT/DLV/BI-04" ? TransmitterStage.minimumQuietWindow : nil)
+                  quietWindow: quietWindow)
     }
 
     /// Node order in the scenario: the subject is node 0, in the middle when it relays.
@@ -57,7 +59,8 @@ struct MeshLineCase: TransmitterCase {
 
     static func all() -> [MeshLineCase] {
         [
-            MeshLineCase(id: "BFT/DLV/BI-04", role: .relay, brokenBy: [.relayDeliversEverything]) { stage, sender, relay, receiver, users in
+            MeshLineCase(id: "BFT/DLV/BI-04", role: .relay, brokenBy: [.relayDeliversEverything],
+                         quietWindow: TransmitterStage.minimumQuietWindow) { stage, sender, relay, receiver, users in
                 let id = try await stage.send(from: sender, dictionary: text, to: users[receiver], options: .meshTransmission)
                 guard await stage.logs[receiver].received(id, within: stage.airTimeout) != nil else {
                     // The subject is the relay: not forwarding is its fault, not missing evidence.
@@ -71,7 +74,7 @@ struct MeshLineCase: TransmitterCase {
                 let sent = ContinuousClock.now
                 let marker = try await stage.sendReported(from: sender, Self.marker, to: users[relay], options: .meshTransmission, reportedBy: relay,
                                                           precondition: .connection, unproven: "its silence about \(id) proves nothing")
-                let window = TransmitterStage.quietWindow(afterMarkerDelay: ContinuousClock.now - sent)
+                let window = TransmitterStage.quietWindow(since: sent)
                 let isID: @Sendable (TransmitterEvent) -> Bool = { if case .received(let packet) = $0 { packet.packetID == id } else { false } }
                 if try await stage.watch(relay, for: window, what: "packet \(id)", isID) != nil {
                     return .fail("the relay handed packet \(id), addressed to the receiver, to its own app")

@@ -49,7 +49,7 @@ struct MeshDiamondCase: TransmitterCase {
     /// (`MeshRouter.receive`, `Transmitter.perform`): once both report a broadcast the sender
     /// made after the packet (the packet itself, when it is the broadcast), both copies are on
     /// their way to the subject. The subject then has its first delivery's wait and a quiet
-    /// window (three times the relays' delay, at least 5 s) to show a second.
+    /// window (three times the relays' delay, 5 to 30 s) to show a second.
     func check(_ stage: TransmitterStage) async throws -> CaseOutcome {
         var started: [UserID] = []
         for index in 0..<4 { started.append(try await stage.start(index)) }
@@ -63,11 +63,10 @@ struct MeshDiamondCase: TransmitterCase {
                                       options: broadcast ? .broadcastReceiver : .meshTransmission)
         let witness = broadcast ? id : try await stage.send(from: 1, dictionary: Self.witness, to: nil, options: .broadcastReceiver)
         for relay in [2, 3] {
-            guard await stage.logs[relay].received(witness, within: stage.preconditionTimeout) != nil else {
-                throw StageFailure(.tester, "relay node \(relay) never reported the sender's broadcast \(witness), so its copy of \(id) is not known to be on its way")
-            }
+            try await stage.reported(witness, by: relay, within: stage.preconditionTimeout, precondition: .tester,
+                                     unproven: "relay node \(relay)'s copy of \(id) is not known to be on its way")
         }
-        let window = TransmitterStage.quietWindow(afterMarkerDelay: ContinuousClock.now - sent)
+        let window = TransmitterStage.quietWindow(since: sent)
         let isDelivery: @Sendable (TransmitterEvent) -> Bool = { if case .received(let packet) = $0 { packet.packetID == id } else { false } }
         guard await stage.logs[0].first(within: stage.airTimeout, where: isDelivery) != nil else {
             return .fail("\(what) \(id) never reached the subject through either relay")

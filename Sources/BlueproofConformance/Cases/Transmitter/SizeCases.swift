@@ -110,7 +110,7 @@ struct SizeCase: TransmitterCase {
             }
             return .error("the small marker sent after \(what) never reached the tester within \(stage.airTimeout): the discard cannot be judged")
         }
-        let grace = TransmitterStage.quietWindow(afterMarkerDelay: ContinuousClock.now - sent)
+        let grace = TransmitterStage.quietWindow(since: sent)
         let seen = try await stage.watch(1, for: grace, what: "\(what) (packet \(id))", oversize)
         if let seen { return .fail("\(what) was accepted (packet \(id)) and went on the air: the tester saw \(seen)") }
         return .pass("\(what) accepted at the call (packet \(id)) but discarded: the marker sent after it arrived, it did not (waited \(grace) more)")

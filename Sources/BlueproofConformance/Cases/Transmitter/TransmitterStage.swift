@@ -142,23 +142,30 @@ public struct TransmitterStage: Sendable {
                              reportedBy reporter: Int, within timeout: Duration? = nil, precondition: Precondition,
                              unproven: String) async throws -> PacketID {
         let id = try await send(from: index, dictionary: dictionary, to: receiver, options: options)
-        guard await logs[reporter].received(id, within: timeout ?? airTimeout) != nil else {
-            throw StageFailure(precondition, "node \(reporter) never reported node \(index)'s packet \(id), so \(unproven)")
-        }
+        try await reported(id, by: reporter, within: timeout, precondition: precondition, unproven: unproven)
         return id
     }
 
-    /// How long a case watches for a packet that must not arrive, once a marker sent after it
-    /// took `markerDelay` to be reported: three times that, from 5 s to 30 s, for an
-    /// implementation that lets the marker overtake; a slow machine stretches the watch instead
-    /// of passing a report that came late. What comes later still is not seen.
-    public static func quietWindow(afterMarkerDelay markerDelay: Duration) -> Duration {
-        min(maximumQuietWindow, max(minimumQuietWindow, markerDelay * 3))
+    /// Waits until node `reporter` reports packet `id` received (within `timeout`, the air
+    /// timeout by default); not seeing it means `precondition` was not met.
+    public func reported(_ id: PacketID, by reporter: Int, within timeout: Duration? = nil, precondition: Precondition,
+                         unproven: String) async throws {
+        guard await logs[reporter].received(id, within: timeout ?? airTimeout) != nil else {
+            throw StageFailure(precondition, "node \(reporter) never reported packet \(id), so \(unproven)")
+        }
     }
 
-    /// The shortest ``quietWindow(afterMarkerDelay:)``.
+    /// How long a case watches for a packet that must not arrive, once a marker sent after it
+    /// at `sent` has been reported: three times the marker's delay, from 5 s to 30 s, for an
+    /// implementation that lets the marker overtake; a slow machine stretches the watch instead
+    /// of passing a report that came late. What comes later still is not seen.
+    public static func quietWindow(since sent: ContinuousClock.Instant) -> Duration {
+        min(maximumQuietWindow, max(minimumQuietWindow, (ContinuousClock.now - sent) * 3))
+    }
+
+    /// The shortest ``quietWindow(since:)``.
     public static let minimumQuietWindow: Duration = .seconds(5)
-    /// The longest ``quietWindow(afterMarkerDelay:)``: within a case's 60 s timeout.
+    /// The longest ``quietWindow(since:)``: within a case's 60 s timeout.
     public static let maximumQuietWindow: Duration = .seconds(30)
 
     /// Watches node `index` for `window`: the first event `matches` picks (recorded from the
