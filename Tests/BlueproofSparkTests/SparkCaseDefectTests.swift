@@ -223,6 +223,53 @@ struct SparkCaseDefectTests {
         }
     }
 
+    @Test("strayDeclineEnds: a decline of a connection already accepted ends it; the reference ignores it and the next data block arrives")
+    func strayDecline() throws {
+        for (defects, kept) in [(SparkDefects(), true), (SparkDefects.strayDeclineEnds, false)] {
+            let net = Self.net(caller: defects)
+            let (out, incoming) = try net.connect(Self.a, Self.b)
+            let stray = try SparkEnvelope(origin: .receiver, connection: out.number, frame: .decline(.declined)).encoded()
+            net.on(Self.a) { $0.receive(stray, from: Self.b) }
+            _ = try net.on(Self.b) { try $0.send([1, 2, 3], description: "next", on: incoming) }
+            net.pump()
+            let events = net.take(Self.a)
+            let ended = events.contains { if case .ended(out, _, _) = $0 { true } else { false } }
+            let arrived = events.contains { if case .dataAvailable(out, let data) = $0 { data.transferComplete && data.data == [1, 2, 3] } else { false } }
+            #expect(ended != kept && arrived == kept, "\(defects.names): \(events)")
+        }
+    }
+
+    @Test("foreignChannelTaken: a channel the peer opens with an id of the receiver's numbering is taken; the reference ignores it")
+    func foreignChannel() throws {
+        for (defects, taken) in [(SparkDefects(), false), (SparkDefects.foreignChannelTaken, true)] {
+            let net = Self.net(callee: defects)
+            let (out, incoming) = try net.connect(Self.a, Self.b)
+            let own = try net.on(Self.b) { try $0.createDataChannel(incoming, description: "own") }
+            let foreign = own &+ 2
+            let open = try SparkEnvelope(origin: .sender, connection: out.number, frame: .channelOpen(channel: foreign, description: "x")).encoded()
+            net.on(Self.b) { $0.receive(open, from: Self.a) }
+            let events = net.take(Self.b)
+            #expect(events.contains(.channelOpened(incoming, channel: foreign, description: "x", by: .remote)) == taken, "\(defects.names): \(events)")
+        }
+    }
+
+    @Test("foreignTransferTaken: a data block the peer sends under an id of the receiver's numbering is taken; the reference refuses it")
+    func foreignTransfer() throws {
+        for (defects, taken) in [(SparkDefects(), false), (SparkDefects.foreignTransferTaken, true)] {
+            let net = Self.net(callee: defects)
+            let (out, incoming) = try net.connect(Self.a, Self.b)
+            let bytes: [UInt8] = [9, 9, 9]
+            let header = SparkTransferHeader(transfer: 1001, kind: .data, size: 3, sha256: SparkDigest.sha256(of: bytes), name: "x")
+            for frame: SparkFrame in [.transferHeader(header), .chunk(transfer: 1001, bytes: bytes), .done(transfer: 1001)] {
+                let encoded = try SparkEnvelope(origin: .sender, connection: out.number, frame: frame).encoded()
+                net.on(Self.b) { $0.receive(encoded, from: Self.a) }
+            }
+            let events = net.take(Self.b)
+            let delivered = events.contains { if case .dataAvailable(incoming, let data) = $0 { data.transferComplete } else { false } }
+            #expect(delivered == taken, "\(defects.names): \(events)")
+        }
+    }
+
     @Test("every defect has a name, and the names are unique")
     func names() {
         #expect(Set(SparkDefects.named.map(\.name)).count == SparkDefects.named.count)

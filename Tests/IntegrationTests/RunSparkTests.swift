@@ -93,6 +93,9 @@ extension Integration {
             "doneReportedTwice": "reported done 2 times",
             "remoteKeyErrorAsDeclined": "ended at the subject as",
             "incomingFileProgressSilent": "before its end the incoming file was reported 0 time(s)",
+            "strayDeclineEnds": "a decline and an accept of a connection already accepted ended it",
+            "foreignChannelTaken": "an id of the subject's own numbering, and the subject took it",
+            "foreignTransferTaken": "of the subject's own numbering, and the subject took it",
         ]
 
         /// How many variant runs go at once. One: the failing reasons are checked, and some race

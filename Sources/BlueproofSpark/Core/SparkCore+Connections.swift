@@ -118,6 +118,8 @@ extension SparkCore {
         case .decline(let reason) where id.outgoing && record.state == .offering:
             let reported = reason == .keyError && configuration.defects.contains(.remoteKeyErrorAsDeclined) ? .declined : reason
             tearDown(id, reason: reported, by: .remote, notify: false)
+        case .decline(let reason) where configuration.defects.contains(.strayDeclineEnds):
+            tearDown(id, reason: reason, by: .remote, notify: false)
         case .end(let reason):
             tearDown(id, reason: reason, by: .remote, notify: false)
         default:

@@ -37,7 +37,7 @@ extension SparkCore {
     mutating func receiveTransfer(_ frame: SparkFrame, id: SparkConnectionID, record: ConnectionRecord) {
         switch frame {
         case .transferHeader(let header):
-            guard header.transfer % 2 != record.nextLocalID % 2, record.incoming[header.transfer] == nil,
+            guard header.transfer % 2 != record.nextLocalID % 2 || configuration.defects.contains(.foreignTransferTaken), record.incoming[header.transfer] == nil,
                   record.incoming.count < SparkLimits.maxIncomingTransfers,
                   header.kind == .file || bufferedDataBytes + header.size <= SparkLimits.maxBufferedDataBytes else {
                 sendControl(id, .error(transfer: header.transfer, failure: .refused))

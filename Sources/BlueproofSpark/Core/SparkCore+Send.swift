@@ -5,7 +5,7 @@ extension SparkCore {
     /// `send(data, description:)`: an in-memory block, progress as it goes, `done` at the end.
     public mutating func send(_ data: [UInt8], description: String, on id: SparkConnectionID) throws(SparkError) -> UInt64 {
         _ = try acceptedRecord(id)
-        let header = SparkTransferHeader(transfer: 0, kind: .data, size: UInt64(data.count), sha256: Array(SHA256.hash(data: data)), name: description)
+        let header = SparkTransferHeader(transfer: 0, kind: .data, size: UInt64(data.count), sha256: SparkDigest.sha256(of: data), name: description)
         return try queueTransfer(header, body: .memory(data), on: id)
     }
 

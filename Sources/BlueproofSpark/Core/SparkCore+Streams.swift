@@ -64,7 +64,7 @@ extension SparkCore {
         switch frame {
         case .channelOpen(let channel, let description):
             // The peer's ids have the other parity; one of ours or one already open is a protocol slip.
-            guard channel % 2 != record.nextLocalID % 2, record.channels[channel] == nil,
+            guard channel % 2 != record.nextLocalID % 2 || configuration.defects.contains(.foreignChannelTaken), record.channels[channel] == nil,
                   record.channels.count < SparkLimits.maxChannelsPerConnection else {
                 return events.append(.ignored(peer: id.peer, .unexpected(id, kind: frame.kind)))
             }

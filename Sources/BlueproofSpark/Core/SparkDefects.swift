@@ -124,6 +124,16 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
     public static let remoteKeyErrorAsDeclined = SparkDefects(rawValue: 1 << 51)
     /// An incoming file is reported only at its end: no progress while it arrives (SPK/FILE/BV-04).
     public static let incomingFileProgressSilent = SparkDefects(rawValue: 1 << 52)
+    /// The caller takes a `decline` of a connection already accepted as its end: an answer out
+    /// of state ends the connection instead of being ignored (docs/spark-wire.md, "Exchange" 4;
+    /// SPK/CONN/BI-01).
+    public static let strayDeclineEnds = SparkDefects(rawValue: 1 << 53)
+    /// A `channelOpen` from the peer with an id of the receiver's own numbering is taken (it
+    /// collides with the receiver's next channel; docs/spark-wire.md, "Kinds"; SPK/STRM/BV-03).
+    public static let foreignChannelTaken = SparkDefects(rawValue: 1 << 54)
+    /// A `transferHeader` from the peer with an id of the receiver's own numbering is taken
+    /// (docs/spark-wire.md, "Kinds"; SPK/FILE/BV-02).
+    public static let foreignTransferTaken = SparkDefects(rawValue: 1 << 55)
 
     /// Every defect by name, for reports and the broken-variant table.
     public static let named: [(name: String, defect: SparkDefects)] = [
@@ -151,6 +161,8 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
         ("strayFrames", .strayFrames), ("closeCancelsConnection", .closeCancelsConnection),
         ("incomingMetadataLimitLow", .incomingMetadataLimitLow), ("doneReportedTwice", .doneReportedTwice),
         ("remoteKeyErrorAsDeclined", .remoteKeyErrorAsDeclined), ("incomingFileProgressSilent", .incomingFileProgressSilent),
+        ("strayDeclineEnds", .strayDeclineEnds), ("foreignChannelTaken", .foreignChannelTaken),
+        ("foreignTransferTaken", .foreignTransferTaken),
     ]
 
     /// The names of the defects in this set, in `named` order.

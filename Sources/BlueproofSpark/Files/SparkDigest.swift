@@ -13,11 +13,10 @@ public struct SparkDigest {
     /// 64 lower-case hex digits.
     public func hex() -> String { BlueproofWire.hex(Array(hasher.finalize())) }
 
-    public static func hex(of bytes: [UInt8]) -> String {
-        var digest = SparkDigest()
-        digest.update(bytes)
-        return digest.hex()
-    }
+    public static func hex(of bytes: [UInt8]) -> String { BlueproofWire.hex(sha256(of: bytes)) }
+
+    /// The 32-byte SHA-256 of `bytes`, as a transfer header carries it.
+    public static func sha256(of bytes: [UInt8]) -> [UInt8] { Array(SHA256.hash(data: bytes)) }
 
     /// The file's digest and size, read 1 MiB at a time.
     public static func file(_ path: String) throws(SparkFileFailure) -> (sha256: String, bytes: UInt64) {

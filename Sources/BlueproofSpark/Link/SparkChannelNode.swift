@@ -172,6 +172,13 @@ public actor SparkChannelNode {
         try await host.drain(channel)
     }
 
+    /// Sends `frame` to `peer` as it is, once everything the core queued for it has left: a
+    /// tester's fault, for frames a conforming core never sends (docs/spark-wire.md, "Exchange" 4).
+    public func sendRaw(_ frame: [UInt8], to peer: UInt64) async throws(LEHostError) {
+        try await drain(peer)
+        try await host.send(frame, on: channel(of: peer))
+    }
+
     /// Stops returning L2CAP credits to `peer`, or resumes (a tester's fault, Core Vol 3,
     /// Part A §10.1): the peer's sends must wait on flow control, then go on in order.
     public func withholdCredits(_ withheld: Bool, from peer: UInt64) async throws(LEHostError) {

@@ -47,7 +47,7 @@ enum SparkConnectionCases {
     /// A decline ends the connection on both sides: the subject as caller takes the tester's
     /// decline as the end, never as an accept; as callee its decline ends it at the tester.
     /// An accepted connection ended by either side ends on both, and a file coming in fails with it.
-    static let declined = SparkCase("SPK/CONN/BI-01", brokenBy: [.declineTakenAsAccept, .endUnannounced, .endKeepsTransfers, .endKeepsSends, .cancelledSendsDelivered, .cancelledSendsFlushed]) { stage in
+    static let declined = SparkCase("SPK/CONN/BI-01", brokenBy: [.declineTakenAsAccept, .endUnannounced, .endKeepsTransfers, .endKeepsSends, .cancelledSendsDelivered, .cancelledSendsFlushed, .strayDeclineEnds]) { stage in
         try await stage.link(0)
         let tester = stage.testers[0]
         let (out, incoming) = try await stage.subjectOffers(0, metadata: "decline me")
@@ -94,8 +94,43 @@ enum SparkConnectionCases {
         } else {
             guard cut.path == nil, cut.error != nil else { return .fail("a file cut by the end of its connection was reported \(cut)") }
         }
+        if let wrong = try await strayAnswers(stage) { return .fail(wrong) }
         if let wrong = try await endWithSendsQueued(stage) { return .fail(wrong) }
-        return .pass("a decline ended the connection on both sides, the subject calling and called; so did an end from either side, the file coming in failed with it, and sends still queued at an end each ended once, none completing after it nor reaching the peer")
+        return .pass("a decline ended the connection on both sides, the subject calling and called, and a stray one ended nothing; so did an end from either side, the file coming in failed with it, and sends still queued at an end each ended once, none completing after it nor reaching the peer")
+    }
+
+    /// A decline answers an offer; it does not end a connection already accepted. The tester
+    /// accepts the subject's offer, then writes what its own core never would: a decline and a
+    /// second accept of that connection, and a decline of one the subject never offered
+    /// (docs/spark-wire.md, "Exchange" 4: answers out of state are ignored). The connection must
+    /// stay up: a data block the tester sends next arrives whole, the subject reports no end, and
+    /// `dataConnectionAccepted` once. Why not, or nil.
+    static func strayAnswers(_ stage: SparkStage) async throws -> String? {
+        let tester = stage.testers[0]
+        let ids = try await stage.subjectCalls(0, metadata: "answered twice")
+        try await stage.subject.setReceiveCallbacks(ids.subject, data: true, file: false)
+        try await tester.write([.decline(.declined), .accept], on: ids.tester)
+        var unknown = ids.tester
+        unknown.number &+= 0x4000_0000
+        try await tester.write([.decline(.declined)], on: unknown)
+        let block = sparkPattern(2000, seed: 41)
+        _ = try await tester.perform { try $0.send(block, description: "after stray answers", on: ids.tester) }
+        let data = try await stage.expectSubject("the data block sent after the stray answers, or the connection's end", within: SparkStage.transferTimeout) { event -> SparkChannelData?? in
+            switch event {
+            case .dataAvailable(ids.subject, let data) where data.description == "after stray answers" && (data.transferComplete || data.error != nil): .some(data)
+            case .ended(ids.subject, _, _): .some(nil)
+            default: nil
+            }
+        }
+        if let ended = stage.subject.events.events.first(where: { if case .ended(ids.subject, _, _) = $0 { true } else { false } }) {
+            return "a decline and an accept of a connection already accepted ended it: the subject reported \(ended)"
+        }
+        guard let data, data.transferComplete, data.data == block else {
+            return "after stray answers to its accepted connection, the subject took the next data block as \(String(describing: data))"
+        }
+        let accepted = stage.subject.events.events.filter { $0 == .accepted(ids.subject) }.count
+        guard accepted == 1 else { return "a second accept of a connection already accepted: the subject reported dataConnectionAccepted \(accepted) times" }
+        return nil
     }
 
     /// The subject ends a connection with stream sends queued (its peer withholds credits, so

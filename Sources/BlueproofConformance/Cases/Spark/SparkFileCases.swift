@@ -186,8 +186,18 @@ enum SparkFileCases {
     }
 
     /// A received data block reports rising progress (fractions of the block), then `transferComplete` holding the data.
-    static let receiveData = SparkCase("SPK/FILE/BV-02", brokenBy: [.receivedDataDropped, .receiveProgressInBytes]) { stage in
+    static let receiveData = SparkCase("SPK/FILE/BV-02", brokenBy: [.receivedDataDropped, .receiveProgressInBytes, .foreignTransferTaken]) { stage in
         let (theirs, out) = try await stage.subjectReceiving()
+        // First a block under a transfer id of the subject's own numbering (frames the tester's
+        // core never writes): it would collide with the subject's next transfer, so it is refused.
+        // The subject numbers something of its own first, so its numbering is not at its start.
+        _ = try await stage.subject.createDataChannel(theirs, description: "bv-02 numbering")
+        let stray: [UInt8] = [9, 9, 9], foreign: UInt32 = theirs.outgoing ? 1002 : 1001
+        try await stage.testers[0].write([
+            .transferHeader(SparkTransferHeader(transfer: foreign, kind: .data, size: UInt64(stray.count), sha256: SparkDigest.sha256(of: stray),
+                                                name: "bv-02 collides")),
+            .chunk(transfer: foreign, bytes: stray), .done(transfer: foreign),
+        ], on: out)
         let block = sparkPattern(300_000, seed: 7)
         _ = try await stage.testers[0].perform { try $0.send(block, description: "bv-02", on: out) }
         _ = try await stage.expectSubject("the data block's end", within: SparkStage.transferTimeout) { event -> Bool? in
@@ -205,6 +215,10 @@ enum SparkFileCases {
             return .fail("progress before transferComplete was \(fractions) over \(before.count) report(s), not fractions in (0, 1] that rise")
         }
         guard last.data == block else { return .fail("transferComplete held \(last.data.count) bytes, not the \(block.count) sent") }
+        let collided = stage.subject.events.events.filter { if case .dataAvailable(theirs, let data) = $0 { data.description == "bv-02 collides" } else { false } }
+        guard collided.isEmpty else {
+            return .fail("the peer sent a block under transfer id \(foreign), of the subject's own numbering, and the subject took it: \(collided)")
+        }
         return .pass("\(before.count) rising progress report(s), then transferComplete holding the \(block.count) bytes")
     }
 

@@ -202,8 +202,9 @@ enum SparkStreamCases {
 
     /// Stream blocks reach `dataAvailableCallback` typed as stream, on their channel, in order;
     /// and with a channel of the subject's own open beside the peer's, each side's blocks stay
-    /// on their own channel (the two sides' ids never collide, docs/spark-wire.md "Kinds").
-    static let typedStream = SparkCase("SPK/STRM/BV-03", brokenBy: [.streamTypedAsData, .channelIDsOfPeer]) { stage in
+    /// on their own channel (the two sides' ids never collide, docs/spark-wire.md "Kinds"); a
+    /// channel the peer opens with an id of the subject's numbering is ignored.
+    static let typedStream = SparkCase("SPK/STRM/BV-03", brokenBy: [.streamTypedAsData, .channelIDsOfPeer, .foreignChannelTaken]) { stage in
         let (theirs, out) = try await stage.subjectReceiving()
         let tester = stage.testers[0]
         let channel = try await tester.perform { try $0.createDataChannel(out, description: "bv-03") }
@@ -234,6 +235,10 @@ enum SparkStreamCases {
             guard case .dataAvailable(out, let data) = event, data.id == own, data.description == "bv-03 subject" else { return nil }
             return data.data
         }
+        // A channel id of the subject's own numbering opened by the peer (with frames the
+        // tester's core never writes) would collide with the subject's next channel: ignored.
+        let foreign = own &+ 2
+        try await tester.write([.channelOpen(channel: foreign, description: "bv-03 collides"), .streamBlock(channel: foreign, bytes: [9, 9, 9])], on: out)
         _ = try await tester.perform { try $0.send(again, toChannel: channel, on: out) }
         let later = try await stage.expectSubject("the tester's next block on channel \(channel)") { event -> SparkChannelData? in
             guard case .dataAvailable(theirs, let data) = event, data.data == again else { return nil }
@@ -245,6 +250,16 @@ enum SparkStreamCases {
         guard later.id == channel, later.kind == .stream, later.description == "bv-03" else {
             return .fail("the tester's block came to the subject on channel \(later.id) (\(later.description)), not its channel \(channel)")
         }
-        return .pass("\(delivered.count) deliveries on channel \(channel), typed stream, carried the blocks in order; with the subject's channel \(own) open beside it, each side's block stayed on its channel")
+        let taken = stage.subject.events.events.filter { event in
+            switch event {
+            case .channelOpened(theirs, foreign, _, _): true
+            case .dataAvailable(theirs, let data): data.id == foreign
+            default: false
+            }
+        }
+        guard taken.isEmpty else {
+            return .fail("the peer opened channel \(foreign), an id of the subject's own numbering, and the subject took it: \(taken)")
+        }
+        return .pass("\(delivered.count) deliveries on channel \(channel), typed stream, carried the blocks in order; with the subject's channel \(own) open beside it, each side's block stayed on its channel, and a channel the peer opened with the subject's numbering was ignored")
     }
 }

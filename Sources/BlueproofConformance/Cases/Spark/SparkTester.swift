@@ -61,6 +61,20 @@ final class SparkTester: Sendable {
         return path
     }
 
+    /// Writes `frames` for the tester's connection `id` as they are, frames its own core never
+    /// sends (docs/spark-wire.md, "Exchange" 4), after what its core queued; a write that
+    /// fails is an unmet precondition.
+    func write(_ frames: [SparkFrame], on id: SparkConnectionID) async throws {
+        do {
+            for frame in frames {
+                let envelope = SparkEnvelope(origin: id.outgoing ? .sender : .receiver, connection: id.number, frame: frame)
+                try await node.sendRaw(try envelope.encoded(), to: id.peer)
+            }
+        } catch {
+            throw StageFailure(.tester, "tester \(String(registrationID, radix: 16)) could not write its frames \(frames.map(\.kind)): \(error)")
+        }
+    }
+
     /// Drops the LE link the subject made to this tester.
     func dropLink() async throws {
         guard let made = connection.value.withLock({ $0 }) else { throw StageFailure(.tester, "the subject's LE connection to the tester was never seen") }
