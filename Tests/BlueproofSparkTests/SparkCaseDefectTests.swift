@@ -228,8 +228,7 @@ struct SparkCaseDefectTests {
         for (defects, kept) in [(SparkDefects(), true), (SparkDefects.strayDeclineEnds, false)] {
             let net = Self.net(caller: defects)
             let (out, incoming) = try net.connect(Self.a, Self.b)
-            let stray = try SparkEnvelope(origin: .receiver, connection: out.number, frame: .decline(.declined)).encoded()
-            net.on(Self.a) { $0.receive(stray, from: Self.b) }
+            try net.deliver([.decline(.declined)], on: incoming, from: Self.b)
             _ = try net.on(Self.b) { try $0.send([1, 2, 3], description: "next", on: incoming) }
             net.pump()
             let events = net.take(Self.a)
@@ -246,8 +245,7 @@ struct SparkCaseDefectTests {
             let (out, incoming) = try net.connect(Self.a, Self.b)
             let own = try net.on(Self.b) { try $0.createDataChannel(incoming, description: "own") }
             let foreign = own &+ 2
-            let open = try SparkEnvelope(origin: .sender, connection: out.number, frame: .channelOpen(channel: foreign, description: "x")).encoded()
-            net.on(Self.b) { $0.receive(open, from: Self.a) }
+            try net.deliver([.channelOpen(channel: foreign, description: "x")], on: out, from: Self.a)
             let events = net.take(Self.b)
             #expect(events.contains(.channelOpened(incoming, channel: foreign, description: "x", by: .remote)) == taken, "\(defects.names): \(events)")
         }
@@ -260,13 +258,55 @@ struct SparkCaseDefectTests {
             let (out, incoming) = try net.connect(Self.a, Self.b)
             let bytes: [UInt8] = [9, 9, 9]
             let header = SparkTransferHeader(transfer: 1001, kind: .data, size: 3, sha256: SparkDigest.sha256(of: bytes), name: "x")
-            for frame: SparkFrame in [.transferHeader(header), .chunk(transfer: 1001, bytes: bytes), .done(transfer: 1001)] {
-                let encoded = try SparkEnvelope(origin: .sender, connection: out.number, frame: frame).encoded()
-                net.on(Self.b) { $0.receive(encoded, from: Self.a) }
-            }
+            try net.deliver([.transferHeader(header), .chunk(transfer: 1001, bytes: bytes), .done(transfer: 1001)], on: out, from: Self.a)
             let events = net.take(Self.b)
             let delivered = events.contains { if case .dataAvailable(incoming, let data) = $0 { data.transferComplete } else { false } }
             #expect(delivered == taken, "\(defects.names): \(events)")
+        }
+    }
+
+    @Test("withdrawalDeclined: a caller withdraws its unanswered offer with a decline, which the callee ignores; the reference's end reaches it")
+    func withdrawal() throws {
+        for (defects, reached) in [(SparkDefects(), true), (SparkDefects.withdrawalDeclined, false)] {
+            let net = Self.net(caller: defects)
+            let out = try net.on(Self.a) { try $0.startDataConnection(to: Self.b) }
+            net.pump()
+            try net.on(Self.a) { try $0.end(out) }
+            net.pump()
+            let incoming = SparkConnectionID(peer: Self.a, number: out.number, outgoing: false)
+            let events = net.take(Self.b)
+            #expect(events.contains(.ended(incoming, .ended, by: .remote)) == reached, "\(defects.names): \(events)")
+        }
+    }
+
+    @Test("fileNamePathTaken: a file header named with a path is taken; the reference refuses it as malformed")
+    func fileNamePath() throws {
+        for (defects, taken) in [(SparkDefects(), false), (SparkDefects.fileNamePathTaken, true)] {
+            let net = Self.net(callee: defects)
+            let (out, incoming) = try net.connect(Self.a, Self.b)
+            let bytes: [UInt8] = [5, 6]
+            let header = SparkTransferHeader(transfer: 2, kind: .file, size: 2, sha256: SparkDigest.sha256(of: bytes), name: "..#x")
+            try net.deliver([.transferHeader(header)], on: out, from: Self.a, rewrite: { $0.map { $0 == UInt8(ascii: "#") ? UInt8(ascii: "/") : $0 } })
+            try net.deliver([.chunk(transfer: 2, bytes: bytes), .done(transfer: 2)], on: out, from: Self.a)
+            let events = net.take(Self.b)
+            let named = events.contains { if case .fileAvailable(incoming, let file) = $0 { file.name == "../x" } else { false } }
+            let refused = events.contains { if case .ignored(_, .malformed) = $0 { true } else { false } }
+            #expect(named == taken && refused != taken, "\(defects.names): \(events)")
+        }
+    }
+
+    @Test("partialNamedAfterFile: a file whose name has the wire's 255 bytes cannot be stored; the reference stores it")
+    func longFileName() throws {
+        for (defects, stored) in [(SparkDefects(), true), (SparkDefects.partialNamedAfterFile, false)] {
+            let net = Self.net(callee: defects)
+            let (out, incoming) = try net.connect(Self.a, Self.b)
+            let name = String(repeating: "n", count: SparkLimits.maxNameBytes)
+            net.files[Self.a]?.put([4, 5, 6], at: "/d/" + name)
+            _ = try net.on(Self.a) { try $0.sendFile("/d/" + name, on: out) }
+            net.pump()
+            let events = net.take(Self.b)
+            let complete = events.contains { if case .fileAvailable(incoming, let file) = $0 { file.name == name && file.transferComplete } else { false } }
+            #expect(complete == stored, "\(defects.names): \(events)")
         }
     }
 

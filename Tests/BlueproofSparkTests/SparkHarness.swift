@@ -89,6 +89,15 @@ final class SparkNet {
         return try body(&cores[reg]!)
     }
 
+    /// Writes `frames` as `sender` on its connection `id` (as the sender names it) straight into
+    /// the peer's core, as a misbehaving peer would; `rewrite` changes each encoded frame first.
+    func deliver(_ frames: [SparkFrame], on id: SparkConnectionID, from sender: UInt64, rewrite: ([UInt8]) -> [UInt8] = { $0 }) throws {
+        for frame in frames {
+            let bytes = rewrite(try SparkEnvelope(origin: id.outgoing ? .sender : .receiver, connection: id.number, frame: frame).encoded())
+            on(id.peer) { $0.receive(bytes, from: sender) }
+        }
+    }
+
     /// Moves frames until none wait or `budget` frames moved; returns how many moved.
     @discardableResult
     func pump(budget: Int = .max) -> Int {

@@ -77,7 +77,7 @@ struct SparkTransferTests {
         net.pump(budget: 20)
         // Mid-transfer: nothing under the name yet, only the hidden temporary file.
         #expect(!FileManager.default.fileExists(atPath: cache + "/photo.jpg"))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: cache).allSatisfy { $0.hasPrefix(AtomicFile.temporaryPrefix(of: "photo.jpg")) })
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cache).allSatisfy { $0.hasPrefix(CacheFolderSink.temporaryPrefix) })
         net.pump()
         let sent = net.take(Self.a)
         #expect(Self.isMonotonic(Self.fractions(sent)))
@@ -90,6 +90,17 @@ struct SparkTransferTests {
         #expect(file.path == cache + "/photo.jpg")
         #expect(try Array(Data(contentsOf: URL(fileURLWithPath: cache + "/photo.jpg"))) == content)
         #expect(try FileManager.default.contentsOfDirectory(atPath: cache) == ["photo.jpg"])
+    }
+
+    @Test("the cache folder stores a file whose name has the wire's 255 bytes: its temporary copy is not named after it")
+    func longNameStored() throws {
+        let folder = try TemporaryFolder()
+        let sink = CacheFolderSink(directory: folder.path)
+        let name = String(repeating: "n", count: SparkLimits.maxNameBytes)
+        let handle = try sink.begin(name: name)
+        try sink.append([1, 2, 3], to: handle)
+        #expect(try sink.commit(handle) == folder.path + "/" + name)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [name])
     }
 
     @Test("a file removed from its path mid-send fails on both sides: sender error, receiver error with no path (SPK/FILE/BI-01, BI-02)")
@@ -165,10 +176,7 @@ struct SparkTransferTests {
     func sizeMismatch() throws {
         let net = Self.net()
         let (out, incoming) = try net.connect(Self.a, Self.b)
-        func deliver(_ frame: SparkFrame) throws {
-            net.cores[Self.b]?.receive(try SparkEnvelope(origin: .sender, connection: out.number, frame: frame).encoded(), from: Self.a)
-            net.collect()
-        }
+        func deliver(_ frame: SparkFrame) throws { try net.deliver([frame], on: out, from: Self.a) }
         let digest = Array(SHA256.hash(data: [1, 2, 3, 4]))
         try deliver(.transferHeader(SparkTransferHeader(transfer: 2, kind: .file, size: 4, sha256: digest, name: "x")))
         try deliver(.chunk(transfer: 2, bytes: [1, 2]))

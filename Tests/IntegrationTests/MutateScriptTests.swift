@@ -264,6 +264,40 @@ extension Integration {
             #expect(listed.stderr.contains("mutant(s) left out: only a deliberate fault"))
         }
 
+        @Test("a condition list's commas bind looser than a ternary, `||` and `&&`: only what a fault gates is left out")
+        func variantOnlyPrecedence() throws {
+            let folder = try project("variant-only-precedence")
+            defer { folder.cleanUp() }
+            let lists = """
+                struct Lists {
+                    let defects: Set<Int>
+                    func check(_ x: Int, _ y: Int) -> Int {
+                        guard x > 1 || defects.contains(.loose), y < 2 else { return 3 }
+                        guard defects.contains(.tight), y == 4 || x == 5 else { return 6 }
+                        if x == 7 && defects.contains(.both), y != 8 { return 9 }
+                        let w = x == 10 && defects.contains(.pick) ? y : y - 11
+                        return w
+                    }
+                }
+
+                """
+            try write(lists, to: folder.file("Sources/Fixture/Lists.swift"))
+            let listed = try mutate(["--root", folder.path, "--list", "--files", "Sources/Fixture/Lists.swift"])
+            #expect(listed.status == 0, "stderr: \(listed.stderr)")
+            let kept = listed.stdout
+            func has(_ change: String, _ line: Int) -> Bool { kept.contains("\(change)  at Sources/Fixture/Lists.swift:\(line):") }
+            // Line 4: the comma is not inside the `||`, so `y < 2` runs on the reference.
+            #expect(has("relational < -> <=", 4) && has("relational > -> >=", 4) && has("constant 3 -> 4", 4), "\(kept)")
+            // Line 5: the whole second item waits on the lone fault term; the else body runs.
+            #expect(!has("relational == -> !=", 5) && !has("logical || -> &&", 5) && has("constant 6 -> 7", 5), "\(kept)")
+            // Line 6: an item that is an `&&` with a fault gates the other items and the body;
+            // the `&&` itself is kept.
+            #expect(!has("relational != -> ==", 6) && !has("relational == -> !=", 6) && !has("constant 9 -> 10", 6) && has("logical && -> ||", 6), "\(kept)")
+            // Line 7: the ternary's condition is an `&&` with a fault: `x == 10` is left out, the
+            // branch it always takes is not.
+            #expect(!has("relational == -> !=", 7) && has("logical && -> ||", 7) && has("arithmetic - -> +", 7), "\(kept)")
+        }
+
         @Test("mistakes are refused naming the file and the line: unmapped files, bad operators, reasonless equivalents")
         func refusals() throws {
             let folder = try project("refuse", equivalent: "\(Self.path)@Rules.check#1 relational >= -> >\n")

@@ -8,6 +8,9 @@ A mutant is variant-only when, on its line, it lies
 
 - in another operand of an `&&` chain that has a fault term as one of its operands
   (`reason == .ended && defects.contains(.x)`: the `==`);
+- in an item of a condition list beside an item false unless a fault is on
+  (`if n > 0 && defects.contains(.x), m < 1`: the `m < 1`), a condition list's commas binding
+  looser than a ternary, `||` and `&&` (`a || defects.contains(.x), b`: `b` runs on the reference);
 - in the branch a ternary takes on a fault term (`defects.contains(.x) ? 1 : 0`: the `1`);
 
 or in the body of an `if` whose condition is such a chain or a lone fault term, or of a `case`
@@ -78,18 +81,43 @@ def _pieces(text, separators):
     return spans
 
 
-def _in_fault_conjunct(text, start, end, conjunctions):
-    """The fault name when [start, end) lies inside an operand of a conjunction of `text` (cut
-    at `conjunctions`: `&&`, and a condition list's commas) that has a fault term as another operand."""
-    for low, high in _pieces(text, (" || ",)):
-        if not low <= start < high:
+def _in_fault_conjunct(text, start, end, condition_list):
+    """The fault name when [start, end) lies inside an operand of a conjunction of `text` that
+    has a fault term as another operand. Looser binds first: a condition list's commas (a
+    conjunction of its items), then a ternary (only its condition is looked in), `||`, `&&`."""
+    low, high = 0, len(text)
+    if condition_list:
+        items = _pieces(text, (", ",))
+        item = next(((a, b) for a, b in items if a <= start < b), None)
+        if item is None:
+            return None
+        fault = next((f for f in (_needs_fault(text[a:b]) for a, b in items if (a, b) != item) if f), None)
+        if fault and end <= item[1]:
+            return fault
+        low, high = item
+    marks = _top_level_splits(text[low:high], (" ? ",))
+    if marks:
+        high = low + marks[0][0]
+        if start >= high:
+            return None
+    for a, b in _pieces(text[low:high], (" || ",)):
+        a, b = low + a, low + b
+        if not a <= start < b:
             continue
-        conjuncts = _pieces(text[low:high], conjunctions)
-        faults = [_fault_term(text[low + a:low + b]) for a, b in conjuncts]
-        for (a, b), fault in zip(conjuncts, faults):
-            if low + a <= start and end <= low + b:
-                return next((other for other, (c, _) in zip(faults, conjuncts) if other and c != a), None)
+        conjuncts = [(a + c, a + d) for c, d in _pieces(text[a:b], (" && ",))]
+        faults = [_fault_term(text[c:d]) for c, d in conjuncts]
+        for (c, d), fault in zip(conjuncts, faults):
+            if c <= start and end <= d:
+                return next((other for other, (e, _) in zip(faults, conjuncts) if other and e != c), None)
     return None
+
+
+def _needs_fault(text):
+    """The fault name when `text` is false unless a fault is on: a fault term, alone or as an
+    operand of its top-level `&&` chain (no top-level `||`, no ternary)."""
+    if _top_level_splits(text, (" || ", " ? ")):
+        return None
+    return next((f for f in (_fault_term(text[a:b]) for a, b in _pieces(text, (" && ",))) if f), None)
 
 
 def _ternary_branch(text, start, end):
@@ -212,6 +240,5 @@ def fault_only(masked, start, end):
     lexer's mask of a file) does nothing, or None when the reference runs it."""
     text, offset, condition = _expression_around(masked, start, end)
     local = (start - offset, end - offset)
-    conjunctions = (" && ", ", ") if condition else (" && ",)
-    return (_in_fault_conjunct(text, *local, conjunctions) or _ternary_branch(text, *local)
+    return (_in_fault_conjunct(text, *local, condition) or _ternary_branch(text, *local)
             or _guarded_body(masked, start) or _case_body(masked, start))

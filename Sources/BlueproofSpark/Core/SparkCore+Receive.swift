@@ -5,7 +5,11 @@ extension SparkCore {
     public mutating func receive(_ bytes: [UInt8], from peer: UInt64) {
         let envelope: SparkEnvelope
         do {
-            envelope = try SparkEnvelope.decode(bytes)
+            if configuration.defects.contains(.fileNamePathTaken) {
+                envelope = try SparkEnvelope.decode(bytes, checkingFileNames: false)
+            } else {
+                envelope = try SparkEnvelope.decode(bytes)
+            }
         } catch {
             events.append(.ignored(peer: peer, .malformed(error)))
             if let header = error.header, header.kind == 2, header.origin == .sender {
@@ -48,7 +52,10 @@ extension SparkCore {
             var transfer = IncomingTransfer(header: header, ignored: !callback)
             if transfer.ignored { events.append(.ignored(peer: id.peer, .noReceiveCallback(id))) }
             if header.kind == .file && !transfer.ignored {
-                do {
+                do throws(SparkFileFailure) {
+                    if configuration.defects.contains(.partialNamedAfterFile), header.name.utf8.count > 223 {
+                        throw SparkFileFailure(path: ".\(header.name).tmp-…", reason: "cannot create: File name too long")
+                    }
                     transfer.handle = try sink.begin(name: header.name)
                 } catch {
                     sendControl(id, .error(transfer: header.transfer, failure: .storageFailed))

@@ -96,7 +96,8 @@ public struct SparkCore {
     mutating func tearDown(_ id: SparkConnectionID, reason: SparkEndReason, by side: SparkSide, notify: Bool) {
         guard let record = connections.removeValue(forKey: id) else { return }
         if notify {
-            let declining = !id.outgoing && record.state != .accepted
+            var declining = !id.outgoing && record.state != .accepted
+            if configuration.defects.contains(.withdrawalDeclined) { declining = record.state != .accepted }
             sendControl(id, declining ? .decline(reason) : .end(reason))
         }
         if reason == .ended && configuration.defects.contains(.endKeepsTransfers) { return events.append(.ended(id, reason, by: side)) }

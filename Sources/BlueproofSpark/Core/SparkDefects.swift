@@ -134,6 +134,17 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
     /// A `transferHeader` from the peer with an id of the receiver's own numbering is taken
     /// (docs/spark-wire.md, "Kinds"; SPK/FILE/BV-02).
     public static let foreignTransferTaken = SparkDefects(rawValue: 1 << 55)
+    /// The caller withdraws an offer not yet answered with a `decline`, which only a callee
+    /// sends: the callee ignores it and keeps the offer (docs/spark-wire.md, "Kinds";
+    /// SPK/CONN/BI-01).
+    public static let withdrawalDeclined = SparkDefects(rawValue: 1 << 56)
+    /// A file header whose name is not one path component (`../x`) is taken and written under
+    /// it instead of refused as malformed (docs/spark-wire.md, "Bounds"; SPK/FILE/BV-04).
+    public static let fileNamePathTaken = SparkDefects(rawValue: 1 << 57)
+    /// The receiver names a file's temporary copy after it (`.name.tmp-` and 32 more bytes), so
+    /// a name over 223 bytes, though the wire and the file system take 255, cannot be stored
+    /// (docs/spark-wire.md, "Bounds"; SPK/FILE/BV-04).
+    public static let partialNamedAfterFile = SparkDefects(rawValue: 1 << 58)
 
     /// Every defect by name, for reports and the broken-variant table.
     public static let named: [(name: String, defect: SparkDefects)] = [
@@ -162,7 +173,8 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
         ("incomingMetadataLimitLow", .incomingMetadataLimitLow), ("doneReportedTwice", .doneReportedTwice),
         ("remoteKeyErrorAsDeclined", .remoteKeyErrorAsDeclined), ("incomingFileProgressSilent", .incomingFileProgressSilent),
         ("strayDeclineEnds", .strayDeclineEnds), ("foreignChannelTaken", .foreignChannelTaken),
-        ("foreignTransferTaken", .foreignTransferTaken),
+        ("foreignTransferTaken", .foreignTransferTaken), ("withdrawalDeclined", .withdrawalDeclined),
+        ("fileNamePathTaken", .fileNamePathTaken), ("partialNamedAfterFile", .partialNamedAfterFile),
     ]
 
     /// The names of the defects in this set, in `named` order.

@@ -1,4 +1,3 @@
-import BlueproofFiles
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -7,9 +6,9 @@ import Darwin
 #endif
 
 /// Writes received files into a cache folder ("Files will be saved in the cache directory"),
-/// atomically as `AtomicFile` does: chunks go to a hidden temporary file (`AtomicFile`'s
-/// prefix), which is fsynced and renamed over `name` only when complete and verified, then the
-/// folder is fsynced. A partial file is never visible under its name.
+/// atomically as `AtomicFile` does: chunks go to a hidden temporary file, which is fsynced and
+/// renamed over `name` only when complete and verified, then the folder is fsynced. A partial
+/// file is never visible under its name.
 public final class CacheFolderSink: SparkFileSink {
     private struct Open {
         var fd: Int32
@@ -20,10 +19,14 @@ public final class CacheFolderSink: SparkFileSink {
     public let directory: String
     private let files = Mutex<(next: UInt64, open: [UInt64: Open])>((1, [:]))
 
+    /// How the temporary files' names start: then the process and a random number, never the
+    /// file's own name, so a name of the wire's 255 bytes (the most file systems take) still fits.
+    public static let temporaryPrefix = ".spark-partial-"
+
     public init(directory: String) { self.directory = directory }
 
     public func begin(name: String) throws(SparkFileFailure) -> SparkSinkHandle {
-        let temporary = "\(directory)/\(AtomicFile.temporaryPrefix(of: name))\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+        let temporary = "\(directory)/\(Self.temporaryPrefix)\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw SparkFileFailure.system(temporary, "cannot create") }
         return files.withLock { state in

@@ -13,32 +13,18 @@ public actor SparkChannelNode {
     public static let spsm = L2CAPSPSM(0x0081)
     /// The credits this side gives at once (the host's default); it gives more as they are used.
     public static let credits: UInt16 = 64
-    /// The longest K-frame ``mps(aclBufferSize:)`` makes: about 1 KiB a receiver holds per frame.
-    public static let maxKFrameBytes = 1028
-
-    /// The K-frame payload this side takes (its MPS, Core Vol 3, Part A §4.22): the most whole
-    /// LE ACL buffers of its controller, less the 4-byte K-frame header (§3.4), within
-    /// ``maxKFrameBytes``, so a peer with the same buffers sends every K-frame in full
-    /// buffers (Rootcanal's 27-byte buffers give 1022, btvirt's 192 give 956, 251-byte ones
-    /// 1000). 247 when the buffer size is unknown or larger.
-    public static func mps(aclBufferSize size: Int) -> UInt16 {
-        guard size > 4, size <= maxKFrameBytes else { return 247 }
-        return UInt16(max(23, maxKFrameBytes / size * size - 4))
-    }
     /// How long the peer's `hello` may take once the channel is open.
     public static let helloTimeout: Duration = .seconds(10)
 
     public let host: LEHost
-    private var core: SparkCore
+    private(set) var core: SparkCore
     /// Where a peer's key is looked up once its `hello` names it (the key directory of
     /// `blueproof spark`); nil when keys are recorded by other means.
     private let keys: (@Sendable (UInt64) -> [UInt8]?)?
     private var wakers: [UInt64: AsyncStream<Void>.Continuation] = [:]
     private var channels: [UInt64: L2CAPChannel] = [:]
-    /// Frames taken from the core and not yet accepted by the host, per peer.
-    private var sending: [UInt64: Int] = [:]
-    /// ``drain(_:)`` calls waiting for a peer's queue to empty; resolved false when its link is lost.
-    private var idleWaiters: [UInt64: [OneShot<Bool>]] = [:]
+    /// What ``drain(_:)`` waits on (SparkChannelNode+Drain.swift).
+    var ledger = SparkDrainLedger()
     private let eventSink: AsyncStream<SparkEvent>.Continuation
     /// Every event of the core, in order.
     public nonisolated let events: AsyncStream<SparkEvent>
@@ -148,49 +134,17 @@ public actor SparkChannelNode {
         guard channels[peer] == channel else { return nil }
         defer { flush() }
         let frame = core.nextFrame(for: peer)
-        if frame != nil { sending[peer, default: 0] += 1 }
+        if frame != nil { ledger.taken(by: peer) }
         return frame
     }
 
     private func sent(to peer: UInt64, on channel: L2CAPChannel) {
         guard channels[peer] == channel else { return }
-        sending[peer, default: 1] -= 1
+        ledger.sent(to: peer)
         flush()
     }
 
-    /// Waits until everything the core queued for `peer` has left this host: taken from the
-    /// core, accepted by the channel, sent on credits and completed by the controller. What a
-    /// sender awaits before it disconnects (docs/spark-wire.md has no acknowledgement frame).
-    /// Throws `channelClosed` when the link is lost first.
-    public func drain(_ peer: UInt64) async throws(LEHostError) {
-        let channel = try channel(of: peer)
-        while core.pendingPeers.contains(peer) || sending[peer, default: 0] > 0 {
-            let idle = OneShot<Bool>()
-            idleWaiters[peer, default: []].append(idle)
-            guard await idle.wait() == true else { throw .channelClosed(cid: channel.local.cid) }
-        }
-        try await host.drain(channel)
-    }
-
-    /// Sends `frame` to `peer` as it is, once everything the core queued for it has left: a
-    /// tester's fault, for frames a conforming core never sends (docs/spark-wire.md, "Exchange" 4).
-    public func sendRaw(_ frame: [UInt8], to peer: UInt64) async throws(LEHostError) {
-        try await drain(peer)
-        try await host.send(frame, on: channel(of: peer))
-    }
-
-    /// Stops returning L2CAP credits to `peer`, or resumes (a tester's fault, Core Vol 3,
-    /// Part A §10.1): the peer's sends must wait on flow control, then go on in order.
-    public func withholdCredits(_ withheld: Bool, from peer: UInt64) async throws(LEHostError) {
-        try await host.withholdCredits(withheld, on: channel(of: peer))
-    }
-
-    /// Waits until `peer` has used every credit this side granted it; throws when its link goes first.
-    public func creditsExhausted(by peer: UInt64) async throws(LEHostError) {
-        try await host.peerCreditsExhausted(on: channel(of: peer))
-    }
-
-    private func channel(of peer: UInt64) throws(LEHostError) -> L2CAPChannel {
+    func channel(of peer: UInt64) throws(LEHostError) -> L2CAPChannel {
         guard let channel = channels[peer] else { throw .channelRefused(spsm: Self.spsm, reason: "no Spark channel to \(peer)") }
         return channel
     }
@@ -200,8 +154,7 @@ public actor SparkChannelNode {
         guard channels[peer] == channel else { return }
         wakers.removeValue(forKey: peer)?.finish()
         channels[peer] = nil
-        sending[peer] = nil
-        for waiter in idleWaiters.removeValue(forKey: peer) ?? [] { _ = waiter.resolve(false) }
+        ledger.lost(peer)
         core.linkLost(peer)
         flush()
     }
@@ -210,8 +163,6 @@ public actor SparkChannelNode {
         for event in core.takeEvents() { eventSink.yield(event) }
         let pending = core.pendingPeers
         for peer in pending { wakers[peer]?.yield() }
-        for peer in Array(idleWaiters.keys) where !pending.contains(peer) && sending[peer, default: 0] == 0 {
-            for waiter in idleWaiters.removeValue(forKey: peer) ?? [] { _ = waiter.resolve(true) }
-        }
+        ledger.settle(pending: pending)
     }
 }

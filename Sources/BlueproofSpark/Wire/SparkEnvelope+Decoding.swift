@@ -1,6 +1,8 @@
 /// Decoding (docs/spark-wire.md): bounded, typed errors, never a trap on any input.
 extension SparkEnvelope {
-    public static func decode(_ bytes: [UInt8]) throws(SparkWireError) -> SparkEnvelope {
+    /// Decodes one frame. `checkingFileNames` false lets a file name that is not one path
+    /// component through: only the `fileNamePathTaken` variant passes it.
+    public static func decode(_ bytes: [UInt8], checkingFileNames: Bool = true) throws(SparkWireError) -> SparkEnvelope {
         guard bytes.count <= SparkLimits.maxFrameBytes else {
             throw SparkWireError(offset: 0, reason: .frameTooLarge(bytes: bytes.count, limit: SparkLimits.maxFrameBytes))
         }
@@ -16,14 +18,14 @@ extension SparkEnvelope {
         guard declared == reader.remaining else {
             throw reader.failure(.lengthMismatch(declared: declared, actual: reader.remaining), at: 7)
         }
-        let frame = try decodeBody(kind: kind, &reader)
+        let frame = try decodeBody(kind: kind, &reader, checkingFileNames: checkingFileNames)
         guard reader.remaining == 0 else {
             throw reader.failure(.lengthMismatch(declared: declared, actual: declared - reader.remaining))
         }
         return SparkEnvelope(origin: origin, connection: connection, frame: frame)
     }
 
-    private static func decodeBody(kind: UInt8, _ reader: inout SparkReader) throws(SparkWireError) -> SparkFrame {
+    private static func decodeBody(kind: UInt8, _ reader: inout SparkReader, checkingFileNames: Bool) throws(SparkWireError) -> SparkFrame {
         func check(_ reason: SparkWireError.Reason?, at offset: Int) throws(SparkWireError) {
             if let reason { throw reader.failure(reason, at: offset) }
         }
@@ -71,7 +73,7 @@ extension SparkEnvelope {
             let digest = try reader.take(SparkRules.digestBytes)
             let nameAt = reader.offset
             let name = try reader.text(wideLength: false, limit: SparkLimits.maxNameBytes, field: "name")
-            try check(SparkRules.name(name, isFileName: transferKind == .file), at: nameAt)
+            try check(checkingFileNames ? SparkRules.name(name, isFileName: transferKind == .file) : nil, at: nameAt)
             return .transferHeader(SparkTransferHeader(transfer: transfer, kind: transferKind, size: size, sha256: digest, name: name))
         case 10:
             let transfer = try reader.u32()

@@ -47,7 +47,7 @@ enum SparkConnectionCases {
     /// A decline ends the connection on both sides: the subject as caller takes the tester's
     /// decline as the end, never as an accept; as callee its decline ends it at the tester.
     /// An accepted connection ended by either side ends on both, and a file coming in fails with it.
-    static let declined = SparkCase("SPK/CONN/BI-01", brokenBy: [.declineTakenAsAccept, .endUnannounced, .endKeepsTransfers, .endKeepsSends, .cancelledSendsDelivered, .cancelledSendsFlushed, .strayDeclineEnds]) { stage in
+    static let declined = SparkCase("SPK/CONN/BI-01", brokenBy: [.declineTakenAsAccept, .endUnannounced, .endKeepsTransfers, .endKeepsSends, .cancelledSendsDelivered, .cancelledSendsFlushed, .strayDeclineEnds, .withdrawalDeclined]) { stage in
         try await stage.link(0)
         let tester = stage.testers[0]
         let (out, incoming) = try await stage.subjectOffers(0, metadata: "decline me")
@@ -94,9 +94,26 @@ enum SparkConnectionCases {
         } else {
             guard cut.path == nil, cut.error != nil else { return .fail("a file cut by the end of its connection was reported \(cut)") }
         }
+        if let wrong = try await withdrawnOffer(stage) { return .fail(wrong) }
         if let wrong = try await strayAnswers(stage) { return .fail(wrong) }
         if let wrong = try await endWithSendsQueued(stage) { return .fail(wrong) }
-        return .pass("a decline ended the connection on both sides, the subject calling and called, and a stray one ended nothing; so did an end from either side, the file coming in failed with it, and sends still queued at an end each ended once, none completing after it nor reaching the peer")
+        return .pass("a decline ended the connection on both sides, the subject calling and called, and a stray one ended nothing; so did an end from either side, an offer the subject withdrew before its answer, and the file coming in failed with it; sends still queued at an end each ended once, none completing after it nor reaching the peer")
+    }
+
+    /// The subject ends its own offer before the callee answers: `end` is the caller's to send
+    /// at any time, `decline` only the callee's (docs/spark-wire.md, "Kinds"), so the tester,
+    /// still holding the offer, must report it ended by its peer. Why not, or nil.
+    static func withdrawnOffer(_ stage: SparkStage) async throws -> String? {
+        let (out, incoming) = try await stage.subjectOffers(0, metadata: "withdrawn")
+        try await stage.subject.end(out)
+        let here = try await stage.expectSubject("the end of the offer it withdrew", settled(out))
+        guard here == .ended(.ended, .local) else { return "the subject withdrawing its offer before an answer reported \(here)" }
+        let there = try? await stage.testers[0].events.first("the end of the offer the subject withdrew", within: SparkStage.eventTimeout, settled(incoming))
+        guard let there else {
+            return "the subject withdrew its offer before an answer, and the callee never learnt of it within \(SparkStage.eventTimeout): the offer was still open there"
+        }
+        guard there == .ended(.ended, .remote) else { return "the subject withdrawing its offer before an answer: the callee received \(there)" }
+        return nil
     }
 
     /// A decline answers an offer; it does not end a connection already accepted. The tester
@@ -115,18 +132,19 @@ enum SparkConnectionCases {
         try await tester.write([.decline(.declined)], on: unknown)
         let block = sparkPattern(2000, seed: 41)
         _ = try await tester.perform { try $0.send(block, description: "after stray answers", on: ids.tester) }
-        let data = try await stage.expectSubject("the data block sent after the stray answers, or the connection's end", within: SparkStage.transferTimeout) { event -> SparkChannelData?? in
+        enum Outcome: Sendable { case block(SparkChannelData), ended(SparkEvent) }
+        let outcome = try await stage.expectSubject("the data block sent after the stray answers, or the connection's end", within: SparkStage.transferTimeout) { event -> Outcome? in
             switch event {
-            case .dataAvailable(ids.subject, let data) where data.description == "after stray answers" && (data.transferComplete || data.error != nil): .some(data)
-            case .ended(ids.subject, _, _): .some(nil)
+            case .dataAvailable(ids.subject, let data) where data.description == "after stray answers" && (data.transferComplete || data.error != nil): .block(data)
+            case .ended(ids.subject, _, _): .ended(event)
             default: nil
             }
         }
-        if let ended = stage.subject.events.events.first(where: { if case .ended(ids.subject, _, _) = $0 { true } else { false } }) {
-            return "a decline and an accept of a connection already accepted ended it: the subject reported \(ended)"
-        }
-        guard let data, data.transferComplete, data.data == block else {
-            return "after stray answers to its accepted connection, the subject took the next data block as \(String(describing: data))"
+        switch outcome {
+        case .ended(let ended): return "a decline and an accept of a connection already accepted ended it: the subject reported \(ended)"
+        case .block(let data) where !data.transferComplete || data.data != block:
+            return "after stray answers to its accepted connection, the subject took the next data block as \(data)"
+        case .block: break
         }
         let accepted = stage.subject.events.events.filter { $0 == .accepted(ids.subject) }.count
         guard accepted == 1 else { return "a second accept of a connection already accepted: the subject reported dataConnectionAccepted \(accepted) times" }

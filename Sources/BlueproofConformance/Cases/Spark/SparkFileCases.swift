@@ -240,11 +240,32 @@ enum SparkFileCases {
         return .pass("the file arrived named bv-03.bin, whole, after rising progress and done")
     }
 
-    /// A received file is complete only verified, then in the cache folder under its name; one
-    /// whose bytes disagree with its SHA-256 fails with no file.
-    static let receivedFile = SparkCase("SPK/FILE/BV-04", brokenBy: [.digestUnchecked, .incomingFileProgressSilent]) { stage in
+    /// `frame`, a `transferHeader` encoded with the one-byte name `x` (its last field), named
+    /// `name` instead: names the encoder refuses to write.
+    static func renamed(_ frame: [UInt8], to name: String) -> [UInt8] {
+        let bytes = Array(name.utf8)
+        var renamed = Array(frame.dropLast(2)) + [UInt8(bytes.count)] + bytes
+        let body = renamed.count - SparkEnvelope.headerBytes
+        renamed[7] = UInt8(body >> 8)
+        renamed[8] = UInt8(body & 0xFF)
+        return renamed
+    }
+
+    /// A received file is complete only verified, then in the cache folder under its name, a
+    /// name of the wire's full 255 bytes too; one whose bytes disagree with its SHA-256 fails
+    /// with no file; one whose name is a path (`../`, written by the tester as its encoder never
+    /// would) is refused, never written.
+    static let receivedFile = SparkCase("SPK/FILE/BV-04", brokenBy: [.digestUnchecked, .incomingFileProgressSilent, .fileNamePathTaken, .partialNamedAfterFile]) { stage in
         let (theirs, out) = try await stage.subjectReceiving()
         let tester = stage.testers[0]
+        // Files of the tester's numbering whose names are not one path component.
+        let escape: [UInt8] = [0x45, 0x53, 0x43], badNames = ["../bv-04-escape.bin", "..", ".", ""]
+        for (index, name) in badNames.enumerated() {
+            let number = UInt32(theirs.outgoing ? 1001 : 1002) + 2 * UInt32(index)
+            let header = SparkTransferHeader(transfer: number, kind: .file, size: UInt64(escape.count), sha256: SparkDigest.sha256(of: escape), name: "x")
+            try await tester.write([.transferHeader(header)], on: out, rewrite: { renamed($0, to: name) })
+            try await tester.write([.chunk(transfer: number, bytes: escape), .done(transfer: number)], on: out)
+        }
         let content = sparkPattern(200_000, seed: 10)
         let path = try tester.placeFile(content, named: "bv-04.bin")
         _ = try await tester.perform { try $0.sendFile(path, on: out) }
@@ -254,6 +275,19 @@ enum SparkFileCases {
             return .fail("the file was reported \(file), not complete at \(cache)/bv-04.bin")
         }
         guard try await stage.subject.readFile(at: received) == content else { return .fail("the file at \(received) is not the bytes sent") }
+        // A name of the most bytes the wire and the file system take.
+        let longName = "bv-04-" + String(repeating: "n", count: SparkLimits.maxNameBytes - 10) + ".bin"
+        let long = sparkPattern(3000, seed: 12)
+        _ = try await tester.perform { try $0.sendFile(try tester.placeFile(long, named: longName), on: out) }
+        let longFile = try await stage.expectSubject("the end of the file with a \(longName.utf8.count)-byte name", within: SparkStage.transferTimeout, fileEnd(theirs, longName))
+        guard longFile.transferComplete, let longPath = longFile.path, longPath == "\(cache)/\(longName)",
+              try await stage.subject.readFile(at: longPath) == long else {
+            return .fail("a file with a name of \(longName.utf8.count) bytes, the wire's limit, was reported \(longFile), not complete under its name in \(cache)")
+        }
+        let escaped = stage.subject.events.events.filter { if case .fileAvailable(theirs, let file) = $0 { badNames.contains(file.name) } else { false } }
+        guard escaped.isEmpty else {
+            return .fail("the peer sent files named \(badNames.map { "\"\($0)\"" }.joined(separator: ", ")), none of them one path component, and the subject took \(escaped) instead of refusing the header")
+        }
         // "Incoming files are handled similarly" to data blocks: progress while it arrives, no path before the end.
         let before = stage.subject.events.events.compactMap { event -> SparkFileData? in
             if case .fileAvailable(theirs, let report) = event, report.name == "bv-04.bin" { report } else { nil }

@@ -62,13 +62,14 @@ final class SparkTester: Sendable {
     }
 
     /// Writes `frames` for the tester's connection `id` as they are, frames its own core never
-    /// sends (docs/spark-wire.md, "Exchange" 4), after what its core queued; a write that
-    /// fails is an unmet precondition.
-    func write(_ frames: [SparkFrame], on id: SparkConnectionID) async throws {
+    /// sends (docs/spark-wire.md, "Exchange" 4), after what its core queued; `rewrite` changes
+    /// each encoded frame first, for what the encoder refuses to write. A write that fails is
+    /// an unmet precondition.
+    func write(_ frames: [SparkFrame], on id: SparkConnectionID, rewrite: ([UInt8]) -> [UInt8] = { $0 }) async throws {
         do {
             for frame in frames {
                 let envelope = SparkEnvelope(origin: id.outgoing ? .sender : .receiver, connection: id.number, frame: frame)
-                try await node.sendRaw(try envelope.encoded(), to: id.peer)
+                try await node.sendRaw(rewrite(try envelope.encoded()), to: id.peer)
             }
         } catch {
             throw StageFailure(.tester, "tester \(String(registrationID, radix: 16)) could not write its frames \(frames.map(\.kind)): \(error)")
