@@ -276,7 +276,10 @@ extension Integration {
                         guard defects.contains(.tight), y == 4 || x == 5 else { return 6 }
                         if x == 7 && defects.contains(.both), y != 8 { return 9 }
                         let w = x == 10 && defects.contains(.pick) ? y : y - 11
-                        return w
+                        let v = x > 12 ? y : y == 13 && defects.contains(.late)
+                        let u = y > 14 && defects.contains(.gate) ? x * 15 : x
+                        if defects.contains(.one) || defects.contains(.other) { return x % 16 }
+                        return v || x > u ? w : 17
                     }
                 }
 
@@ -296,6 +299,15 @@ extension Integration {
             // Line 7: the ternary's condition is an `&&` with a fault: `x == 10` is left out, the
             // branch it always takes is not.
             #expect(!has("relational == -> !=", 7) && has("logical && -> ||", 7) && has("arithmetic - -> +", 7), "\(kept)")
+            // Line 8: a branch is judged with the same rules: `y == 13` waits on the fault.
+            #expect(has("relational > -> <=", 8) && !has("relational == -> !=", 8), "\(kept)")
+            // Line 9: the branch taken on an `&&` with a fault is left out, as is `y > 14`; the
+            // `&&` itself is kept.
+            #expect(!has("arithmetic * -> /", 9) && !has("relational > -> <=", 9) && has("logical && -> ||", 9), "\(kept)")
+            // Line 10: an `||` of fault terms only is false whatever its operator: it and the
+            // body are left out.
+            #expect(!has("logical || -> &&", 10) && !has("arithmetic % -> *", 10), "\(kept)")
+            #expect(has("constant 17 -> 18", 11), "\(kept)")
         }
 
         @Test("mistakes are refused naming the file and the line: unmapped files, bad operators, reasonless equivalents")

@@ -96,8 +96,8 @@ extension Integration {
             "strayDeclineEnds": "a decline and an accept of a connection already accepted ended it",
             "foreignChannelTaken": "an id of the subject's own numbering, and the subject took it",
             "foreignTransferTaken": "of the subject's own numbering, and the subject took it",
-            "withdrawalDeclined": "the callee never learnt of it",
-            "fileNamePathTaken": "none of them one path component, and the subject took",
+            "withdrawalDeclined": "never received the end of the offer the subject withdrew",
+            "fileNamePathTaken": "none of them one path component, and the subject stored",
             "partialNamedAfterFile": "a file with a name of 255 bytes, the wire's limit, was reported",
         ]
 

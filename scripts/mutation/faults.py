@@ -27,15 +27,7 @@ _IF = re.compile(r"(?:^|[}\s])(?:else\s+)?if\s+(.*)$", re.S)
 
 def _fault_term(text):
     """The fault's name when `text` is exactly one un-negated fault term, else None."""
-    stripped = re.sub(r"(?:\s+else|:)\s*$", "", text.strip()).strip()
-    stripped = re.sub(r"^(?:\}\s*)?(?:else\s+)?(?:if|guard|while|return)\s+", "", stripped)
-    assignments = _top_level_splits(stripped, (" = ",))
-    if assignments:
-        position, separator = assignments[-1]
-        stripped = stripped[position + len(separator):].strip()
-    while stripped.startswith("(") and stripped.endswith(")") and _closer(stripped, 0) == len(stripped) - 1:
-        stripped = stripped[1:-1].strip()
-    found = _FAULT.fullmatch(stripped)
+    found = _FAULT.fullmatch(_unwrapped(text))
     return found.group(1) if found else None
 
 
@@ -82,9 +74,11 @@ def _pieces(text, separators):
 
 
 def _in_fault_conjunct(text, start, end, condition_list):
-    """The fault name when [start, end) lies inside an operand of a conjunction of `text` that
-    has a fault term as another operand. Looser binds first: a condition list's commas (a
-    conjunction of its items), then a ternary (only its condition is looked in), `||`, `&&`."""
+    """The fault name when [start, end) lies where only a fault makes it count: inside an
+    operand of a conjunction of `text` with an operand false unless a fault is on, or on an
+    operator joining fault terms only. Looser binds first: a condition list's commas (a
+    conjunction of its items), then a ternary (its condition, or the branch holding the
+    mutant), `||`, `&&`."""
     low, high = 0, len(text)
     if condition_list:
         items = _pieces(text, (", ",))
@@ -97,31 +91,70 @@ def _in_fault_conjunct(text, start, end, condition_list):
         low, high = item
     marks = _top_level_splits(text[low:high], (" ? ",))
     if marks:
-        high = low + marks[0][0]
-        if start >= high:
-            return None
+        question = low + marks[0][0]
+        if start < question:
+            high = question
+        else:
+            colons = _top_level_splits(text[question:high], (" : ",))
+            colon = question + colons[0][0] if colons else high
+            low, high = (question + 3, colon) if start < colon else (colon + 3, high)
+    if _only_faults(text[low:high]) and low <= start and end <= high:
+        return _only_faults(text[low:high])
     for a, b in _pieces(text[low:high], (" || ",)):
         a, b = low + a, low + b
         if not a <= start < b:
             continue
         conjuncts = [(a + c, a + d) for c, d in _pieces(text[a:b], (" && ",))]
-        faults = [_fault_term(text[c:d]) for c, d in conjuncts]
+        faults = [_needs_fault(text[c:d]) for c, d in conjuncts]
         for (c, d), fault in zip(conjuncts, faults):
             if c <= start and end <= d:
                 return next((other for other, (e, _) in zip(faults, conjuncts) if other and e != c), None)
     return None
 
 
+def _unwrapped(text):
+    """`text` without a leading `if`/`guard`/`while`/`return`, an assignment's left side, a
+    trailing `else` or `:`, and brackets around the whole."""
+    stripped = re.sub(r"(?:\s+else|:)\s*$", "", text.strip()).strip()
+    stripped = re.sub(r"^(?:\}\s*)?(?:else\s+)?(?:if|guard|while|return)\s+", "", stripped)
+    assignments = _top_level_splits(stripped, (" = ",))
+    if assignments:
+        position, separator = assignments[-1]
+        stripped = stripped[position + len(separator):].strip()
+    while stripped.startswith("(") and stripped.endswith(")") and _closer(stripped, 0) == len(stripped) - 1:
+        stripped = stripped[1:-1].strip()
+    return stripped
+
+
 def _needs_fault(text):
-    """The fault name when `text` is false unless a fault is on: a fault term, alone or as an
-    operand of its top-level `&&` chain (no top-level `||`, no ternary)."""
-    if _top_level_splits(text, (" || ", " ? ")):
+    """The fault name when `text` is false unless a fault is on: a fault term, or an `&&` chain
+    with such an operand, or an `||` of such operands only (no ternary)."""
+    text = _unwrapped(text)
+    if _top_level_splits(text, (" ? ",)):
         return None
-    return next((f for f in (_fault_term(text[a:b]) for a, b in _pieces(text, (" && ",))) if f), None)
+    found = None
+    for a, b in _pieces(text, (" || ",)):
+        disjunct = text[a:b]
+        conjuncts = [_unwrapped(disjunct[c:d]) for c, d in _pieces(disjunct, (" && ",))]
+        fault = next((f for f in (_fault_term(c) or (_needs_fault(c) if c != disjunct else None) for c in conjuncts) if f), None)
+        if not fault:
+            return None
+        found = found or fault
+    return found
+
+
+def _only_faults(text):
+    """The first fault name when `text` joins fault terms only, with `||` and `&&`: false on
+    the reference whatever its operators are."""
+    text = _unwrapped(text)
+    leaves = [_unwrapped(text[a:b][c:d]) for a, b in _pieces(text, (" || ",)) for c, d in _pieces(text[a:b], (" && ",))]
+    faults = [_fault_term(leaf) or (_only_faults(leaf) if leaf != text else None) for leaf in leaves]
+    return faults[0] if faults and all(faults) else None
 
 
 def _ternary_branch(text, start, end):
-    """The fault name when [start, end) lies in the branch a ternary of `text` takes on a fault term."""
+    """The fault name when [start, end) lies in the branch a ternary of `text` takes on a
+    condition false unless a fault is on."""
     for position, _ in _top_level_splits(text, (" ? ",)):
         condition = text[:position]
         colons = [p for p, _ in _top_level_splits(text[position:], (" : ",))]
@@ -129,7 +162,7 @@ def _ternary_branch(text, start, end):
             continue
         branch = (position + 3, position + colons[0])
         head = max([p + len(s) for p, s in _top_level_splits(condition, (" = ", "return ", ", ", ": "))] + [0])
-        fault = _fault_term(condition[head:])
+        fault = _needs_fault(condition[head:])
         if fault and branch[0] <= start and end <= branch[1]:
             return fault
     return None
@@ -190,13 +223,9 @@ def _guarded_body(masked, start):
                 head = _IF.search(masked[head_start:position])
                 if head:
                     condition = head.group(1).strip()
-                    items = [condition[a:b] for a, b in _pieces(condition, (",",))]
-                    for item in items:
-                        if " || " not in item:
-                            for a, b in _pieces(item, (" && ",)):
-                                fault = _fault_term(item[a:b])
-                                if fault:
-                                    return fault
+                    fault = next((f for f in (_needs_fault(condition[a:b]) for a, b in _pieces(condition, (",",))) if f), None)
+                    if fault:
+                        return fault
             elif depth > 0:
                 depth -= 1
         position -= 1
@@ -225,13 +254,7 @@ def _case_body(masked, start):
         if not label:
             return None
         clause = label.group(1)
-        if " || " in clause:
-            return None
-        for a, b in _pieces(clause, (" && ", ", ")):
-            fault = _fault_term(clause[a:b])
-            if fault:
-                return fault
-        return None
+        return next((f for f in (_needs_fault(clause[a:b]) for a, b in _pieces(clause, (", ",))) if f), None)
     return None
 
 

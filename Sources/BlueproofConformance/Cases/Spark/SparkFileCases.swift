@@ -259,9 +259,9 @@ enum SparkFileCases {
         let (theirs, out) = try await stage.subjectReceiving()
         let tester = stage.testers[0]
         // Files of the tester's numbering whose names are not one path component.
-        let escape: [UInt8] = [0x45, 0x53, 0x43], badNames = ["../bv-04-escape.bin", "..", ".", ""]
-        for (index, name) in badNames.enumerated() {
-            let number = UInt32(theirs.outgoing ? 1001 : 1002) + 2 * UInt32(index)
+        let escape: [UInt8] = [0x45, 0x53, 0x43], badNames = ["../bv-04-escape.bin", "..", ".", "", "bv-04-nul\u{0}.bin"]
+        let badNumbers = badNames.indices.map { UInt32(theirs.outgoing ? 1001 : 1002) + 2 * UInt32($0) }
+        for (name, number) in zip(badNames, badNumbers) {
             let header = SparkTransferHeader(transfer: number, kind: .file, size: UInt64(escape.count), sha256: SparkDigest.sha256(of: escape), name: "x")
             try await tester.write([.transferHeader(header)], on: out, rewrite: { renamed($0, to: name) })
             try await tester.write([.chunk(transfer: number, bytes: escape), .done(transfer: number)], on: out)
@@ -284,9 +284,16 @@ enum SparkFileCases {
               try await stage.subject.readFile(at: longPath) == long else {
             return .fail("a file with a name of \(longName.utf8.count) bytes, the wire's limit, was reported \(longFile), not complete under its name in \(cache)")
         }
-        let escaped = stage.subject.events.events.filter { if case .fileAvailable(theirs, let file) = $0 { badNames.contains(file.name) } else { false } }
-        guard escaped.isEmpty else {
-            return .fail("the peer sent files named \(badNames.map { "\"\($0)\"" }.joined(separator: ", ")), none of them one path component, and the subject took \(escaped) instead of refusing the header")
+        // Refused in any form (ignored, or reported failed with no path), never stored.
+        let taken = stage.subject.events.events.compactMap { event -> SparkFileData? in
+            if case .fileAvailable(theirs, let file) = event, badNumbers.contains(file.transfer), file.transferComplete || file.path != nil { file } else { nil }
+        }
+        guard taken.isEmpty else {
+            return .fail("the peer sent files named \(badNames.map { "\($0.debugDescription)" }.joined(separator: ", ")), none of them one path component, and the subject stored \(taken.map { "\($0.name.debugDescription) at \($0.path ?? "no path")" }) instead of refusing the header")
+        }
+        // Where a subject that joins the name to its folder would have written it.
+        if (try? await stage.subject.readFile(at: "\(cache)/../bv-04-escape.bin")) != nil {
+            return .fail("a file the peer named ../bv-04-escape.bin was written outside the cache folder, beside it")
         }
         // "Incoming files are handled similarly" to data blocks: progress while it arrives, no path before the end.
         let before = stage.subject.events.events.compactMap { event -> SparkFileData? in
@@ -306,6 +313,6 @@ enum SparkFileCases {
         guard try await stage.subject.readFile(at: "\(cache)/bv-04-altered.bin") == nil else {
             return .fail("the unverified file was left under its name in the cache folder")
         }
-        return .pass("the verified file was in the cache folder once complete; one failing its SHA-256 was refused with no file")
+        return .pass("the verified file was in the cache folder once complete, a 255-byte name too; one failing its SHA-256 was refused with no file, and names that are not one path component were refused")
     }
 }
