@@ -310,6 +310,42 @@ struct SparkCaseDefectTests {
         }
     }
 
+    @Test("malformedOfferIgnored: an offer with 4097 bytes of metadata is ignored; the reference declines it malformed")
+    func oversizedOffer() throws {
+        for (defects, declined) in [(SparkDefects(), true), (SparkDefects.malformedOfferIgnored, false)] {
+            let net = Self.net(callee: defects)
+            let out = SparkConnectionID(peer: Self.b, number: 9, outgoing: true)
+            let offer = SparkOffer(caller: Self.a, callee: Self.b, callerKey: SparkNet.key(Self.a), metadata: String(repeating: "m", count: SparkLimits.maxMetadataBytes))
+            // One byte more than the encoder writes: both lengths (the body's at 7, the metadata's after two ids and a 32-byte key) grow by one.
+            try net.deliver([.offer(offer)], on: out, from: Self.a) { frame in
+                var grown = frame + [UInt8(ascii: "m")]
+                for at in [7, SparkEnvelope.headerBytes + 16 + 32] { grown[at + 1] &+= 1 }
+                return grown
+            }
+            net.pump()
+            let events = net.take(Self.a)
+            #expect(events.contains(.ignored(peer: Self.b, .unknownConnection(number: 9, kind: 4))) == declined, "\(defects.names): \(events)")
+            #expect(!net.take(Self.b).contains { if case .offered = $0 { true } else { false } })
+        }
+    }
+
+    @Test("overlappingFilesShareHandle: two files coming in at once are written into one partial file; the reference keeps them apart")
+    func overlappingFiles() throws {
+        for (defects, apart) in [(SparkDefects(), true), (SparkDefects.overlappingFilesShareHandle, false)] {
+            let net = Self.net(callee: defects)
+            let (out, _) = try net.connect(Self.a, Self.b)
+            let files: [(number: UInt32, name: String, bytes: [UInt8])] = [(2, "one", [1, 2, 3, 4]), (4, "two", [5, 6, 7, 8])]
+            try net.deliver(files.map { .transferHeader(SparkTransferHeader(transfer: $0.number, kind: .file, size: 4, sha256: SparkDigest.sha256(of: $0.bytes), name: $0.name)) },
+                            on: out, from: Self.a)
+            for half in [0..<2, 2..<4] {
+                try net.deliver(files.map { .chunk(transfer: $0.number, bytes: Array($0.bytes[half])) }, on: out, from: Self.a)
+            }
+            try net.deliver(files.map { .done(transfer: $0.number) }, on: out, from: Self.a)
+            let stored = net.files[Self.b]?.committed ?? [:]
+            #expect(files.allSatisfy { stored.values.contains($0.bytes) } == apart, "\(defects.names): \(stored)")
+        }
+    }
+
     @Test("every defect has a name, and the names are unique")
     func names() {
         #expect(Set(SparkDefects.named.map(\.name)).count == SparkDefects.named.count)

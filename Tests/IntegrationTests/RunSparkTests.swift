@@ -99,6 +99,8 @@ extension Integration {
             "withdrawalDeclined": "never received the end of the offer the subject withdrew",
             "fileNamePathTaken": "none of them one path component, and the subject stored",
             "partialNamedAfterFile": "a file with a name of 255 bytes, the wire's limit, was reported",
+            "malformedOfferIgnored": "never received an answer to its offer with 4097 bytes of metadata",
+            "overlappingFilesShareHandle": "of two files sent at once, their chunks interleaved",
         ]
 
         /// How many variant runs go at once. One: the failing reasons are checked, and some race

@@ -12,7 +12,7 @@ extension SparkCore {
             }
         } catch {
             events.append(.ignored(peer: peer, .malformed(error)))
-            if let header = error.header, header.kind == 2, header.origin == .sender {
+            if !configuration.defects.contains(.malformedOfferIgnored), let header = error.header, header.kind == 2, header.origin == .sender {
                 let id = SparkConnectionID(peer: peer, number: header.connection, outgoing: false)
                 if connections[id] == nil { sendControl(id, .decline(.malformed)) }
             }
@@ -56,7 +56,11 @@ extension SparkCore {
                     if configuration.defects.contains(.partialNamedAfterFile), header.name.utf8.count > 223 {
                         throw SparkFileFailure(path: ".\(header.name).tmp-…", reason: "cannot create: File name too long")
                     }
-                    transfer.handle = try sink.begin(name: header.name)
+                    if configuration.defects.contains(.overlappingFilesShareHandle), let open = record.incoming.values.lazy.compactMap(\.handle).first {
+                        transfer.handle = open
+                    } else {
+                        transfer.handle = try sink.begin(name: header.name)
+                    }
                 } catch {
                     sendControl(id, .error(transfer: header.transfer, failure: .storageFailed))
                     return report(transfer, on: id, complete: false, error: .storage(error))

@@ -145,6 +145,14 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
     /// a name over 223 bytes, though the wire and the file system take 255, cannot be stored
     /// (docs/spark-wire.md, "Bounds"; SPK/FILE/BV-04).
     public static let partialNamedAfterFile = SparkDefects(rawValue: 1 << 58)
+    /// An offer the callee cannot read (metadata over 4096 bytes) is ignored, not declined
+    /// `malformed`, so its caller waits out its offer timeout (docs/spark-wire.md, "Bounds";
+    /// SPK/CONN/BI-04).
+    public static let malformedOfferIgnored = SparkDefects(rawValue: 1 << 59)
+    /// A file whose header arrives while another of the connection is still coming in is
+    /// written into that one's partial file: the wire allows 16 at once (docs/spark-wire.md,
+    /// "Bounds"; SPK/FILE/BV-04).
+    public static let overlappingFilesShareHandle = SparkDefects(rawValue: 1 << 60)
 
     /// Every defect by name, for reports and the broken-variant table.
     public static let named: [(name: String, defect: SparkDefects)] = [
@@ -175,6 +183,7 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
         ("strayDeclineEnds", .strayDeclineEnds), ("foreignChannelTaken", .foreignChannelTaken),
         ("foreignTransferTaken", .foreignTransferTaken), ("withdrawalDeclined", .withdrawalDeclined),
         ("fileNamePathTaken", .fileNamePathTaken), ("partialNamedAfterFile", .partialNamedAfterFile),
+        ("malformedOfferIgnored", .malformedOfferIgnored), ("overlappingFilesShareHandle", .overlappingFilesShareHandle),
     ]
 
     /// The names of the defects in this set, in `named` order.

@@ -292,7 +292,7 @@ enum SparkConnectionCases {
 
     /// Metadata over 4096 bytes of UTF-8 is refused by the API and never sent: one byte over in
     /// ASCII, and 1366 three-byte characters (4098 bytes, 1366 characters).
-    static let metadataOver = SparkCase("SPK/CONN/BI-04", brokenBy: [.metadataUnbounded, .metadataCountedInCharacters]) { stage in
+    static let metadataOver = SparkCase("SPK/CONN/BI-04", brokenBy: [.metadataUnbounded, .metadataCountedInCharacters, .malformedOfferIgnored]) { stage in
         try await stage.link(0)
         let tester = stage.testers[0]
         let texts = [String(repeating: "m", count: SparkLimits.maxMetadataBytes + 1), threeByteText(SparkLimits.maxMetadataBytes + 2)]
@@ -317,7 +317,36 @@ enum SparkConnectionCases {
             }
         }
         guard seen.isEmpty else { return .fail("a refused offer still reached the peer: \(seen)") }
-        return .pass("metadata of \(texts.map { "\($0.utf8.count) bytes (\($0.count) characters)" }.joined(separator: " and ")) was refused (metadataTooLarge) and nothing was sent")
+        if let wrong = try await oversizedOfferDeclined(stage) { return .fail(wrong) }
+        return .pass("metadata of \(texts.map { "\($0.utf8.count) bytes (\($0.count) characters)" }.joined(separator: " and ")) was refused (metadataTooLarge) and nothing was sent; an offer to the subject with \(SparkLimits.maxMetadataBytes + 1) bytes was declined, never offered")
+    }
+
+    /// The callee's side of the bound: an offer with 4097 bytes of metadata, written by the
+    /// tester as its encoder never would, cannot be read, so the subject declines it (the
+    /// caller is not left waiting out its offer timeout) and never reports it offered
+    /// (docs/spark-wire.md, "Bounds"). The decline reaches a tester that holds no such offer,
+    /// which reports it as a decline for an unknown connection. Why not, or nil.
+    static func oversizedOfferDeclined(_ stage: SparkStage) async throws -> String? {
+        let tester = stage.testers[0]
+        let number: UInt32 = 0x4000_0001  // far from the tester core's own numbering
+        let out = SparkConnectionID(peer: stage.subject.registrationID, number: number, outgoing: true)
+        let offer = SparkOffer(caller: tester.registrationID, callee: stage.subject.registrationID, callerKey: tester.keyID, metadata: "x")
+        let bytes = SparkLimits.maxMetadataBytes + 1
+        try await tester.write([.offer(offer)], on: out) { frame in
+            var grown = Array(frame.dropLast(3)) + [UInt8(bytes >> 8), UInt8(bytes & 0xFF)] + Array(repeating: UInt8(ascii: "m"), count: bytes)
+            let body = grown.count - SparkEnvelope.headerBytes
+            (grown[7], grown[8]) = (UInt8(body >> 8), UInt8(body & 0xFF))
+            return grown
+        }
+        let decline = SparkFrame.decline(.malformed).kind
+        let answer = try await stage.expectTester(0, "an answer to its offer with \(bytes) bytes of metadata (a decline)") { event -> UInt8? in
+            if case .ignored(stage.subject.registrationID, .unknownConnection(number: number, kind: let kind)) = event { kind } else { nil }
+        }
+        guard answer == decline else { return "an offer with \(bytes) bytes of metadata was answered with a frame of kind \(answer), not a decline (\(decline))" }
+        let incoming = stage.mirror(out, peer: tester.registrationID)
+        let reported = stage.subject.events.events.filter { if case .offered(incoming, _) = $0 { true } else if case .available(incoming) = $0 { true } else { false } }
+        guard reported.isEmpty else { return "an offer with \(bytes) bytes of metadata, over the limit, was declined yet reported \(reported)" }
+        return nil
     }
 
     /// An offer is reported offered with its metadata, then available once set up, without

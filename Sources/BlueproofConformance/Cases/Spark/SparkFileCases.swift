@@ -251,11 +251,35 @@ enum SparkFileCases {
         return renamed
     }
 
+    /// Two files coming in at once (the wire allows 16 per connection), their frames interleaved
+    /// as the tester writes them: each must be stored whole under its own name. Why not, or nil.
+    static func overlappingFiles(_ stage: SparkStage, theirs: SparkConnectionID, out: SparkConnectionID) async throws -> String? {
+        let names = ["bv-04-first.bin", "bv-04-second.bin"]
+        let contents = [sparkPattern(5000, seed: 20), sparkPattern(7000, seed: 21)]
+        let numbers = [UInt32(1101), 1103].map { theirs.outgoing ? $0 : $0 + 1 }  // the tester's numbering
+        var frames = zip(numbers, zip(names, contents)).map { number, file in
+            SparkFrame.transferHeader(SparkTransferHeader(transfer: number, kind: .file, size: UInt64(file.1.count), sha256: SparkDigest.sha256(of: file.1), name: file.0))
+        }
+        for start in stride(from: 0, to: contents.map(\.count).max() ?? 0, by: 1000) {
+            for (number, content) in zip(numbers, contents) where start < content.count {
+                frames.append(.chunk(transfer: number, bytes: Array(content[start..<min(start + 1000, content.count)])))
+            }
+        }
+        try await stage.testers[0].write(frames + numbers.map { .done(transfer: $0) }, on: out)
+        for (name, content) in zip(names, contents) {
+            let file = try await stage.expectSubject("the end of \(name), one of two files sent at once", within: SparkStage.transferTimeout, fileEnd(theirs, name))
+            guard file.transferComplete, let path = file.path, try await stage.subject.readFile(at: path) == content else {
+                return "of two files sent at once, their chunks interleaved, \(name) was reported \(file), not stored whole under its name"
+            }
+        }
+        return nil
+    }
+
     /// A received file is complete only verified, then in the cache folder under its name, a
     /// name of the wire's full 255 bytes too; one whose bytes disagree with its SHA-256 fails
     /// with no file; one whose name is a path (`../`, written by the tester as its encoder never
     /// would) is refused, never written.
-    static let receivedFile = SparkCase("SPK/FILE/BV-04", brokenBy: [.digestUnchecked, .incomingFileProgressSilent, .fileNamePathTaken, .partialNamedAfterFile]) { stage in
+    static let receivedFile = SparkCase("SPK/FILE/BV-04", brokenBy: [.digestUnchecked, .incomingFileProgressSilent, .fileNamePathTaken, .partialNamedAfterFile, .overlappingFilesShareHandle]) { stage in
         let (theirs, out) = try await stage.subjectReceiving()
         let tester = stage.testers[0]
         // Files of the tester's numbering whose names are not one path component.
@@ -284,6 +308,7 @@ enum SparkFileCases {
               try await stage.subject.readFile(at: longPath) == long else {
             return .fail("a file with a name of \(longName.utf8.count) bytes, the wire's limit, was reported \(longFile), not complete under its name in \(cache)")
         }
+        if let wrong = try await overlappingFiles(stage, theirs: theirs, out: out) { return .fail(wrong) }
         // Refused in any form (ignored, or reported failed with no path), never stored.
         let taken = stage.subject.events.events.compactMap { event -> SparkFileData? in
             if case .fileAvailable(theirs, let file) = event, badNumbers.contains(file.transfer), file.transferComplete || file.path != nil { file } else { nil }
