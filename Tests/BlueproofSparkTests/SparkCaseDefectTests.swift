@@ -314,7 +314,7 @@ struct SparkCaseDefectTests {
     func oversizedOffer() throws {
         for (defects, declined) in [(SparkDefects(), true), (SparkDefects.malformedOfferIgnored, false)] {
             let net = Self.net(callee: defects)
-            let out = SparkConnectionID(peer: Self.b, number: 9, outgoing: true)
+            let out = net.on(Self.a) { $0.holdWrittenOffer(to: Self.b) }
             let offer = SparkOffer(caller: Self.a, callee: Self.b, callerKey: SparkNet.key(Self.a), metadata: String(repeating: "m", count: SparkLimits.maxMetadataBytes))
             // One byte more than the encoder writes: both lengths (the body's at 7, the metadata's after two ids and a 32-byte key) grow by one.
             try net.deliver([.offer(offer)], on: out, from: Self.a) { frame in
@@ -323,9 +323,11 @@ struct SparkCaseDefectTests {
                 return grown
             }
             net.pump()
-            let events = net.take(Self.a)
-            #expect(events.contains(.ignored(peer: Self.b, .unknownConnection(number: 9, kind: 4))) == declined, "\(defects.names): \(events)")
-            #expect(!net.take(Self.b).contains { if case .offered = $0 { true } else { false } })
+            let callee = net.take(Self.b)
+            #expect(callee.contains { if case .ignored(Self.a, .malformed(let error)) = $0 { error.reason == .metadataTooLarge(bytes: 4097, limit: 4096) } else { false } })
+            #expect(!callee.contains { if case .offered = $0 { true } else { false } }, "\(callee)")
+            let caller = net.take(Self.a)
+            #expect(caller.contains(.ended(out, .malformed, by: .remote)) == declined, "\(defects.names): \(caller)")
         }
     }
 

@@ -318,19 +318,20 @@ enum SparkConnectionCases {
         }
         guard seen.isEmpty else { return .fail("a refused offer still reached the peer: \(seen)") }
         if let wrong = try await oversizedOfferDeclined(stage) { return .fail(wrong) }
-        return .pass("metadata of \(texts.map { "\($0.utf8.count) bytes (\($0.count) characters)" }.joined(separator: " and ")) was refused (metadataTooLarge) and nothing was sent; an offer to the subject with \(SparkLimits.maxMetadataBytes + 1) bytes was declined, never offered")
+        return .pass("metadata of \(texts.map { "\($0.utf8.count) bytes (\($0.count) characters)" }.joined(separator: " and ")) was refused (metadataTooLarge) and nothing was sent; an offer to the subject with \(SparkLimits.maxMetadataBytes + 1) bytes was declined as malformed, never offered")
     }
 
     /// The callee's side of the bound: an offer with 4097 bytes of metadata, written by the
-    /// tester as its encoder never would, cannot be read, so the subject declines it (the
-    /// caller is not left waiting out its offer timeout) and never reports it offered
-    /// (docs/spark-wire.md, "Bounds"). The decline reaches a tester that holds no such offer,
-    /// which reports it as a decline for an unknown connection. Why not, or nil.
+    /// tester as its encoder never would, cannot be read, so the subject declines it `malformed`
+    /// for the connection the tester offered (the caller is not left waiting out its offer
+    /// timeout) and never reports it offered (docs/spark-wire.md, "Bounds", "Exchange" 1). The
+    /// tester's core holds the connection as its own offer, so it reports the answer as any.
+    /// Why not, or nil.
     static func oversizedOfferDeclined(_ stage: SparkStage) async throws -> String? {
         let tester = stage.testers[0]
-        let number: UInt32 = 0x4000_0001  // far from the tester core's own numbering
-        let out = SparkConnectionID(peer: stage.subject.registrationID, number: number, outgoing: true)
-        let offer = SparkOffer(caller: tester.registrationID, callee: stage.subject.registrationID, callerKey: tester.keyID, metadata: "x")
+        let subject = stage.subject.registrationID
+        let out = await tester.perform { $0.holdWrittenOffer(to: subject) }
+        let offer = SparkOffer(caller: tester.registrationID, callee: subject, callerKey: tester.keyID, metadata: "x")
         let bytes = SparkLimits.maxMetadataBytes + 1
         try await tester.write([.offer(offer)], on: out) { frame in
             var grown = Array(frame.dropLast(3)) + [UInt8(bytes >> 8), UInt8(bytes & 0xFF)] + Array(repeating: UInt8(ascii: "m"), count: bytes)
@@ -338,13 +339,28 @@ enum SparkConnectionCases {
             (grown[7], grown[8]) = (UInt8(body >> 8), UInt8(body & 0xFF))
             return grown
         }
-        let decline = SparkFrame.decline(.malformed).kind
-        let answer = try await stage.expectTester(0, "an answer to its offer with \(bytes) bytes of metadata (a decline)") { event -> UInt8? in
-            if case .ignored(stage.subject.registrationID, .unknownConnection(number: number, kind: let kind)) = event { kind } else { nil }
+        enum Answer: Sendable { case ended(SparkEvent), stray(SparkEvent) }
+        let answer = try await stage.expectTester(0, "an answer to its offer with \(bytes) bytes of metadata") { event -> Answer? in
+            switch event {
+            case .ended(out, _, _): .ended(event)
+            case .ignored(subject, .unknownConnection(number: out.number, _)): .stray(event)
+            default: nil
+            }
         }
-        guard answer == decline else { return "an offer with \(bytes) bytes of metadata was answered with a frame of kind \(answer), not a decline (\(decline))" }
+        switch answer {
+        case .stray(let event):
+            return "an offer with \(bytes) bytes of metadata was answered for a connection the tester does not hold (its origin names the subject as offerer): \(event)"
+        case .ended(let event) where event != .ended(out, .malformed, by: .remote):
+            return "an offer with \(bytes) bytes of metadata, which cannot be read, was answered so that the tester reported \(event), not a decline as malformed"
+        case .ended: break
+        }
+        // What the subject reported before an offer the tester makes next (its events come in order).
+        let marker = stage.mirror(try await tester.perform { try $0.startDataConnection(to: subject, metadata: "after the unreadable offer") }, peer: tester.registrationID)
+        _ = try await stage.expectSubject("the offer made after the unreadable one") { $0 == .offered(marker, metadata: "after the unreadable offer") ? true : nil }
         let incoming = stage.mirror(out, peer: tester.registrationID)
-        let reported = stage.subject.events.events.filter { if case .offered(incoming, _) = $0 { true } else if case .available(incoming) = $0 { true } else { false } }
+        let reported = stage.subject.events.events.prefix { $0 != .offered(marker, metadata: "after the unreadable offer") }.filter {
+            if case .offered(incoming, _) = $0 { true } else if case .available(incoming) = $0 { true } else { false }
+        }
         guard reported.isEmpty else { return "an offer with \(bytes) bytes of metadata, over the limit, was declined yet reported \(reported)" }
         return nil
     }

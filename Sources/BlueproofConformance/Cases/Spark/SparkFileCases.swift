@@ -268,7 +268,7 @@ enum SparkFileCases {
         try await stage.testers[0].write(frames + numbers.map { .done(transfer: $0) }, on: out)
         for (name, content) in zip(names, contents) {
             let file = try await stage.expectSubject("the end of \(name), one of two files sent at once", within: SparkStage.transferTimeout, fileEnd(theirs, name))
-            guard file.transferComplete, let path = file.path, try await stage.subject.readFile(at: path) == content else {
+            guard file.transferComplete, let path = file.path, path == "\(stage.subject.cacheFolder)/\(name)", try await stage.subject.readFile(at: path) == content else {
                 return "of two files sent at once, their chunks interleaved, \(name) was reported \(file), not stored whole under its name"
             }
         }
@@ -338,6 +338,6 @@ enum SparkFileCases {
         guard try await stage.subject.readFile(at: "\(cache)/bv-04-altered.bin") == nil else {
             return .fail("the unverified file was left under its name in the cache folder")
         }
-        return .pass("the verified file was in the cache folder once complete, a 255-byte name too; one failing its SHA-256 was refused with no file, and names that are not one path component were refused")
+        return .pass("the verified file was in the cache folder once complete, a 255-byte name too, and two sent at once with their chunks interleaved each whole; one failing its SHA-256 was refused with no file, and names that are not one path component were refused")
     }
 }

@@ -1,0 +1,14 @@
+/// For a tester that writes an offer its own encoder refuses (docs/spark-wire.md, "Bounds";
+/// SPK/CONN/BI-04): the core holds the connection as if it had offered it, so the peer's answer
+/// is reported as any answer is (`ended … by the remote side`), origin and reason checked. A
+/// subject's core never calls it.
+extension SparkCore {
+    /// Numbers an outgoing connection to `peer` and holds it offering, sending nothing: the
+    /// caller writes the offer itself.
+    public mutating func holdWrittenOffer(to peer: UInt64) -> SparkConnectionID {
+        let id = SparkConnectionID(peer: peer, number: nextConnection, outgoing: true)
+        nextConnection &+= 1
+        connections[id] = ConnectionRecord(state: .offering, outgoing: true, deadline: clock.now().addingTimeInterval(configuration.offerTimeout))
+        return id
+    }
+}
