@@ -333,11 +333,9 @@ enum SparkConnectionCases {
         let out = await tester.perform { $0.holdWrittenOffer(to: subject) }
         let offer = SparkOffer(caller: tester.registrationID, callee: subject, callerKey: tester.keyID, metadata: "x")
         let bytes = SparkLimits.maxMetadataBytes + 1
-        try await tester.write([.offer(offer)], on: out) { frame in
-            var grown = Array(frame.dropLast(3)) + [UInt8(bytes >> 8), UInt8(bytes & 0xFF)] + Array(repeating: UInt8(ascii: "m"), count: bytes)
-            let body = grown.count - SparkEnvelope.headerBytes
-            (grown[7], grown[8]) = (UInt8(body >> 8), UInt8(body & 0xFF))
-            return grown
+        // The metadata "x" and its u16 length, the offer's last fields, replaced.
+        try await tester.write([.offer(offer)], on: out) {
+            SparkTester.replacingTail(of: $0, dropping: 3, with: [UInt8(bytes >> 8), UInt8(bytes & 0xFF)] + Array(repeating: UInt8(ascii: "m"), count: bytes))
         }
         enum Answer: Sendable { case ended(SparkEvent), stray(SparkEvent) }
         let answer = try await stage.expectTester(0, "an answer to its offer with \(bytes) bytes of metadata") { event -> Answer? in
@@ -355,10 +353,11 @@ enum SparkConnectionCases {
         case .ended: break
         }
         // What the subject reported before an offer the tester makes next (its events come in order).
-        let marker = stage.mirror(try await tester.perform { try $0.startDataConnection(to: subject, metadata: "after the unreadable offer") }, peer: tester.registrationID)
-        _ = try await stage.expectSubject("the offer made after the unreadable one") { $0 == .offered(marker, metadata: "after the unreadable offer") ? true : nil }
+        let after = "after the unreadable offer"
+        let marker = stage.mirror(try await tester.perform { try $0.startDataConnection(to: subject, metadata: after) }, peer: tester.registrationID)
+        _ = try await stage.expectSubject("the offer made after the unreadable one") { $0 == .offered(marker, metadata: after) ? true : nil }
         let incoming = stage.mirror(out, peer: tester.registrationID)
-        let reported = stage.subject.events.events.prefix { $0 != .offered(marker, metadata: "after the unreadable offer") }.filter {
+        let reported = stage.subject.events.events.prefix { $0 != .offered(marker, metadata: after) }.filter {
             if case .offered(incoming, _) = $0 { true } else if case .available(incoming) = $0 { true } else { false }
         }
         guard reported.isEmpty else { return "an offer with \(bytes) bytes of metadata, over the limit, was declined yet reported \(reported)" }

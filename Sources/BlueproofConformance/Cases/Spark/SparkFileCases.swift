@@ -244,11 +244,7 @@ enum SparkFileCases {
     /// `name` instead: names the encoder refuses to write.
     static func renamed(_ frame: [UInt8], to name: String) -> [UInt8] {
         let bytes = Array(name.utf8)
-        var renamed = Array(frame.dropLast(2)) + [UInt8(bytes.count)] + bytes
-        let body = renamed.count - SparkEnvelope.headerBytes
-        renamed[7] = UInt8(body >> 8)
-        renamed[8] = UInt8(body & 0xFF)
-        return renamed
+        return SparkTester.replacingTail(of: frame, dropping: 2, with: [UInt8(bytes.count)] + bytes)
     }
 
     /// Two files coming in at once (the wire allows 16 per connection), their frames interleaved

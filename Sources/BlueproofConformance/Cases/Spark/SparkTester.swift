@@ -76,6 +76,15 @@ final class SparkTester: Sendable {
         }
     }
 
+    /// `frame` with its last `count` bytes replaced by `tail` and the header's body length (offset
+    /// 7, docs/spark-wire.md "Header") made to agree: fields the encoder refuses to write.
+    static func replacingTail(of frame: [UInt8], dropping count: Int, with tail: [UInt8]) -> [UInt8] {
+        var frame = Array(frame.dropLast(count)) + tail
+        let body = frame.count - SparkEnvelope.headerBytes
+        (frame[7], frame[8]) = (UInt8(truncatingIfNeeded: body >> 8), UInt8(truncatingIfNeeded: body))
+        return frame
+    }
+
     /// Drops the LE link the subject made to this tester.
     func dropLink() async throws {
         guard let made = connection.value.withLock({ $0 }) else { throw StageFailure(.tester, "the subject's LE connection to the tester was never seen") }
