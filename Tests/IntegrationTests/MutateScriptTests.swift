@@ -264,7 +264,7 @@ extension Integration {
             #expect(listed.stderr.contains("mutant(s) left out: only a deliberate fault"))
         }
 
-        @Test("a condition list's commas bind looser than a ternary, `||` and `&&`: only what a fault gates is left out")
+        @Test("a condition list's commas bind looser than a ternary, `||` and `&&`; brackets and continued lines are read whole: only what a fault gates is left out")
         func variantOnlyPrecedence() throws {
             let folder = try project("variant-only-precedence")
             defer { folder.cleanUp() }
@@ -279,6 +279,11 @@ extension Integration {
                         let v = x > 12 ? y : y == 13 && defects.contains(.late)
                         let u = y > 14 && defects.contains(.gate) ? x * 15 : x
                         if defects.contains(.one) || defects.contains(.other) { return x % 16 }
+                        if defects.contains(.indexed), [x].indices.contains(y + 18) { return 19 }
+                        if defects.contains(.spread), x > 20,
+                           y >= 21 { return 22 }
+                        if x > 23,
+                           y < 24 { return 25 }
                         return v || x > u ? w : 17
                     }
                 }
@@ -307,7 +312,14 @@ extension Integration {
             // Line 10: an `||` of fault terms only is false whatever its operator: it and the
             // body are left out.
             #expect(!has("logical || -> &&", 10) && !has("arithmetic % -> *", 10), "\(kept)")
-            #expect(has("constant 17 -> 18", 11), "\(kept)")
+            // Line 11: a mutant in brackets is judged as its bracketed group, here an item beside
+            // a lone fault term.
+            #expect(!has("arithmetic + -> -", 11) && !has("constant 18 -> 19", 11), "\(kept)")
+            // Lines 12-13: a condition continued on the next line is read whole; lines 14-15,
+            // a condition with no fault, keep all of theirs.
+            #expect(!has("relational > -> >=", 12) && !has("relational >= -> >", 13) && !has("constant 22 -> 23", 13), "\(kept)")
+            #expect(has("relational > -> >=", 14) && has("relational < -> <=", 15) && has("constant 25 -> 26", 15), "\(kept)")
+            #expect(has("constant 17 -> 18", 16), "\(kept)")
         }
 
         @Test("mistakes are refused naming the file and the line: unmapped files, bad operators, reasonless equivalents")

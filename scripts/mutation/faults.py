@@ -14,7 +14,10 @@ A mutant is variant-only when, on its line, it lies
 - in the branch a ternary takes on a fault term (`defects.contains(.x) ? 1 : 0`: the `1`);
 
 or in the body of an `if` whose condition is such a chain or a lone fault term, or of a `case`
-whose `where` clause is. A negated term
+whose `where` clause is. A mutant inside brackets (`events.indices.contains(n + 1)`) is judged
+as the bracketed group when its own expression is not gated, and an `if`, `guard` or `while`
+condition continued over several lines (each ending in `,`, `&&` or `||`) is read whole.
+A negated term
 (`!defects.contains(.x)`) is true on the reference, so what it guards is not variant-only.
 """
 
@@ -171,13 +174,38 @@ def _ternary_branch(text, start, end):
 _CONDITION = re.compile(r"^\s*(?:\}\s*)?(?:else\s+)?(?:if|guard|while)\s")
 
 
-def _expression_around(masked, start, end):
-    """The expression of the line holding [start, end): the comma-separated item of its innermost
-    bracket group, else the line up to or from a top-level brace (a condition list whole). Its
-    text, offset, and whether it is a condition list (`if`, `guard`, `while`: commas conjoin)."""
+_CONTINUED = re.compile(r"(?:,|&&|\|\|)\s*$")
+
+
+def _line_span(masked, start, end):
+    """The line holding [start, end), or the whole condition when that line is part of an `if`,
+    `guard` or `while` condition continued over lines ending in `,`, `&&` or `||`."""
     line_start = masked.rfind("\n", 0, start) + 1
     line_end = masked.find("\n", end)
     line_end = len(masked) if line_end < 0 else line_end
+    head = line_start
+    while head > 0:
+        previous = masked.rfind("\n", 0, head - 1) + 1
+        if not _CONTINUED.search(masked[previous:head - 1]):
+            break
+        head = previous
+    if not _CONDITION.match(masked[head:line_end]):
+        return line_start, line_end
+    tail = line_end
+    while tail < len(masked) and _CONTINUED.search(masked[masked.rfind("\n", 0, tail) + 1:tail]):
+        following = masked.find("\n", tail + 1)
+        tail = len(masked) if following < 0 else following
+    return head, tail
+
+
+def _expression_around(masked, start, end):
+    """The expression holding [start, end) (on its line, or in its whole multi-line condition):
+    the comma-separated item of its innermost bracket group, else the line up to or from a
+    top-level brace (a condition list whole). Its text (line breaks read as spaces), offset,
+    whether it is a condition list (`if`, `guard`, `while`: commas conjoin), and the innermost
+    bracket group's span when there is one."""
+    line_start, line_end = _line_span(masked, start, end)
+    masked = masked[:line_start] + masked[line_start:line_end].replace("\n", " ") + masked[line_end:]
     openers = []
     for position in range(line_start, start):
         if masked[position] in _OPEN:
@@ -191,10 +219,11 @@ def _expression_around(masked, start, end):
         low, high = opener + 1, (closer if closer >= end else line_end)
         if masked[opener] != "{":
             text = masked[low:high]
+            group = (opener, closer + 1 if closer >= end else line_end)
             for a, b in _pieces(text, (",",)):
                 if a <= start - low and end - low <= b:
-                    return text[a:b], low + a, False
-            return text, low, False
+                    return text[a:b], low + a, False, group
+            return text, low, False, group
     # At the line's (or a brace body's) top level: up to the next top-level brace.
     depth = 0
     for position in range(start, high):
@@ -207,7 +236,7 @@ def _expression_around(masked, start, end):
         elif char in _CLOSE:
             depth -= 1
     text = masked[low:high]
-    return text, low, bool(_CONDITION.match(text))
+    return text, low, bool(_CONDITION.match(text)), None
 
 
 def _guarded_body(masked, start):
@@ -219,8 +248,8 @@ def _guarded_body(masked, start):
             depth += 1
         elif char in _OPEN:
             if depth == 0 and char == "{":
-                head_start = masked.rfind("\n", 0, position) + 1
-                head = _IF.search(masked[head_start:position])
+                head_start = _line_span(masked, position, position)[0]
+                head = _IF.search(masked[head_start:position].replace("\n", " "))
                 if head:
                     condition = head.group(1).strip()
                     fault = next((f for f in (_needs_fault(condition[a:b]) for a, b in _pieces(condition, (",",))) if f), None)
@@ -261,7 +290,11 @@ def _case_body(masked, start):
 def fault_only(masked, start, end):
     """The name of the deliberate fault without which the code at [start, end) of `masked` (the
     lexer's mask of a file) does nothing, or None when the reference runs it."""
-    text, offset, condition = _expression_around(masked, start, end)
-    local = (start - offset, end - offset)
-    return (_in_fault_conjunct(text, *local, condition) or _ternary_branch(text, *local)
-            or _guarded_body(masked, start) or _case_body(masked, start))
+    while True:
+        text, offset, condition, group = _expression_around(masked, start, end)
+        local = (start - offset, end - offset)
+        fault = _in_fault_conjunct(text, *local, condition) or _ternary_branch(text, *local)
+        if fault or group is None:
+            break
+        start, end = group
+    return fault or _guarded_body(masked, start) or _case_body(masked, start)
