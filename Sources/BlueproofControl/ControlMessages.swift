@@ -109,7 +109,7 @@ enum ControlCommand: String, Codable, Sendable, CaseIterable {
     case wifiPeerToPeer
     // issue 17: Spark data connections
     /// Version 5: the Spark data-connection API ("Spark data connections").
-    case sparkStart, sparkRecordKey, sparkLink, sparkStartDataConnection, sparkAccept, sparkDecline, sparkEnd
+    case sparkStart, sparkRecordKey, sparkLink, sparkListen, sparkStartDataConnection, sparkAccept, sparkDecline, sparkEnd
     case sparkSetReceiveCallbacks, sparkCreateDataChannel, sparkCloseDataChannel, sparkSendStream, sparkSendData, sparkSendFile
     case sparkPlaceFile, sparkRemoveFile, sparkReadFile
     /// Ends the subject: its data connections, its LE links, its files.
@@ -150,6 +150,7 @@ struct ControlResponse: Codable, Sendable, Equatable {
     /// `getBackgroundMode`: whether background mode is on.
     var enabled: Bool?
     /// `wifiPeerToPeer` (4): where the implementation's Wi-Fi peer-to-peer link listens, `HOST:PORT`.
+    /// `sparkListen` (5): the subject's public BD_ADDR, where it advertises and takes channels.
     var address: String?
     // issue 17: Spark data connections (version 5)
     /// `sparkStart`: the subject's key id (base64) and the folder its received files go to.

@@ -102,6 +102,7 @@ extension ControlServer {
                 throw TransmitterError.controlChannel("sparkLink needs address, a BD_ADDR (AA:BB:CC:DD:EE:FF)")
             }
             response.peer = try await subject.link(to: address)
+        case .sparkListen: response.address = try await subject.listen().description
         case .sparkStartDataConnection:
             response.connection = ControlSparkConnection(try await subject.startDataConnection(to: try request.need(request.peer, "peer"), metadata: request.metadata ?? ""))
         case .sparkAccept: try await subject.accept(try connection())

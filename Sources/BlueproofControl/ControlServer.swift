@@ -175,7 +175,7 @@ public final class ControlServer: Sendable {
         }
         func options() throws(TransmitterError) -> SendingOptions { try Self.options(request.options ?? []) }
         switch request.command {
-        case .sparkStart, .sparkRecordKey, .sparkLink, .sparkStartDataConnection, .sparkAccept, .sparkDecline, .sparkEnd,
+        case .sparkStart, .sparkRecordKey, .sparkLink, .sparkListen, .sparkStartDataConnection, .sparkAccept, .sparkDecline, .sparkEnd,
              .sparkSetReceiveCallbacks, .sparkCreateDataChannel, .sparkCloseDataChannel, .sparkSendStream, .sparkSendData,
              .sparkSendFile, .sparkPlaceFile, .sparkRemoveFile, .sparkReadFile, .sparkStop:
             return await performSpark(request)

@@ -55,6 +55,12 @@ public final class ControlSparkSubject: SparkControl {
         try Self.need(try await client.spark(.sparkLink) { $0.address = address.description }.peer, "peer", of: .sparkLink)
     }
 
+    public func listen() async throws -> BDAddress {
+        let text = try Self.need(try await client.spark(.sparkListen) { _ in }.address, "address", of: .sparkListen)
+        guard let address = BDAddress(text) else { throw TransmitterError.controlChannel("sparkListen answered address \(text), not a BD_ADDR") }
+        return address
+    }
+
     public func startDataConnection(to peer: UInt64, metadata: String) async throws -> SparkConnectionID {
         let response = try await client.spark(.sparkStartDataConnection) {
             $0.peer = peer

@@ -24,6 +24,26 @@ struct CreditChannelBacklogTests {
             #expect(received == (0..<16).map { [UInt8($0)] } + [[99]])
         }
     }
+
+    @Test("stopListening ends the stream of accepted channels, refuses later requests (SPSM not supported) and keeps open ones open")
+    func stopListening() async throws {
+        try await withRig { rig in
+            let channel = try await rig.acceptChannel()
+            await rig.host.stopListening(spsm: L2CAPSPSM(0x0080))
+            let request = L2CAPLECreditBasedConnectionRequest(spsm: L2CAPSPSM(0x0080), sourceCID: L2CAPChannelID(0x0042), mtu: 100,
+                                                              mps: 23, initialCredits: 5)
+            rig.controller.injectL2CAP(handle: LEHostRobustnessTests.handle, channel: .leSignaling, payload: L2CAPSignal(
+                identifier: 0x08, command: .leCreditBasedConnectionRequest(request)).encoded)
+            let refused = try L2CAPSignal(payload: #require(await rig.controller.pdu(1)?.frame).payload)
+            #expect(refused == L2CAPSignal(identifier: 0x08, command: .leCreditBasedConnectionResponse(.refused(.spsmNotSupported))))
+            let other = await rig.host.listen(spsm: L2CAPSPSM(0x0082))
+            await rig.host.stopListening(spsm: L2CAPSPSM(0x0082))
+            var accepted = other.makeAsyncIterator()
+            #expect(await accepted.next() == nil, "the stream of accepted channels did not end")
+            try await rig.host.send([0x61], on: channel)
+            #expect(await rig.controller.pdu(2)?.frame?.channelID == channel.remote.cid, "the channel open before stopListening closed")
+        }
+    }
 }
 
 extension Rig {

@@ -348,6 +348,23 @@ struct SparkCaseDefectTests {
         }
     }
 
+    @Test("emptyFileNeverCreated: an empty file is reported complete and never stored; the reference stores it empty")
+    func emptyFile() throws {
+        for (defects, stored) in [(SparkDefects(), true), (SparkDefects.emptyFileNeverCreated, false)] {
+            let net = Self.net(callee: defects)
+            let (out, incoming) = try net.connect(Self.a, Self.b)
+            try net.deliver([.transferHeader(SparkTransferHeader(transfer: 2, kind: .file, size: 0, sha256: SparkDigest.sha256(of: []), name: "empty")),
+                             .done(transfer: 2)], on: out, from: Self.a)
+            let committed = net.files[Self.b]?.committed ?? [:]
+            #expect(committed.values.contains([]) == stored, "\(defects.names): \(committed)")
+            let ends = net.events[Self.b, default: []].compactMap { event -> SparkFileData? in
+                if case .fileAvailable(incoming, let file) = event, file.transferComplete { file } else { nil }
+            }
+            #expect(ends.map(\.progress) == [1], "\(defects.names): \(ends)")
+            #expect((ends.first?.path != nil) == stored, "\(defects.names): \(ends)")
+        }
+    }
+
     @Test("every defect has a name, and the names are unique")
     func names() {
         #expect(Set(SparkDefects.named.map(\.name)).count == SparkDefects.named.count)

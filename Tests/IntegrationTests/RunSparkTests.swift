@@ -101,6 +101,8 @@ extension Integration {
             "partialNamedAfterFile": "a file with a name of 255 bytes, the wire's limit, was reported",
             "malformedOfferIgnored": "never received an answer to its offer with 4097 bytes of metadata",
             "overlappingFilesShareHandle": "of two files sent at once, their chunks interleaved",
+            "listenerHelloWithheld": "did not take tester 1's LE connection and Spark channel with its hello first",
+            "emptyFileNeverCreated": "an empty file was reported",
         ]
 
         /// How many variant runs go at once. One: the failing reasons are checked, and some race
@@ -213,6 +215,7 @@ extension Integration {
                     continue
             if command == "sparkStart": answer.update(keyID=base64.b64encode(b"k" * 32).decode(), cacheFolder="/nonexistent")
             if command == "sparkLink": answer.update(peer=0x7E57000000000001)
+            if command == "sparkListen": answer.update(address="00:AA:01:00:0F:FF")  # where no controller is
             if command == "sparkStartDataConnection": answer.update(connection={"peer": request.get("peer", 0), "number": count, "outgoing": True})
             if command in ("sparkSendStream", "sparkSendData", "sparkSendFile"): answer.update(send=count)
             if command == "sparkPlaceFile": answer.update(path="/nonexistent/" + request["path"])

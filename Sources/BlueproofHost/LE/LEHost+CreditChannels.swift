@@ -24,6 +24,14 @@ extension LEHost {
         return stream
     }
 
+    /// Stops accepting channels on `spsm`: later requests are refused (SPSM not supported,
+    /// Vol 3, Part A §4.23) and the stream ``listen(spsm:mtu:mps:credits:)`` returned ends.
+    /// Channels already open stay open.
+    public func stopListening(spsm: L2CAPSPSM) {
+        channelServers.removeValue(forKey: spsm)?.continuation.finish()
+        for handle in Array(links.keys) { links[handle]?.signaling.unregister(spsm: spsm) }
+    }
+
     /// Opens a credit-based channel to `spsm` on the peer (Vol 3, Part A §4.22).
     public func openChannel(on connection: LEConnection, spsm: L2CAPSPSM, mtu: UInt16 = 2048, mps: UInt16 = 247,
                             credits: UInt16 = 64) async throws(LEHostError) -> L2CAPChannel {

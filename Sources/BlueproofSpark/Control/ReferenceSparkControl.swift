@@ -23,6 +23,8 @@ public final class ReferenceSparkControl: SparkControl {
     /// The LE connections ``link(to:)`` made, ended by ``close()``: a subject in a long-lived
     /// process (`blueproof dut`) leaves nothing behind for the next case.
     private let links = Mutex<[LEConnection]>([])
+    /// Whether ``listen()`` was called: ``close()`` then stops advertising and listening.
+    private let listening = Mutex(false)
 
     /// `forward` gets every event as it is recorded (a control-protocol server sends them on).
     public init(host: LEHost, application: SparkApplication, registrationID: UInt64, folder: String, defects: SparkDefects = [],
@@ -53,6 +55,16 @@ public final class ReferenceSparkControl: SparkControl {
         let connection = try await host.connect(to: address, type: .publicDevice, timeout: .seconds(5))
         links.withLock { $0.append(connection) }
         return try await node.open(on: connection)
+    }
+
+    /// As `blueproof spark listen`: the node takes channels, the host advertises the listener's
+    /// registration id (docs/spark-wire.md, "Finding a listener"). Advertising stops once a peer
+    /// connects; one peer is enough for a case.
+    public func listen() async throws -> BDAddress {
+        listening.withLock { $0 = true }
+        await node.listen()
+        try await host.startAdvertising(LEAdvertisingParameters(data: try SparkAdvertisement.data(registrationID: registrationID)))
+        return await host.address
     }
 
     public func startDataConnection(to peer: UInt64, metadata: String) async throws -> SparkConnectionID {
@@ -122,6 +134,10 @@ public final class ReferenceSparkControl: SparkControl {
     }
 
     public func close() async {
+        if listening.withLock({ $0 }) {
+            try? await host.stopAdvertising()
+            await host.stopListening(spsm: SparkChannelNode.spsm)
+        }
         for connection in links.withLock({ $0 }) { try? await host.disconnect(connection) }
         pump.cancel()
         try? FileManager.default.removeItem(atPath: folder)

@@ -28,6 +28,9 @@ public protocol SparkControl: Sendable {
     /// Connects over LE to the device at `address` and opens the Spark channel; returns the
     /// peer's registration id from its hello.
     func link(to address: BDAddress) async throws -> UInt64
+    /// Listens for Spark channels and advertises connectable, so that a peer can connect and
+    /// open the channel ("Listening For Data Connections"); returns the subject's public address.
+    func listen() async throws -> BDAddress
     /// `startDataConnection(regId, metaData:)`.
     func startDataConnection(to peer: UInt64, metadata: String) async throws -> SparkConnectionID
     /// `accept(_ connection:)`.

@@ -58,6 +58,8 @@ extension SparkCore {
                     }
                     if configuration.defects.contains(.overlappingFilesShareHandle), let open = record.incoming.values.lazy.compactMap(\.handle).first {
                         transfer.handle = open
+                    } else if configuration.defects.contains(.emptyFileNeverCreated) && header.size == 0 {
+                        // Created on the first chunk, which an empty file never has.
                     } else {
                         transfer.handle = try sink.begin(name: header.name)
                     }

@@ -153,6 +153,13 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
     /// written into that one's partial file: the wire allows 16 at once (docs/spark-wire.md,
     /// "Bounds"; SPK/FILE/BV-04).
     public static let overlappingFilesShareHandle = SparkDefects(rawValue: 1 << 60)
+    /// A listener waits for the opener's `hello` before it sends its own, so a peer that opens
+    /// the channel as the format says (reading the listener's first) waits forever
+    /// (docs/spark-wire.md, "Transport"; SPK/CONN/BV-01).
+    public static let listenerHelloWithheld = SparkDefects(rawValue: 1 << 61)
+    /// A received file's copy is created on its first chunk, so an empty file, which has none,
+    /// is reported complete and never stored (SPK/FILE/BV-04).
+    public static let emptyFileNeverCreated = SparkDefects(rawValue: 1 << 62)
 
     /// Every defect by name, for reports and the broken-variant table.
     public static let named: [(name: String, defect: SparkDefects)] = [
@@ -184,6 +191,7 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
         ("foreignTransferTaken", .foreignTransferTaken), ("withdrawalDeclined", .withdrawalDeclined),
         ("fileNamePathTaken", .fileNamePathTaken), ("partialNamedAfterFile", .partialNamedAfterFile),
         ("malformedOfferIgnored", .malformedOfferIgnored), ("overlappingFilesShareHandle", .overlappingFilesShareHandle),
+        ("listenerHelloWithheld", .listenerHelloWithheld), ("emptyFileNeverCreated", .emptyFileNeverCreated),
     ]
 
     /// The names of the defects in this set, in `named` order.

@@ -60,7 +60,8 @@ public actor SparkChannelNode {
     private func attach(_ channel: L2CAPChannel, opener: Bool) async throws -> UInt64 {
         let inbound = await host.incomingSDUs(on: channel)
         let hello = try SparkEnvelope(origin: .sender, connection: 0, frame: .hello(registrationID: core.configuration.registrationID)).encoded()
-        if !opener { try await host.send(hello, on: channel) }
+        let listenerFirst = !opener && !core.configuration.defects.contains(.listenerHelloWithheld)
+        if listenerFirst { try await host.send(hello, on: channel) }
         let named = OneShot<UInt64>()
         Task {
             var peer: UInt64?
@@ -82,7 +83,7 @@ public actor SparkChannelNode {
             await host.close(channel)
             throw LEHostError.channelRefused(spsm: Self.spsm, reason: "no Spark hello")
         }
-        if opener { try await host.send(hello, on: channel) }
+        if !listenerFirst { try await host.send(hello, on: channel) }
         let (wake, waker) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         guard channels[peer] == channel else { throw LEHostError.channelClosed(cid: channel.local.cid) }
         wakers[peer] = waker

@@ -364,10 +364,13 @@ enum SparkConnectionCases {
         return nil
     }
 
-    /// An offer is reported offered with its metadata, then available once set up, without
-    /// the application's help; the application's accept reaches the caller.
-    static let available = SparkCase("SPK/CONN/BV-01", brokenBy: [.setupNeverCompletes, .availableBeforeOffered, .calleeAcceptUnreported]) { stage in
-        try await stage.link(0)
+    /// The subject, listening, takes a tester's channel with its hello first; an offer on it is
+    /// reported offered with its metadata, then available once set up, without the
+    /// application's help; the application's accept reaches the caller.
+    static let available = SparkCase("SPK/CONN/BV-01", brokenBy: [.setupNeverCompletes, .availableBeforeOffered, .calleeAcceptUnreported,
+                                                                  .listenerHelloWithheld]) { stage in
+        // The subject listens here, as the section's title says; every other case has it open the channel.
+        try await stage.linkToSubject(0)
         let tester = stage.testers[0]
         let offered = try await tester.perform { try $0.startDataConnection(to: stage.subject.registrationID, metadata: "bv-01") }
         let theirs = stage.mirror(offered, peer: tester.registrationID)
@@ -382,7 +385,7 @@ enum SparkConnectionCases {
         _ = try await stage.expectTester(0, "dataConnectionAccepted") { $0 == .accepted(offered) ? true : nil }
         // "Once a connection is established the delegate will get dataConnectionAccepted": the callee's too.
         _ = try await stage.expectSubject("dataConnectionAccepted on its own side, as callee") { $0 == .accepted(theirs) ? true : nil }
-        return .pass("the offer was reported offered with its metadata, then available, and accepted on both sides")
+        return .pass("listening, the subject took the tester's channel and named itself; the offer was reported offered with its metadata, then available, and accepted on both sides")
     }
 
     /// The callee's accept gives the caller `dataConnectionAccepted`: the subject as caller

@@ -272,10 +272,12 @@ enum SparkFileCases {
     }
 
     /// A received file is complete only verified, then in the cache folder under its name, a
-    /// name of the wire's full 255 bytes too; one whose bytes disagree with its SHA-256 fails
+    /// name of the wire's full 255 bytes and an empty file too, its progress a fraction in
+    /// (0, 1] whenever reported; one whose bytes disagree with its SHA-256 fails
     /// with no file; one whose name is a path (`../`, written by the tester as its encoder never
     /// would) is refused, never written.
-    static let receivedFile = SparkCase("SPK/FILE/BV-04", brokenBy: [.digestUnchecked, .incomingFileProgressSilent, .fileNamePathTaken, .partialNamedAfterFile, .overlappingFilesShareHandle]) { stage in
+    static let receivedFile = SparkCase("SPK/FILE/BV-04", brokenBy: [.digestUnchecked, .incomingFileProgressSilent, .fileNamePathTaken, .partialNamedAfterFile, .overlappingFilesShareHandle,
+                                                                     .emptyFileNeverCreated]) { stage in
         let (theirs, out) = try await stage.subjectReceiving()
         let tester = stage.testers[0]
         // Files of the tester's numbering whose names are not one path component.
@@ -305,6 +307,19 @@ enum SparkFileCases {
             return .fail("a file with a name of \(longName.utf8.count) bytes, the wire's limit, was reported \(longFile), not complete under its name in \(cache)")
         }
         if let wrong = try await overlappingFiles(stage, theirs: theirs, out: out) { return .fail(wrong) }
+        // An empty file (the wire's size 0): stored, empty, under its name.
+        let emptyName = "bv-04-empty.bin"
+        _ = try await tester.perform { try $0.sendFile(try tester.placeFile([], named: emptyName), on: out) }
+        let empty = try await stage.expectSubject("the end of an empty file", within: SparkStage.transferTimeout, fileEnd(theirs, emptyName))
+        guard empty.transferComplete, empty.path == "\(cache)/\(emptyName)", try await stage.subject.readFile(at: "\(cache)/\(emptyName)") == [] else {
+            return .fail("an empty file was reported \(empty), not complete and empty under its name in \(cache)")
+        }
+        // Every report of a file not failed, the complete ones too, gives a fraction of it.
+        let outside = stage.subject.events.events.compactMap { event -> String? in
+            guard case .fileAvailable(theirs, let report) = event, report.error == nil, !(report.progress > 0 && report.progress <= 1) else { return nil }
+            return "\(report.name) \(report.progress)"
+        }
+        guard outside.isEmpty else { return .fail("incoming files were reported with progress outside (0, 1], not a fraction of the file: \(outside)") }
         // Refused in any form (ignored, or reported failed with no path), never stored.
         let taken = stage.subject.events.events.compactMap { event -> SparkFileData? in
             if case .fileAvailable(theirs, let file) = event, badNumbers.contains(file.transfer), file.transferComplete || file.path != nil { file } else { nil }
@@ -334,6 +349,6 @@ enum SparkFileCases {
         guard try await stage.subject.readFile(at: "\(cache)/bv-04-altered.bin") == nil else {
             return .fail("the unverified file was left under its name in the cache folder")
         }
-        return .pass("the verified file was in the cache folder once complete, a 255-byte name too, and two sent at once with their chunks interleaved each whole; one failing its SHA-256 was refused with no file, and names that are not one path component were refused")
+        return .pass("the verified file was in the cache folder once complete, a 255-byte name too, an empty one, and two sent at once with their chunks interleaved each whole, progress always in (0, 1]; one failing its SHA-256 was refused with no file, and names that are not one path component were refused")
     }
 }

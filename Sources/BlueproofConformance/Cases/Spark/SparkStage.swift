@@ -1,5 +1,6 @@
 import BlueproofAsync
 import BlueproofSpark
+import BlueproofWire
 import Foundation
 
 /// A Spark case's verdict reached mid-script: the subject broke the rule (`fail`) or nothing
@@ -74,6 +75,27 @@ final class SparkStage: Sendable {
         }
         guard peer == tester.registrationID else {
             throw StageFailure(.connection, "the subject's channel named peer \(String(peer, radix: 16)), not tester \(index + 1)")
+        }
+    }
+
+    /// The subject listens and tester `index` connects to it and opens the Spark channel, keys
+    /// exchanged both ways first ("Listening For Data Connections"). A subject that does not
+    /// take the channel, or whose hello does not name it, fails; a `sparkListen` it refuses or
+    /// cannot carry out is an unmet precondition.
+    func linkToSubject(_ index: Int) async throws {
+        let tester = testers[index]
+        try await subject.recordKey(tester.keyID, for: tester.registrationID)
+        await tester.perform { $0.recordKey(subject.keyID, for: subject.registrationID) }
+        let address: BDAddress
+        do { address = try await subject.listen() } catch {
+            throw StageFailure(.connection, "the subject could not listen for Spark channels: \(error)")
+        }
+        let peer: UInt64
+        do { peer = try await tester.link(to: address) } catch {
+            throw SparkVerdict.fail("listening at \(address), the subject did not take tester \(index + 1)'s LE connection and Spark channel with its hello first: \(error)")
+        }
+        guard peer == subject.registrationID else {
+            throw SparkVerdict.fail("the subject's hello named \(String(peer, radix: 16)), not its registration \(String(subject.registrationID, radix: 16))")
         }
     }
 

@@ -15,7 +15,7 @@ final class SparkTester: Sendable {
     let events = SparkEventLog()
     let cacheFolder: String
     let filesFolder: String
-    /// The LE connection the subject made to this tester, once made.
+    /// The LE connection between the subject and this tester, once made (by either).
     private let connection = HeldConnection()
     private let tasks: [Task<Void, Never>]
 
@@ -85,7 +85,16 @@ final class SparkTester: Sendable {
         return frame
     }
 
-    /// Drops the LE link the subject made to this tester.
+    /// Connects to the subject at `address` and opens the Spark channel, as a peer that found
+    /// a listener does; returns the registration id the subject's hello names. Errors are the
+    /// host's and the node's own (`LEHostError`, a `TimeoutError` naming the hello).
+    func link(to address: BDAddress) async throws -> UInt64 {
+        let made = try await host.connect(to: address, type: .publicDevice, timeout: .seconds(5))
+        connection.value.withLock { $0 = made }
+        return try await node.open(on: made)
+    }
+
+    /// Drops the LE link between the subject and this tester.
     func dropLink() async throws {
         guard let made = connection.value.withLock({ $0 }) else { throw StageFailure(.tester, "the subject's LE connection to the tester was never seen") }
         try await host.disconnect(made)
