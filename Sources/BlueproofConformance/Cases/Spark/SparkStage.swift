@@ -65,10 +65,7 @@ final class SparkStage: Sendable {
     /// both ways first ("Keys must be exchanged before a call can be placed").
     func link(_ index: Int, keys: Bool = true) async throws {
         let tester = testers[index]
-        if keys {
-            try await subject.recordKey(tester.keyID, for: tester.registrationID)
-            await tester.perform { $0.recordKey(subject.keyID, for: subject.registrationID) }
-        }
+        if keys { try await exchangeKeys(index) }
         let peer: UInt64
         do { peer = try await subject.link(to: tester.host.address) } catch {
             throw StageFailure(.connection, "the subject did not open its Spark channel to tester \(index + 1): \(error)")
@@ -83,20 +80,25 @@ final class SparkStage: Sendable {
     /// take the channel, or whose hello does not name it, fails; a `sparkListen` it refuses or
     /// cannot carry out is an unmet precondition.
     func linkToSubject(_ index: Int) async throws {
-        let tester = testers[index]
-        try await subject.recordKey(tester.keyID, for: tester.registrationID)
-        await tester.perform { $0.recordKey(subject.keyID, for: subject.registrationID) }
+        try await exchangeKeys(index)
         let address: BDAddress
         do { address = try await subject.listen() } catch {
             throw StageFailure(.connection, "the subject could not listen for Spark channels: \(error)")
         }
         let peer: UInt64
-        do { peer = try await tester.link(to: address) } catch {
+        do { peer = try await testers[index].link(to: address) } catch {
             throw SparkVerdict.fail("listening at \(address), the subject did not take tester \(index + 1)'s LE connection and Spark channel with its hello first: \(error)")
         }
         guard peer == subject.registrationID else {
             throw SparkVerdict.fail("the subject's hello named \(String(peer, radix: 16)), not its registration \(String(subject.registrationID, radix: 16))")
         }
+    }
+
+    /// The subject records tester `index`'s key and the tester the subject's.
+    private func exchangeKeys(_ index: Int) async throws {
+        let tester = testers[index]
+        try await subject.recordKey(tester.keyID, for: tester.registrationID)
+        await tester.perform { $0.recordKey(subject.keyID, for: subject.registrationID) }
     }
 
     /// The subject's view of a connection a tester names `id`, and the other way round.
