@@ -284,6 +284,11 @@ extension Integration {
                            y >= 21 { return 22 }
                         if x > 23,
                            y < 24 { return 25 }
+                        if x > 26 {
+                            return 27
+                        } else if defects.contains(.chained) && y == 28 {
+                            return 29
+                        }
                         return v || x > u ? w : 17
                     }
                 }
@@ -319,7 +324,11 @@ extension Integration {
             // a condition with no fault, keep all of theirs.
             #expect(!has("relational > -> >=", 12) && !has("relational >= -> >", 13) && !has("constant 22 -> 23", 13), "\(kept)")
             #expect(has("relational > -> >=", 14) && has("relational < -> <=", 15) && has("constant 25 -> 26", 15), "\(kept)")
-            #expect(has("constant 17 -> 18", 16), "\(kept)")
+            // Lines 16-20: an `else if` after the brace that closes the block before is judged
+            // as any condition: `y == 28` and its body wait on the fault, the `if` before does not.
+            #expect(has("relational > -> >=", 16) && has("constant 27 -> 28", 17), "\(kept)")
+            #expect(!has("relational == -> !=", 18) && !has("constant 28 -> 29", 18) && !has("constant 29 -> 30", 19), "\(kept)")
+            #expect(has("constant 17 -> 18", 21), "\(kept)")
         }
 
         @Test("mistakes are refused naming the file and the line: unmapped files, bad operators, reasonless equivalents")

@@ -236,6 +236,11 @@ def _expression_around(masked, start, end):
         elif char in _CLOSE:
             depth -= 1
     text = masked[low:high]
+    # A line that opens with the brace closing the block before (`} else if …`) starts after it.
+    stripped = text.lstrip()
+    if stripped.startswith("}"):
+        skip = len(text) - len(stripped) + 1
+        low, text = low + skip, text[skip:]
     return text, low, bool(_CONDITION.match(text)), None
 
 
