@@ -103,6 +103,8 @@ extension Integration {
             "overlappingFilesShareHandle": "of two files sent at once, their chunks interleaved",
             "listenerHelloWithheld": "did not take tester 1's LE connection and Spark channel with its hello first",
             "emptyFileNeverCreated": "an empty file was reported",
+            "cancelledProgressInBytes": "not fractions of its size in [0, 1] that never fall",
+            "emptySendDoneAtZero": "sending an empty file: the send ended with",
         ]
 
         /// How many variant runs go at once. One: the failing reasons are checked, and some race

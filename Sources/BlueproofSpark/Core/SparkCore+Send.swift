@@ -105,7 +105,8 @@ extension SparkCore {
             } else {
                 queue.bulk.removeFirst()
                 frame = .done(transfer: transfer.header.transfer)
-                events.append(.sendProgress(id, send: transfer.send, SparkProgress(fraction: 1, done: true)))
+                let fraction: Double = configuration.defects.contains(.emptySendDoneAtZero) && transfer.header.size == 0 ? 0 : 1
+                events.append(.sendProgress(id, send: transfer.send, SparkProgress(fraction: fraction, done: true)))
             }
             return try? envelope(id, frame).encoded()
         }

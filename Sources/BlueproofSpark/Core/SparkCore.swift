@@ -133,7 +133,9 @@ public struct SparkCore {
         for item in queue.bulk {
             if item.connection == id && matching(item) {
                 guard report else { continue }
-                events.append(.sendProgress(id, send: item.send, SparkProgress(fraction: item.fraction, done: false, error: error)))
+                var fraction = item.fraction
+                if configuration.defects.contains(.cancelledProgressInBytes), case .transfer(let transfer) = item { fraction = Double(transfer.offset) }
+                events.append(.sendProgress(id, send: item.send, SparkProgress(fraction: fraction, done: false, error: error)))
             } else {
                 kept.append(item)
             }

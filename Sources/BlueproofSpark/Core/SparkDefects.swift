@@ -1,9 +1,9 @@
 /// Deliberate faults for broken variants of the Spark reference (issue 17): each breaks one
 /// documented rule, where that rule is implemented, so a case can be shown to fail on it.
-/// Default: none.
+/// Default: none. 128 bits wide: one bit per variant.
 public struct SparkDefects: OptionSet, Hashable, Sendable {
-    public var rawValue: UInt64
-    public init(rawValue: UInt64) { self.rawValue = rawValue }
+    public var rawValue: UInt128
+    public init(rawValue: UInt128) { self.rawValue = rawValue }
 
     /// The caller takes a decline for an accept (SPK/CONN/BI-01).
     public static let declineTakenAsAccept = SparkDefects(rawValue: 1 << 0)
@@ -160,6 +160,12 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
     /// A received file's copy is created on its first chunk, so an empty file, which has none,
     /// is reported complete and never stored (SPK/FILE/BV-04).
     public static let emptyFileNeverCreated = SparkDefects(rawValue: 1 << 62)
+    /// A send cancelled by the end of its connection reports the bytes it had handed to the
+    /// link as its progress, not the fraction of its size (SPK/CONN/BI-01).
+    public static let cancelledProgressInBytes = SparkDefects(rawValue: 1 << 63)
+    /// An empty send's progress is 0 (nothing of nothing sent), its `done` included
+    /// (SPK/FILE/BV-03).
+    public static let emptySendDoneAtZero = SparkDefects(rawValue: 1 << 64)
 
     /// Every defect by name, for reports and the broken-variant table.
     public static let named: [(name: String, defect: SparkDefects)] = [
@@ -192,6 +198,7 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
         ("fileNamePathTaken", .fileNamePathTaken), ("partialNamedAfterFile", .partialNamedAfterFile),
         ("malformedOfferIgnored", .malformedOfferIgnored), ("overlappingFilesShareHandle", .overlappingFilesShareHandle),
         ("listenerHelloWithheld", .listenerHelloWithheld), ("emptyFileNeverCreated", .emptyFileNeverCreated),
+        ("cancelledProgressInBytes", .cancelledProgressInBytes), ("emptySendDoneAtZero", .emptySendDoneAtZero),
     ]
 
     /// The names of the defects in this set, in `named` order.

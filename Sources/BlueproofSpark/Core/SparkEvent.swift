@@ -139,10 +139,11 @@ public enum SparkEvent: Hashable, Sendable {
 }
 
 extension SparkProgress: CustomStringConvertible {
-    /// As a fail message quotes it: `done`, `failed: …`, `40% sent`, or `under way` (a stream send).
+    /// As a fail message quotes it: `done`, `done at 0% sent`, `failed: …`, `40% sent`, or
+    /// `under way` (a stream send); `done` names its fraction when it is not 1.
     public var description: String {
         if let error { return "failed: \(error)" }
-        if done { return "done" }
+        if done { return fraction.map { $0 == 1 ? "done" : "done at \(Int(($0 * 100).rounded()))% sent" } ?? "done" }
         return fraction.map { "\(Int(($0 * 100).rounded()))% sent" } ?? "under way"
     }
 }

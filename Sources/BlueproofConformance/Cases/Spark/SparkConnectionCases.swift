@@ -49,7 +49,7 @@ enum SparkConnectionCases {
     /// An accepted connection ended by either side ends on both, and a file coming in fails with
     /// it; an offer the subject withdraws before an answer ends at the callee; stray answers end
     /// nothing; sends queued at an end end with it.
-    static let declined = SparkCase("SPK/CONN/BI-01", brokenBy: [.declineTakenAsAccept, .endUnannounced, .endKeepsTransfers, .endKeepsSends, .cancelledSendsDelivered, .cancelledSendsFlushed, .strayDeclineEnds, .withdrawalDeclined]) { stage in
+    static let declined = SparkCase("SPK/CONN/BI-01", brokenBy: [.declineTakenAsAccept, .endUnannounced, .endKeepsTransfers, .endKeepsSends, .cancelledSendsDelivered, .cancelledSendsFlushed, .strayDeclineEnds, .withdrawalDeclined, .cancelledProgressInBytes]) { stage in
         try await stage.link(0)
         let tester = stage.testers[0]
         let (out, incoming) = try await stage.subjectOffers(0, metadata: "decline me")
@@ -99,7 +99,7 @@ enum SparkConnectionCases {
         if let wrong = try await withdrawnOffer(stage) { return .fail(wrong) }
         if let wrong = try await strayAnswers(stage) { return .fail(wrong) }
         if let wrong = try await endWithSendsQueued(stage) { return .fail(wrong) }
-        return .pass("a decline ended the connection on both sides, the subject calling and called, and a stray one ended nothing; so did an end from either side, an offer the subject withdrew before its answer, and the file coming in failed with it; sends still queued at an end each ended once, none completing after it nor reaching the peer")
+        return .pass("a decline ended the connection on both sides, the subject calling and called, and a stray one ended nothing; so did an end from either side, an offer the subject withdrew before its answer, and the file coming in failed with it; sends still queued at an end each ended once, none completing after it nor reaching the peer, blocks among them reporting fractions in [0, 1]")
     }
 
     /// The subject ends its own offer before the callee answers: `end` is the caller's to send
@@ -150,12 +150,15 @@ enum SparkConnectionCases {
         return nil
     }
 
-    /// The subject ends a connection with stream sends queued (its peer withholds credits, so
-    /// they stay queued): each send ends once, none completes after the end (what was still
-    /// pending is cancelled), the peer receives before the end no more than the sends reported
-    /// done and the one in flight, and nothing for the connection after it (watched until a
-    /// block sent on a new connection after the end arrived, and `stallLength` more, for a
-    /// stack that does not keep one queue per peer). Why not, or nil.
+    /// The subject ends a connection with sends queued (its peer withholds credits, so they
+    /// stay queued): a data block larger than the credits, cut part-way, stream sends, then an
+    /// empty data block. Each send ends once, none completes after the end (what was still
+    /// pending is cancelled), each block's progress stays a fraction of its size in [0, 1] that
+    /// never falls, its cancellation included, the peer receives before the end no more stream
+    /// bytes than the stream sends reported done and one in flight, and nothing for the
+    /// connection after it (watched until a block sent on a new connection after the end
+    /// arrived, and `stallLength` more, for a stack that does not keep one queue per peer).
+    /// Why not, or nil.
     static func endWithSendsQueued(_ stage: SparkStage) async throws -> String? {
         let tester = stage.testers[0]
         let ids = try await stage.testerCalls(0, metadata: "ended with sends queued")
@@ -163,16 +166,18 @@ enum SparkConnectionCases {
         try await tester.perform { try $0.setReceiveCallbacks(ids.tester, data: true, file: false) }
         let channel = try await stage.subject.createDataChannel(ids.subject, description: "ended with sends queued")
         let sendBytes = 64 << 10
-        var sends: [UInt64] = []
+        var sends: [UInt64] = [], blocks: [UInt64] = []
         let stall = try await stage.stall(0) {
+            blocks.append(try await stage.subject.send(sparkPattern(6 * sendBytes, seed: 19), description: "cut by the end", on: ids.subject))
             for index in 0..<6 { sends.append(try await stage.subject.send(sparkPattern(sendBytes, seed: UInt8(20 + index)), toChannel: channel, on: ids.subject)) }
+            blocks.append(try await stage.subject.send([], description: "empty, queued at the end", on: ids.subject))
         }
         guard stall == .creditsUsed else { throw StageFailure(.tester, "the subject's sends did not use up the credits it held (\(stall)): nothing stayed queued to end with") }
         try await stage.subject.end(ids.subject)
         _ = try await stage.expectSubject("the end of the connection it ended with sends queued", ending(ids.subject))
         try await tester.node.withholdCredits(false, from: stage.subject.registrationID)
         _ = try await stage.expectTester(0, "the end of the connection the subject ended with sends queued", ending(ids.tester))
-        if let send = try await stage.firstUnended(sends, on: ids.subject) {
+        if let send = try await stage.firstUnended(blocks + sends, on: ids.subject) {
             return "send \(send), queued when the subject ended its connection, never ended: neither done nor failed"
         }
         let records = stage.subject.events.records
@@ -180,21 +185,27 @@ enum SparkConnectionCases {
             return "the subject's end of its connection is no longer in its log"
         }
         var done = 0
-        for send in sends {
+        for send in blocks + sends {
             let ending = SparkStage.end(of: send, on: ids.subject)
             let ends = records.indices.filter { ending(records[$0].event) != nil }
             guard ends.count == 1 else { return "send \(send) ended \(ends.count) times around the end of its connection" }
             if ends[0] > endedAt, ending(records[ends[0]].event)?.done == true {
                 return "send \(send) completed after the subject ended its connection: its queued blocks still went out"
             }
-            if let end = ending(records[ends[0]].event), end.done, end.error == nil { done += 1 }
+            if sends.contains(send), let end = ending(records[ends[0]].event), end.done, end.error == nil { done += 1 }
+        }
+        for block in blocks {
+            let fractions = stage.subjectProgress(block, on: ids.subject).compactMap(\.fraction)
+            guard fractions.allSatisfy({ (0...1).contains($0) }), zip(fractions, fractions.dropFirst()).allSatisfy({ $0 <= $1 }) else {
+                return "data block send \(block), queued when the subject ended its connection, reported progress \(fractions), not fractions of its size in [0, 1] that never fall"
+            }
         }
         let seen = tester.events.events, subject = stage.subject.registrationID
         guard let testerEnd = seen.firstIndex(where: { if case .ended(ids.tester, _, _) = $0 { true } else { false } }) else {
             return "the tester's end of the connection is no longer in its log"
         }
         let received = seen[..<testerEnd].reduce(0) { sum, event in
-            if case let .dataAvailable(ids.tester, data) = event, data.id == channel { sum + data.data.count } else { sum }
+            if case let .dataAvailable(ids.tester, data) = event, data.kind == .stream, data.id == channel { sum + data.data.count } else { sum }
         }
         if received > (done + 1) * sendBytes {
             return "its peer received \(received) bytes of the connection's stream before the end, more than the \(done) send(s) reported done and the one in flight (\((done + 1) * sendBytes) bytes): sends reported cancelled went out anyway"

@@ -6,8 +6,8 @@ enum SparkFileCases {
     static let all: [SparkCase] = [vanishedSource, linkLost, beforeCallbacks, sendProgress, receiveData, fileName, receivedFile]
 
     /// What is wrong with a transfer's send progress, or nil: fractions strictly rising within
-    /// (0, 1], at least one short of 1, then `done` at 1 with no error.
-    static func progressFault(_ progress: [SparkProgress]) -> String? {
+    /// (0, 1], at least one short of 1 (none for an `empty` one), then `done` at 1 with no error.
+    static func progressFault(_ progress: [SparkProgress], empty: Bool = false) -> String? {
         guard let last = progress.last, last.done, last.error == nil, last.fraction == 1 else {
             return "the send ended with \(progress.last.map { "\($0)" } ?? "nothing"), not done at 1"
         }
@@ -19,7 +19,7 @@ enum SparkFileCases {
         guard zip(values, values.dropFirst()).allSatisfy({ $0 < $1 }), values.allSatisfy({ $0 > 0 && $0 <= 1 }) else {
             return "progress did not rise steadily: \(values)"
         }
-        guard values.contains(where: { $0 < 1 }) else { return "no progress before done (\(values))" }
+        guard empty || values.contains(where: { $0 < 1 }) else { return "no progress before done (\(values))" }
         return nil
     }
 
@@ -222,8 +222,9 @@ enum SparkFileCases {
         return .pass("\(before.count) rising progress report(s), then transferComplete holding the \(block.count) bytes")
     }
 
-    /// A file send names the file by its path's last component, reports progress and completes.
-    static let fileName = SparkCase("SPK/FILE/BV-03", brokenBy: [.fileNameFromFirstComponent, .doneReportedTwice]) { stage in
+    /// A file send names the file by its path's last component, reports progress and completes;
+    /// an empty file too (done at 1, every fraction in (0, 1]), arriving empty under its name.
+    static let fileName = SparkCase("SPK/FILE/BV-03", brokenBy: [.fileNameFromFirstComponent, .doneReportedTwice, .emptySendDoneAtZero]) { stage in
         let (out, incoming) = try await stage.subjectSending()
         let content = sparkPattern(200_000, seed: 8)
         let path = try await stage.subject.placeFile(content, at: "bv-03/nested/bv-03.bin")
@@ -237,7 +238,24 @@ enum SparkFileCases {
         guard file.transferComplete, let received = file.path,
               FileManager.default.contents(atPath: received).map(Array.init) == content else { return .fail("the file arrived as \(file)") }
         if let fault = progressFault(stage.subjectProgress(send, on: out)) { return .fail("once the file arrived: \(fault)") }
-        return .pass("the file arrived named bv-03.bin, whole, after rising progress and done")
+        if let fault = try await emptyFileSent(stage, out: out, incoming: incoming) { return .fail(fault) }
+        return .pass("the file arrived named bv-03.bin, whole, after rising progress and done; an empty file arrived empty after done at 1")
+    }
+
+    /// The subject sends an empty file: its progress ends done at 1 with every fraction in
+    /// (0, 1] (nothing is short of 1 when there is nothing to send), and it arrives complete and
+    /// empty under its name. Why not, or nil.
+    static func emptyFileSent(_ stage: SparkStage, out: SparkConnectionID, incoming: SparkConnectionID) async throws -> String? {
+        let path = try await stage.subject.placeFile([], at: "bv-03/empty.bin")
+        let send = try await stage.subject.sendFile(path, on: out)
+        let progress = try await stage.subjectSend(send, on: out)
+        if let fault = progressFault(progress, empty: true) { return "sending an empty file: \(fault)" }
+        let file = try await stage.expectTester(0, "the empty file's end", within: SparkStage.transferTimeout, fileEnd(incoming, "empty.bin"))
+        guard file.transferComplete, let received = file.path, FileManager.default.contents(atPath: received)?.isEmpty == true else {
+            return "the empty file from \(path) arrived as \(file), not complete and empty under its name"
+        }
+        if let fault = progressFault(stage.subjectProgress(send, on: out), empty: true) { return "once the empty file arrived: \(fault)" }
+        return nil
     }
 
     /// `frame`, a `transferHeader` encoded with the one-byte name `x` (its last field), named
