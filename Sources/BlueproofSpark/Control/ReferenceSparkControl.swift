@@ -52,9 +52,7 @@ public final class ReferenceSparkControl: SparkControl {
     public func recordKey(_ key: [UInt8], for peer: UInt64) async throws { await node.perform { $0.recordKey(key, for: peer) } }
 
     public func link(to address: BDAddress) async throws -> UInt64 {
-        let connection = try await host.connect(to: address, type: .publicDevice, timeout: .seconds(5))
-        links.withLock { $0.append(connection) }
-        return try await node.open(on: connection)
+        try await node.connectAndOpen(to: address) { connection in links.withLock { $0.append(connection) } }
     }
 
     /// As `blueproof spark listen`: the node takes channels, the host advertises the listener's

@@ -51,6 +51,15 @@ public actor SparkChannelNode {
         return try await attach(channel, opener: true)
     }
 
+    /// Connects to the listener at `address` over LE (5 s to connect) and opens the Spark channel
+    /// on that link, as a peer that found a listener does; `made` sees the connection before
+    /// the channel opens. Returns the registration id the listener's `hello` names.
+    public func connectAndOpen(to address: BDAddress, made: @Sendable (LEConnection) -> Void = { _ in }) async throws -> UInt64 {
+        let connection = try await host.connect(to: address, type: .publicDevice, timeout: .seconds(5))
+        made(connection)
+        return try await open(on: connection)
+    }
+
     /// Runs `body` on the core, then publishes its events and wakes the senders with frames waiting.
     public func perform<T: Sendable>(_ body: (inout SparkCore) throws -> T) rethrows -> T {
         defer { flush() }

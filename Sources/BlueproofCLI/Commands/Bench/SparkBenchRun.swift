@@ -79,8 +79,7 @@ struct SparkBenchRun {
                                  expected: String) async throws -> OurTransferRun {
         await nodes[1].listen()
         try await hosts[1].startAdvertising(LEAdvertisingParameters(data: try SparkAdvertisement.data(registrationID: receiver)))
-        let link = try await hosts[0].connect(to: hosts[1].address, type: .publicDevice, timeout: .seconds(5))
-        _ = try await nodes[0].open(on: link)
+        _ = try await nodes[0].connectAndOpen(to: hosts[1].address)
         let offered = try await nodes[0].perform { try $0.startDataConnection(to: receiver) }
         let incoming = SparkConnectionID(peer: sender, number: offered.number, outgoing: false)
         _ = try await logs[1].first("the offer available", within: .seconds(10)) { $0 == .available(incoming) ? true : nil }

@@ -89,9 +89,8 @@ final class SparkTester: Sendable {
     /// a listener does; returns the registration id the subject's hello names. Errors are the
     /// host's and the node's own (`LEHostError`, a `TimeoutError` naming the hello).
     func link(to address: BDAddress) async throws -> UInt64 {
-        let made = try await host.connect(to: address, type: .publicDevice, timeout: .seconds(5))
-        connection.value.withLock { $0 = made }
-        return try await node.open(on: made)
+        let held = connection
+        return try await node.connectAndOpen(to: address) { made in held.value.withLock { $0 = made } }
     }
 
     /// Drops the LE link between the subject and this tester.
