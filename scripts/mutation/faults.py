@@ -48,14 +48,15 @@ def _closer(text, index):
 
 
 def _top_level_splits(text, separators):
-    """The offsets in `text` where one of `separators` starts outside every bracket."""
+    """The offsets in `text` where one of `separators` starts outside every bracket. A closer
+    with no opener in `text` (the `}` of `} else if …`) leaves the top level where it was."""
     depth, found, position = 0, [], 0
     while position < len(text):
         char = text[position]
         if char in _OPEN:
             depth += 1
         elif char in _CLOSE:
-            depth -= 1
+            depth = max(0, depth - 1)
         elif depth == 0:
             for separator in separators:
                 if text.startswith(separator, position):
@@ -129,17 +130,21 @@ def _unwrapped(text):
     return stripped
 
 
+def _clauses(text):
+    """`text` unwrapped, and its `||` disjuncts, each as its unwrapped `&&` conjuncts."""
+    text = _unwrapped(text)
+    return text, [[_unwrapped(text[a:b][c:d]) for c, d in _pieces(text[a:b], (" && ",))] for a, b in _pieces(text, (" || ",))]
+
+
 def _needs_fault(text):
     """The fault name when `text` is false unless a fault is on: a fault term, or an `&&` chain
     with such an operand, or an `||` of such operands only (no ternary)."""
-    text = _unwrapped(text)
+    text, clauses = _clauses(text)
     if _top_level_splits(text, (" ? ",)):
         return None
     found = None
-    for a, b in _pieces(text, (" || ",)):
-        disjunct = text[a:b]
-        conjuncts = [_unwrapped(disjunct[c:d]) for c, d in _pieces(disjunct, (" && ",))]
-        fault = next((f for f in (_fault_term(c) or (_needs_fault(c) if c != disjunct else None) for c in conjuncts) if f), None)
+    for conjuncts in clauses:
+        fault = next((f for f in (_fault_term(c) or (_needs_fault(c) if c != text else None) for c in conjuncts) if f), None)
         if not fault:
             return None
         found = found or fault
@@ -149,9 +154,8 @@ def _needs_fault(text):
 def _only_faults(text):
     """The first fault name when `text` joins fault terms only, with `||` and `&&`: false on
     the reference whatever its operators are."""
-    text = _unwrapped(text)
-    leaves = [_unwrapped(text[a:b][c:d]) for a, b in _pieces(text, (" || ",)) for c, d in _pieces(text[a:b], (" && ",))]
-    faults = [_fault_term(leaf) or (_only_faults(leaf) if leaf != text else None) for leaf in leaves]
+    text, clauses = _clauses(text)
+    faults = [_fault_term(leaf) or (_only_faults(leaf) if leaf != text else None) for conjuncts in clauses for leaf in conjuncts]
     return faults[0] if faults and all(faults) else None
 
 
@@ -236,11 +240,6 @@ def _expression_around(masked, start, end):
         elif char in _CLOSE:
             depth -= 1
     text = masked[low:high]
-    # A line that opens with the brace closing the block before (`} else if …`) starts after it.
-    stripped = text.lstrip()
-    if stripped.startswith("}"):
-        skip = len(text) - len(stripped) + 1
-        low, text = low + skip, text[skip:]
     return text, low, bool(_CONDITION.match(text)), None
 
 
