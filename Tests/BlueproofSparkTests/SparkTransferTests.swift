@@ -152,7 +152,9 @@ struct SparkTransferTests {
         guard case .fileAvailable(incoming, let file) = net.take(Self.b).last else { Issue.record("no file event"); return }
         #expect(file.error == .digestMismatch && file.path == nil && !file.transferComplete)
         #expect(net.files[Self.b]?.committed.isEmpty == true && net.files[Self.b]?.partialCount == 0)
-        #expect(net.take(Self.a).last == .sendProgress(out, send: send, SparkProgress(fraction: 1, done: true)))
+        // The refusal comes after the send was done, so the sender, holding no such send, reports it ignored.
+        let sender = net.take(Self.a)
+        #expect(sender.suffix(2) == [.sendProgress(out, send: send, SparkProgress(fraction: 1, done: true)), .ignored(peer: Self.b, .unknownTransfer(out, 2))])
         let refusal = try SparkEnvelope(origin: .receiver, connection: out.number, frame: .error(transfer: 2, failure: .refused)).encoded()
         #expect(net.wire.contains { $0.from == Self.b && $0.bytes == refusal })
     }

@@ -105,6 +105,8 @@ extension Integration {
             "emptyFileNeverCreated": "an empty file was reported",
             "cancelledProgressInBytes": "not fractions of its size in [0, 1] that never fall",
             "emptySendDoneAtZero": "sending an empty file: the send ended with",
+            "refusedTransferKept": "not failed once with no file",
+            "refusalUnsent": "the sender was never told",
         ]
 
         /// How many variant runs go at once. One: the failing reasons are checked, and some race

@@ -101,9 +101,11 @@ extension SparkCore {
             if let transfer = connections[id]?.incoming.removeValue(forKey: number) {
                 failIncoming(transfer, on: id, error: .remote(failure))
             } else {
-                cancelSends(on: id, matching: { item in
+                let cancelled = cancelSends(on: id, matching: { item in
                     if case .transfer(let outgoing) = item { outgoing.header.transfer == number } else { false }
                 }, error: .remote(failure))
+                // Naming neither (a send already done, or frames the peer wrote by hand): nothing changes.
+                if cancelled == 0 { events.append(.ignored(peer: id.peer, .unknownTransfer(id, number))) }
             }
         default:
             break
@@ -139,8 +141,8 @@ extension SparkCore {
     /// Fails an incoming transfer this side refuses, and tells the sender.
     private mutating func failAndRefuse(_ transfer: IncomingTransfer, on id: SparkConnectionID, error: SparkTransferError,
                                         failure: SparkTransferFailure = .refused, removed: Bool = false) {
-        if !removed { connections[id]?.incoming[transfer.header.transfer] = nil }
-        sendControl(id, .error(transfer: transfer.header.transfer, failure: failure))
+        if !removed && !configuration.defects.contains(.refusedTransferKept) { connections[id]?.incoming[transfer.header.transfer] = nil }
+        if !configuration.defects.contains(.refusalUnsent) { sendControl(id, .error(transfer: transfer.header.transfer, failure: failure)) }
         failIncoming(transfer, on: id, error: error)
     }
 

@@ -126,9 +126,10 @@ public struct SparkCore {
     }
 
     /// Removes queued sends of `id` that `matching` selects, each reported failed with `error`
-    /// (unless `report` is false, for broken variants).
-    mutating func cancelSends(on id: SparkConnectionID, matching: (OutgoingItem) -> Bool, error: SparkTransferError, report: Bool = true) {
-        guard var queue = queues[id.peer] else { return }
+    /// (unless `report` is false, for broken variants); returns how many it removed.
+    @discardableResult
+    mutating func cancelSends(on id: SparkConnectionID, matching: (OutgoingItem) -> Bool, error: SparkTransferError, report: Bool = true) -> Int {
+        guard var queue = queues[id.peer] else { return 0 }
         var kept: [OutgoingItem] = []
         for item in queue.bulk {
             if item.connection == id && matching(item) {
@@ -140,8 +141,10 @@ public struct SparkCore {
                 kept.append(item)
             }
         }
+        let removed = queue.bulk.count - kept.count
         queue.bulk = kept
         queues[id.peer] = queue
+        return removed
     }
 }
 

@@ -166,6 +166,12 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
     /// An empty send's progress is 0 (nothing of nothing sent), its `done` included
     /// (SPK/FILE/BV-03).
     public static let emptySendDoneAtZero = SparkDefects(rawValue: 1 << 64)
+    /// A transfer refused as it arrives (a chunk past its declared size) is kept, so the
+    /// frames that follow for it are taken again and it fails more than once (SPK/FILE/BV-04).
+    public static let refusedTransferKept = SparkDefects(rawValue: 1 << 65)
+    /// A transfer refused as it arrives fails on the receiver's side only: no `error` frame
+    /// tells its sender (SPK/FILE/BV-04).
+    public static let refusalUnsent = SparkDefects(rawValue: 1 << 66)
 
     /// Every defect by name, for reports and the broken-variant table.
     public static let named: [(name: String, defect: SparkDefects)] = [
@@ -199,6 +205,7 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
         ("malformedOfferIgnored", .malformedOfferIgnored), ("overlappingFilesShareHandle", .overlappingFilesShareHandle),
         ("listenerHelloWithheld", .listenerHelloWithheld), ("emptyFileNeverCreated", .emptyFileNeverCreated),
         ("cancelledProgressInBytes", .cancelledProgressInBytes), ("emptySendDoneAtZero", .emptySendDoneAtZero),
+        ("refusedTransferKept", .refusedTransferKept), ("refusalUnsent", .refusalUnsent),
     ]
 
     /// The names of the defects in this set, in `named` order.

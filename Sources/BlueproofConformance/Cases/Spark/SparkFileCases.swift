@@ -295,7 +295,7 @@ enum SparkFileCases {
     /// with no file; one whose name is a path (`../`, written by the tester as its encoder never
     /// would) is refused, never written.
     static let receivedFile = SparkCase("SPK/FILE/BV-04", brokenBy: [.digestUnchecked, .incomingFileProgressSilent, .fileNamePathTaken, .partialNamedAfterFile, .overlappingFilesShareHandle,
-                                                                     .emptyFileNeverCreated]) { stage in
+                                                                     .emptyFileNeverCreated, .refusedTransferKept, .refusalUnsent]) { stage in
         let (theirs, out) = try await stage.subjectReceiving()
         let tester = stage.testers[0]
         // Files of the tester's numbering whose names are not one path component.
@@ -367,6 +367,42 @@ enum SparkFileCases {
         guard try await stage.subject.readFile(at: "\(cache)/bv-04-altered.bin") == nil else {
             return .fail("the unverified file was left under its name in the cache folder")
         }
-        return .pass("the verified file was in the cache folder once complete, a 255-byte name too, an empty one, and two sent at once with their chunks interleaved each whole, progress always in (0, 1]; one failing its SHA-256 was refused with no file, and names that are not one path component were refused")
+        if let wrong = try await overlongFile(stage, theirs: theirs, out: out) { return .fail(wrong) }
+        return .pass("the verified file was in the cache folder once complete, a 255-byte name too, an empty one, and two sent at once with their chunks interleaved each whole, progress always in (0, 1]; one failing its SHA-256 was refused with no file, one longer than its header said failed once, and names that are not one path component were refused")
+    }
+
+    /// A file whose chunks carry more bytes than its header declares fails, once, with no file
+    /// (docs/spark-wire.md, "Exchange", data and files: the size is checked as chunks arrive): the refused
+    /// transfer is forgotten, so what the tester writes for it after the excess (a chunk that
+    /// would fit what was left, then `done`) ends nothing again; an `error` frame for it tells
+    /// the sender. A file the tester sends next marks the end of those frames (the subject's
+    /// events come in order). Why not, or nil.
+    static func overlongFile(_ stage: SparkStage, theirs: SparkConnectionID, out: SparkConnectionID) async throws -> String? {
+        let name = "bv-04-overlong.bin", content = sparkPattern(3000, seed: 22)
+        let number: UInt32 = theirs.outgoing ? 1201 : 1202  // the tester's numbering
+        let header = SparkTransferHeader(transfer: number, kind: .file, size: UInt64(content.count), sha256: SparkDigest.sha256(of: content), name: name)
+        try await stage.testers[0].write([
+            .transferHeader(header), .chunk(transfer: number, bytes: Array(content[..<2000])),
+            .chunk(transfer: number, bytes: Array(content[1000...])),  // 2000 bytes where 1000 are left
+            .chunk(transfer: number, bytes: Array(content[2000...])), .done(transfer: number),
+        ], on: out)
+        let marker = "bv-04-after-overlong.bin"
+        _ = try await stage.testers[0].perform { try $0.sendFile(try stage.testers[0].placeFile([0x4D], named: marker), on: out) }
+        _ = try await stage.expectSubject("the end of the file sent after one longer than its header said", within: SparkStage.transferTimeout, fileEnd(theirs, marker))
+        let ends = stage.subject.events.events.compactMap { event -> SparkFileData? in
+            if case .fileAvailable(theirs, let file) = event, file.transfer == number, file.transferComplete || file.error != nil { file } else { nil }
+        }
+        guard ends.count == 1, let end = ends.first, !end.transferComplete, end.path == nil else {
+            return "a file with 4000 bytes in its chunks where its header said 3000, and frames for it after the excess, was reported \(ends.count) time(s) at its end: \(ends), not failed once with no file"
+        }
+        guard try await stage.subject.readFile(at: "\(stage.subject.cacheFolder)/\(name)") == nil else {
+            return "a file longer than its header said was left under its name in the cache folder"
+        }
+        // The refusal's `error` frame reaches the tester, whose core holds no such send (it wrote the frames by hand).
+        let subject = stage.subject.registrationID
+        _ = try await stage.expectTester(0, "an error frame for the file longer than its header said, which failed at the subject (the sender was never told)") {
+            $0 == .ignored(peer: subject, .unknownTransfer(out, number)) ? true : nil
+        }
+        return nil
     }
 }
