@@ -293,12 +293,17 @@ extension Integration {
             let placed = try await subject.placeFile(Array(repeating: 7, count: 700_000), at: "pieces/a.bin")
             #expect(try await subject.readFile(at: placed) == Array(repeating: 7, count: 700_000))
             for path in [outside, "\(subject.cacheFolder)/../../\(outside)"] {
-                for attempt in [{ _ = try await subject.readFile(at: path) }, { try await subject.removeFile(at: path) }] as [@Sendable () async throws -> Void] {
+                // sendFile is refused for the path before its connection is looked up, so any id does.
+                let anyConnection = SparkConnectionID(peer: 1, number: 1, outgoing: true)
+                for attempt in [{ _ = try await subject.readFile(at: path) }, { try await subject.removeFile(at: path) },
+                                { _ = try await subject.sendFile(path, on: anyConnection) }] as [@Sendable () async throws -> Void] {
                     do {
                         try await attempt()
                         Issue.record("\(path) outside the subject's folder was reached")
                     } catch let error as TransmitterError {
                         #expect(error.name == "sparkFailure" && error.detail?.contains("not inside the subject's folder") == true, "\(error)")
+                    } catch {
+                        Issue.record("\(path) outside the subject's folder was refused as \(error), not as outside it")
                     }
                 }
             }
