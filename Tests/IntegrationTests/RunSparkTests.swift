@@ -107,6 +107,7 @@ extension Integration {
             "emptySendDoneAtZero": "sending an empty file: the send ended with",
             "refusedTransferKept": "not failed once with no file",
             "refusalUnsent": "the sender was never told",
+            "remoteErrorCancelsAll": "the data block queued behind one its receiver refused ended",
         ]
 
         /// How many variant runs go at once. One: the failing reasons are checked, and some race

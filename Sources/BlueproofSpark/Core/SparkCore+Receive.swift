@@ -101,8 +101,9 @@ extension SparkCore {
             if let transfer = connections[id]?.incoming.removeValue(forKey: number) {
                 failIncoming(transfer, on: id, error: .remote(failure))
             } else {
+                let all = configuration.defects.contains(.remoteErrorCancelsAll)
                 let cancelled = cancelSends(on: id, matching: { item in
-                    if case .transfer(let outgoing) = item { outgoing.header.transfer == number } else { false }
+                    if case .transfer(let outgoing) = item { outgoing.header.transfer == number || all } else { false }
                 }, error: .remote(failure))
                 // Naming neither (a send already done, or frames the peer wrote by hand): nothing changes.
                 if cancelled == 0 { events.append(.ignored(peer: id.peer, .unknownTransfer(id, number))) }

@@ -172,6 +172,9 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
     /// A transfer refused as it arrives fails on the receiver's side only: no `error` frame
     /// tells its sender (SPK/FILE/BV-04).
     public static let refusalUnsent = SparkDefects(rawValue: 1 << 66)
+    /// An `error` frame from the receiver fails every data block and file queued on the
+    /// connection, not only the one it names (SPK/FILE/BI-01).
+    public static let remoteErrorCancelsAll = SparkDefects(rawValue: 1 << 67)
 
     /// Every defect by name, for reports and the broken-variant table.
     public static let named: [(name: String, defect: SparkDefects)] = [
@@ -206,6 +209,7 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
         ("listenerHelloWithheld", .listenerHelloWithheld), ("emptyFileNeverCreated", .emptyFileNeverCreated),
         ("cancelledProgressInBytes", .cancelledProgressInBytes), ("emptySendDoneAtZero", .emptySendDoneAtZero),
         ("refusedTransferKept", .refusedTransferKept), ("refusalUnsent", .refusalUnsent),
+        ("remoteErrorCancelsAll", .remoteErrorCancelsAll),
     ]
 
     /// The names of the defects in this set, in `named` order.

@@ -62,6 +62,18 @@ public enum SparkTransferFailure: UInt8, Hashable, Sendable, CaseIterable {
     case refused = 4
 }
 
+extension SparkTransferFailure: CustomDebugStringConvertible {
+    /// The case's name, as a fail message quotes an error that carries it (`remote(refused)`).
+    public var debugDescription: String {
+        switch self {
+        case .sourceUnavailable: "sourceUnavailable"
+        case .cancelled: "cancelled"
+        case .storageFailed: "storageFailed"
+        case .refused: "refused"
+        }
+    }
+}
+
 /// The header of a data block or file transfer: everything the receiver checks the bytes against.
 public struct SparkTransferHeader: Hashable, Sendable {
     public var transfer: UInt32

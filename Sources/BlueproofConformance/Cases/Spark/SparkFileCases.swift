@@ -37,8 +37,8 @@ enum SparkFileCases {
 
     /// A file removed from its path mid-send fails the transfer on both sides: the sender's
     /// progress ends with the error, the receiver gets the error and no file; with the subject
-    /// receiving too.
-    static let vanishedSource = SparkCase("SPK/FILE/BI-01", brokenBy: [.vanishedFileEndsAsDone, .remoteErrorIgnored]) { stage in
+    /// receiving too. A receiver's refusal fails the one send it names.
+    static let vanishedSource = SparkCase("SPK/FILE/BI-01", brokenBy: [.vanishedFileEndsAsDone, .remoteErrorIgnored, .remoteErrorCancelsAll]) { stage in
         let (out, incoming) = try await stage.subjectSending()
         // Receiving: the sender's file vanishes; the subject reports the sender's failure and keeps no file.
         try await stage.subject.setReceiveCallbacks(out, data: true, file: true)
@@ -52,6 +52,7 @@ enum SparkFileCases {
         guard try await stage.subject.readFile(at: "\(stage.subject.cacheFolder)/vanishing-there.bin") == nil else {
             return .fail("a file whose sender lost it mid-send was left in the cache folder")
         }
+        if let wrong = try await refusedByReceiver(stage, out: out, incoming: incoming) { return .fail(wrong) }
         let path = try await stage.subject.placeFile(sparkPattern(1 << 20), at: "bi-01/vanishing.bin")
         let send = try await stage.subject.sendFile(path, on: out)
         try await stage.subject.removeFile(at: path)
@@ -77,6 +78,47 @@ enum SparkFileCases {
             return .fail("the receiver of a file that vanished mid-send got \(atTester)")
         }
         return .pass("the file removed mid-send failed the transfer: sourceUnavailable at the sender, the error and no file at the receiver, the subject sending and receiving")
+    }
+
+    /// The receiver refuses the first of two data blocks the subject sends, with an `error`
+    /// frame naming it once its first chunk arrived (docs/spark-wire.md, "Exchange"): that send
+    /// ends failed by its peer as refused, and the block queued behind it still completes and
+    /// arrives whole. The tester withholds credits until the first send's end, so the refusal
+    /// finds it still queued. Why not, or nil.
+    static func refusedByReceiver(_ stage: SparkStage, out: SparkConnectionID, incoming: SparkConnectionID) async throws -> String? {
+        let refused = "bi-01 refused by its receiver", kept = "bi-01 queued behind the refused", second = sparkPattern(1000, seed: 24)
+        var sends: [UInt64] = []
+        let stall = try await stage.stall(0) {
+            sends.append(try await stage.subject.send(sparkPattern(512 << 10, seed: 23), description: refused, on: out))
+            sends.append(try await stage.subject.send(second, description: kept, on: out))
+        }
+        guard stall == .creditsUsed else { throw StageFailure(.tester, "the subject's two data blocks did not use up the credits it held (\(stall)): the refusal could not find the first queued") }
+        let chunk: @Sendable (SparkEvent) -> UInt32? = { event in
+            if case .dataAvailable(incoming, let data) = event, data.kind == .data, data.description == refused { data.id } else { nil }
+        }
+        // Withheld credits can cut the first chunk part-way: the tester lends one grant at a time
+        // until a whole chunk arrived (a grant too many only sends more of the 512 KiB).
+        var number = try? await stage.testers[0].events.first("a chunk of the data block it refuses", within: .seconds(1), chunk), lent = 0
+        while number == nil, lent < 32, try await stage.lend(0) == .creditsUsed {
+            lent += 1
+            number = try? await stage.testers[0].events.first("a chunk of the data block it refuses", within: .seconds(1), chunk)
+        }
+        let transfer: UInt32
+        if let number { transfer = number } else { transfer = try await stage.expectTester(0, "a whole chunk of the data block it then refuses (credits lent \(lent) times)", chunk) }
+        try await stage.testers[0].write([.error(transfer: transfer, failure: .refused)], on: incoming)
+        let end = try await stage.expectSubject("end of the data block its receiver refused", SparkStage.end(of: sends[0], on: out))
+        try await stage.testers[0].node.withholdCredits(false, from: stage.subject.registrationID)
+        guard end.error == .remote(.refused) else {
+            return "a data block its receiver refused (an error frame naming it, sent while it was queued) ended \(end), not failed by its peer as refused"
+        }
+        guard let last = try await stage.subjectSend(sends[1], on: out).last, last.done, last.error == nil else {
+            return "the data block queued behind one its receiver refused ended \(stage.subjectProgress(sends[1], on: out).last.map { "\($0)" } ?? "nothing"), not done"
+        }
+        let arrived = try await stage.expectTester(0, "the data block queued behind the refused one", within: SparkStage.transferTimeout) { event -> [UInt8]? in
+            if case .dataAvailable(incoming, let data) = event, data.description == kept, data.transferComplete || data.error != nil { data.data } else { nil }
+        }
+        guard arrived == second else { return "the data block queued behind one its receiver refused arrived as \(arrived.count) bytes, not the \(second.count) sent" }
+        return nil
     }
 
     /// An incoming file cut by a lost link is reported failed with no file, and none is left

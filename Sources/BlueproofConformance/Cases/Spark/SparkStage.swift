@@ -199,6 +199,17 @@ final class SparkStage: Sendable {
         }
     }
 
+    /// Tester `index` returns the credits the subject used while they were withheld, withholds
+    /// them again and waits as ``stall(_:_:)`` does: one grant, for a fault that needs the
+    /// subject to move a little further.
+    func lend(_ index: Int) async throws -> Stall {
+        let node = testers[index].node, peer = subject.registrationID
+        return try await stall(index) {
+            try await node.withholdCredits(false, from: peer)
+            try await node.withholdCredits(true, from: peer)
+        }
+    }
+
     /// The progress events of the subject's send `send`, up to and including its last (done or
     /// failed); a send that never ends within `limit` is the subject's failure.
     func subjectSend(_ send: UInt64, on id: SparkConnectionID, within limit: Duration = transferTimeout) async throws -> [SparkProgress] {
