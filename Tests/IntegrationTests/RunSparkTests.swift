@@ -108,6 +108,7 @@ extension Integration {
             "refusedTransferKept": "not failed once with no file",
             "refusalUnsent": "the sender was never told",
             "remoteErrorCancelsAll": "the data block queued behind one its receiver refused ended",
+            "refusedSendGoesOn": "was reported failed but still sent",
         ]
 
         /// How many variant runs go at once. One: the failing reasons are checked, and some race

@@ -101,6 +101,11 @@ extension SparkCore {
             if let transfer = connections[id]?.incoming.removeValue(forKey: number) {
                 failIncoming(transfer, on: id, error: .remote(failure))
             } else {
+                if configuration.defects.contains(.refusedSendGoesOn), let refused = queues[id.peer]?.bulk.first(where: { item in
+                    if case .transfer(let outgoing) = item { outgoing.connection == id && outgoing.header.transfer == number } else { false }
+                }) {
+                    return events.append(.sendProgress(id, send: refused.send, SparkProgress(fraction: refused.fraction, done: false, error: .remote(failure))))
+                }
                 let all = configuration.defects.contains(.remoteErrorCancelsAll)
                 let cancelled = cancelSends(on: id, matching: { item in
                     if case .transfer(let outgoing) = item { outgoing.header.transfer == number || all } else { false }

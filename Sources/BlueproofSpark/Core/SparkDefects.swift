@@ -175,6 +175,9 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
     /// An `error` frame from the receiver fails every data block and file queued on the
     /// connection, not only the one it names (SPK/FILE/BI-01).
     public static let remoteErrorCancelsAll = SparkDefects(rawValue: 1 << 67)
+    /// A send its receiver refused is reported failed but goes on: its chunks and `done` still
+    /// go out (SPK/FILE/BI-01).
+    public static let refusedSendGoesOn = SparkDefects(rawValue: 1 << 68)
 
     /// Every defect by name, for reports and the broken-variant table.
     public static let named: [(name: String, defect: SparkDefects)] = [
@@ -209,7 +212,7 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
         ("listenerHelloWithheld", .listenerHelloWithheld), ("emptyFileNeverCreated", .emptyFileNeverCreated),
         ("cancelledProgressInBytes", .cancelledProgressInBytes), ("emptySendDoneAtZero", .emptySendDoneAtZero),
         ("refusedTransferKept", .refusedTransferKept), ("refusalUnsent", .refusalUnsent),
-        ("remoteErrorCancelsAll", .remoteErrorCancelsAll),
+        ("remoteErrorCancelsAll", .remoteErrorCancelsAll), ("refusedSendGoesOn", .refusedSendGoesOn),
     ]
 
     /// The names of the defects in this set, in `named` order.

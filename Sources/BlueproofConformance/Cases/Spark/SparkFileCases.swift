@@ -38,7 +38,7 @@ enum SparkFileCases {
     /// A file removed from its path mid-send fails the transfer on both sides: the sender's
     /// progress ends with the error, the receiver gets the error and no file; with the subject
     /// receiving too. A receiver's refusal fails the one send it names.
-    static let vanishedSource = SparkCase("SPK/FILE/BI-01", brokenBy: [.vanishedFileEndsAsDone, .remoteErrorIgnored, .remoteErrorCancelsAll]) { stage in
+    static let vanishedSource = SparkCase("SPK/FILE/BI-01", brokenBy: [.vanishedFileEndsAsDone, .remoteErrorIgnored, .remoteErrorCancelsAll, .refusedSendGoesOn]) { stage in
         let (out, incoming) = try await stage.subjectSending()
         // Receiving: the sender's file vanishes; the subject reports the sender's failure and keeps no file.
         try await stage.subject.setReceiveCallbacks(out, data: true, file: true)
@@ -82,8 +82,8 @@ enum SparkFileCases {
 
     /// The receiver refuses the first of two data blocks the subject sends, with an `error`
     /// frame naming it once its first chunk arrived (docs/spark-wire.md, "Exchange"): that send
-    /// ends failed by its peer as refused, and the block queued behind it still completes and
-    /// arrives whole. The tester withholds credits until the first send's end, so the refusal
+    /// ends failed by its peer as refused and stops (its `done` never arrives), and the block
+    /// queued behind it still completes and arrives whole. The tester withholds credits until the first send's end, so the refusal
     /// finds it still queued. Why not, or nil.
     static func refusedByReceiver(_ stage: SparkStage, out: SparkConnectionID, incoming: SparkConnectionID) async throws -> String? {
         let refused = "bi-01 refused by its receiver", kept = "bi-01 queued behind the refused", second = sparkPattern(1000, seed: 24)
@@ -118,6 +118,11 @@ enum SparkFileCases {
             if case .dataAvailable(incoming, let data) = event, data.description == kept, data.transferComplete || data.error != nil { data.data } else { nil }
         }
         guard arrived == second else { return "the data block queued behind one its receiver refused arrived as \(arrived.count) bytes, not the \(second.count) sent" }
+        // Sent in queue order, the refused block would have arrived whole before the one behind it.
+        let whole = stage.testers[0].events.events.contains { event in
+            if case .dataAvailable(incoming, let data) = event, data.description == refused, data.transferComplete { true } else { false }
+        }
+        guard !whole else { return "the data block its receiver refused was reported failed but still sent: it arrived whole, done frame and all" }
         return nil
     }
 
