@@ -107,7 +107,7 @@ extension Integration {
             "emptySendDoneAtZero": "sending an empty file: the send ended with",
             "refusedTransferKept": "not failed once with no file",
             "refusalUnsent": "the sender was never told",
-            "remoteErrorCancelsAll": "the data block queued behind one its receiver refused ended",
+            "remoteErrorCancelsAll": "a data block its receiver failed (an error frame naming it",
             "refusedSendGoesOn": "was reported failed but still sent",
         ]
 

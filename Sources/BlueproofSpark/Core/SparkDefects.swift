@@ -175,7 +175,7 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
     /// An `error` frame from the receiver fails every data block and file queued on the
     /// connection, not only the one it names (SPK/FILE/BI-01).
     public static let remoteErrorCancelsAll = SparkDefects(rawValue: 1 << 67)
-    /// A send its receiver refused is reported failed but goes on: its chunks and `done` still
+    /// A send its receiver failed (an `error` frame) is reported failed but goes on: its chunks and `done` still
     /// go out (SPK/FILE/BI-01).
     public static let refusedSendGoesOn = SparkDefects(rawValue: 1 << 68)
 

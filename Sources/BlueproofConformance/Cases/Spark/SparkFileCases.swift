@@ -37,7 +37,7 @@ enum SparkFileCases {
 
     /// A file removed from its path mid-send fails the transfer on both sides: the sender's
     /// progress ends with the error, the receiver gets the error and no file; with the subject
-    /// receiving too. A receiver's refusal fails the one send it names.
+    /// receiving too. A receiver's `error` frame fails the one send it names.
     static let vanishedSource = SparkCase("SPK/FILE/BI-01", brokenBy: [.vanishedFileEndsAsDone, .remoteErrorIgnored, .remoteErrorCancelsAll, .refusedSendGoesOn]) { stage in
         let (out, incoming) = try await stage.subjectSending()
         // Receiving: the sender's file vanishes; the subject reports the sender's failure and keeps no file.
@@ -80,49 +80,72 @@ enum SparkFileCases {
         return .pass("the file removed mid-send failed the transfer: sourceUnavailable at the sender, the error and no file at the receiver, the subject sending and receiving")
     }
 
-    /// The receiver refuses the first of two data blocks the subject sends, with an `error`
-    /// frame naming it once its first chunk arrived (docs/spark-wire.md, "Exchange"): that send
-    /// ends failed by its peer as refused and stops (its `done` never arrives), and the block
-    /// queued behind it still completes and arrives whole. The tester withholds credits until the first send's end, so the refusal
-    /// finds it still queued. Why not, or nil.
+    /// A receiver's `error` frame fails the one send it names, and that send stops
+    /// (docs/spark-wire.md, "Data and files"). The subject sends a short data block, then, with
+    /// credits withheld, a 512 KiB one and a short one behind it. Once a chunk of the large block
+    /// arrived, the tester writes two `error` frames: `refused` naming the first block, already
+    /// done (it must change nothing), then `storageFailed` naming the large one. The large send
+    /// must end once, failed by its peer with storage failed, and never arrive whole; the block
+    /// behind it must complete and arrive whole. The subject must read the frames while its sends
+    /// wait for credits. Why not, or nil.
     static func refusedByReceiver(_ stage: SparkStage, out: SparkConnectionID, incoming: SparkConnectionID) async throws -> String? {
-        let refused = "bi-01 refused by its receiver", kept = "bi-01 queued behind the refused", second = sparkPattern(1000, seed: 24)
-        var sends: [UInt64] = []
+        let tester = stage.testers[0]
+        let names = ["bi-01 done before the refusals", "bi-01 failed by its receiver", "bi-01 queued behind the failed"]
+        let blocks = [sparkPattern(1000, seed: 25), sparkPattern(512 << 10, seed: 23), sparkPattern(1000, seed: 24)]
+        let arrivals = { (name: String) in
+            tester.events.events.compactMap { event -> SparkChannelData? in
+                if case .dataAvailable(incoming, let data) = event, data.kind == .data, data.description == name { data } else { nil }
+            }
+        }
+        var sends = [try await stage.subject.send(blocks[0], description: names[0], on: out)]
+        guard let sent = try await stage.subjectSend(sends[0], on: out).last, sent.done, sent.error == nil else {
+            return "a 1000-byte data block, the first sent, ended \(stage.subjectProgress(sends[0], on: out).last.map { "\($0)" } ?? "nothing"), not done"
+        }
+        let doneNumber = try await stage.expectTester(0, "the 1000-byte data block sent first", within: SparkStage.transferTimeout) { event -> UInt32? in
+            if case .dataAvailable(incoming, let data) = event, data.description == names[0], data.transferComplete { data.id } else { nil }
+        }
         let stall = try await stage.stall(0) {
-            sends.append(try await stage.subject.send(sparkPattern(512 << 10, seed: 23), description: refused, on: out))
-            sends.append(try await stage.subject.send(second, description: kept, on: out))
+            for index in 1...2 { sends.append(try await stage.subject.send(blocks[index], description: names[index], on: out)) }
         }
-        guard stall == .creditsUsed else { throw StageFailure(.tester, "the subject's two data blocks did not use up the credits it held (\(stall)): the refusal could not find the first queued") }
-        let chunk: @Sendable (SparkEvent) -> UInt32? = { event in
-            if case .dataAvailable(incoming, let data) = event, data.kind == .data, data.description == refused { data.id } else { nil }
-        }
+        guard stall == .creditsUsed else { throw StageFailure(.tester, "the subject's data blocks did not use up the credits it held (\(stall)): the error frame could not find one queued") }
         // Withheld credits can cut the first chunk part-way: the tester lends one grant at a time
-        // until a whole chunk arrived (a grant too many only sends more of the 512 KiB).
-        var number = try? await stage.testers[0].events.first("a chunk of the data block it refuses", within: .seconds(1), chunk), lent = 0
-        while number == nil, lent < 32, try await stage.lend(0) == .creditsUsed {
-            lent += 1
-            number = try? await stage.testers[0].events.first("a chunk of the data block it refuses", within: .seconds(1), chunk)
+        // until a whole chunk arrived.
+        let chunk: @Sendable (SparkEvent) -> UInt32? = { event in
+            if case .dataAvailable(incoming, let data) = event, data.kind == .data, data.description == names[1] { data.id } else { nil }
         }
-        let transfer: UInt32
-        if let number { transfer = number } else { transfer = try await stage.expectTester(0, "a whole chunk of the data block it then refuses (credits lent \(lent) times)", chunk) }
-        try await stage.testers[0].write([.error(transfer: transfer, failure: .refused)], on: incoming)
-        let end = try await stage.expectSubject("end of the data block its receiver refused", SparkStage.end(of: sends[0], on: out))
-        try await stage.testers[0].node.withholdCredits(false, from: stage.subject.registrationID)
-        guard end.error == .remote(.refused) else {
-            return "a data block its receiver refused (an error frame naming it, sent while it was queued) ended \(end), not failed by its peer as refused"
+        let deadline = ContinuousClock.now + SparkStage.transferTimeout
+        var number = try? await tester.events.first("a chunk of the data block it fails", within: .seconds(1), chunk)
+        while number == nil, ContinuousClock.now < deadline, try await stage.lend(0) == .creditsUsed {
+            number = try? await tester.events.first("a chunk of the data block it fails", within: .seconds(1), chunk)
         }
-        guard let last = try await stage.subjectSend(sends[1], on: out).last, last.done, last.error == nil else {
-            return "the data block queued behind one its receiver refused ended \(stage.subjectProgress(sends[1], on: out).last.map { "\($0)" } ?? "nothing"), not done"
+        guard let number else { return "tester 1 never received a whole chunk of a 512 KiB data block within \(SparkStage.transferTimeout), lending credits one grant at a time" }
+        if let early = stage.subjectProgress(sends[1], on: out).last, early.done {
+            throw StageFailure(.tester, "the 512 KiB data block was sent whole before the tester saw a chunk of it: the error frame could not find it queued")
         }
-        let arrived = try await stage.expectTester(0, "the data block queued behind the refused one", within: SparkStage.transferTimeout) { event -> [UInt8]? in
-            if case .dataAvailable(incoming, let data) = event, data.description == kept, data.transferComplete || data.error != nil { data.data } else { nil }
+        try await tester.write([.error(transfer: doneNumber, failure: .refused), .error(transfer: number, failure: .storageFailed)], on: incoming)
+        let end = try await stage.expectSubject("end of the data block its receiver failed", SparkStage.end(of: sends[1], on: out))
+        try await tester.node.withholdCredits(false, from: stage.subject.registrationID)
+        guard end.error == .remote(.storageFailed) else {
+            return "a data block its receiver failed (an error frame naming it, storage failed, sent while it was queued, after one naming a block already done) ended \(end), not failed by its peer with storage failed"
         }
-        guard arrived == second else { return "the data block queued behind one its receiver refused arrived as \(arrived.count) bytes, not the \(second.count) sent" }
-        // Sent in queue order, the refused block would have arrived whole before the one behind it.
-        let whole = stage.testers[0].events.events.contains { event in
-            if case .dataAvailable(incoming, let data) = event, data.description == refused, data.transferComplete { true } else { false }
+        guard let last = try await stage.subjectSend(sends[2], on: out).last, last.done, last.error == nil else {
+            return "the data block queued behind one its receiver failed ended \(stage.subjectProgress(sends[2], on: out).last.map { "\($0)" } ?? "nothing"), not done"
         }
-        guard !whole else { return "the data block its receiver refused was reported failed but still sent: it arrived whole, done frame and all" }
+        let arrived = try await stage.expectTester(0, "the data block queued behind the failed one", within: SparkStage.transferTimeout) { event -> [UInt8]? in
+            if case .dataAvailable(incoming, let data) = event, data.description == names[2], data.transferComplete || data.error != nil { data.data } else { nil }
+        }
+        guard arrived == blocks[2] else { return "the data block queued behind one its receiver failed arrived as \(arrived.count) bytes, not the \(blocks[2].count) sent" }
+        // Sent in queue order, all of the failed block would have arrived before the one behind it.
+        let failed = arrivals(names[1])
+        if let sign = failed.first(where: { $0.transferComplete || ($0.progress ?? 0) >= 1 || $0.error.map({ if case .remote = $0 { false } else { true } }) == true }) {
+            return "the data block its receiver failed was reported failed but still sent: the receiver got \(sign.transferComplete ? "it whole" : sign.error.map { "\($0)" } ?? "all its bytes")"
+        }
+        for (index, what) in [(1, "the data block its receiver failed"), (0, "a data block done before an error frame named it")] {
+            let reports = stage.subjectProgress(sends[index], on: out), ends = reports.filter { $0.done || $0.error != nil }
+            guard ends.count == 1, reports.last == ends.first else {
+                return "\(what) was reported \(reports.map { "\($0)" }), not ended once with nothing after"
+            }
+        }
         return nil
     }
 

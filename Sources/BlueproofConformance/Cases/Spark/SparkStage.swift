@@ -199,9 +199,9 @@ final class SparkStage: Sendable {
         }
     }
 
-    /// Tester `index` returns the credits the subject used while they were withheld, withholds
-    /// them again and waits as ``stall(_:_:)`` does: one grant, for a fault that needs the
-    /// subject to move a little further.
+    /// Tester `index` tops the subject's credits back up to its initial grant, withholds them
+    /// again and waits as ``stall(_:_:)`` does: one grant, for a fault that needs the subject
+    /// to move a little further.
     func lend(_ index: Int) async throws -> Stall {
         let node = testers[index].node, peer = subject.registrationID
         return try await stall(index) {
