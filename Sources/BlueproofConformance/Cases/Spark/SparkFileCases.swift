@@ -85,18 +85,13 @@ enum SparkFileCases {
     /// credits withheld, a 512 KiB one and a short one behind it. Once a chunk of the large block
     /// arrived, the tester writes two `error` frames: `refused` naming the first block, already
     /// done (it must change nothing), then `storageFailed` naming the large one. The large send
-    /// must end once, failed by its peer with storage failed, and never arrive whole; the block
-    /// behind it must complete and arrive whole. The subject must read the frames while its sends
-    /// wait for credits. Why not, or nil.
+    /// must end once, failed by its peer with storage failed, and never arrive whole; a stream
+    /// send and a block queued behind it must complete and arrive whole. The subject must read
+    /// the frames while its sends wait for credits. Why not, or nil.
     static func refusedByReceiver(_ stage: SparkStage, out: SparkConnectionID, incoming: SparkConnectionID) async throws -> String? {
         let tester = stage.testers[0]
         let names = ["bi-01 done before the refusals", "bi-01 failed by its receiver", "bi-01 queued behind the failed"]
         let blocks = [sparkPattern(1000, seed: 25), sparkPattern(512 << 10, seed: 23), sparkPattern(1000, seed: 24)]
-        let arrivals = { (name: String) in
-            tester.events.events.compactMap { event -> SparkChannelData? in
-                if case .dataAvailable(incoming, let data) = event, data.kind == .data, data.description == name { data } else { nil }
-            }
-        }
         var sends = [try await stage.subject.send(blocks[0], description: names[0], on: out)]
         guard let sent = try await stage.subjectSend(sends[0], on: out).last, sent.done, sent.error == nil else {
             return "a 1000-byte data block, the first sent, ended \(stage.subjectProgress(sends[0], on: out).last.map { "\($0)" } ?? "nothing"), not done"
@@ -104,8 +99,13 @@ enum SparkFileCases {
         let doneNumber = try await stage.expectTester(0, "the 1000-byte data block sent first", within: SparkStage.transferTimeout) { event -> UInt32? in
             if case .dataAvailable(incoming, let data) = event, data.description == names[0], data.transferComplete { data.id } else { nil }
         }
+        // A stream send queued between the two: an `error` frame names a transfer, never a stream.
+        let channel = try await stage.subject.createDataChannel(out, description: "bi-01 stream beside the failed"), streamed = sparkPattern(3000, seed: 26)
+        var stream: UInt64 = 0
         let stall = try await stage.stall(0) {
-            for index in 1...2 { sends.append(try await stage.subject.send(blocks[index], description: names[index], on: out)) }
+            sends.append(try await stage.subject.send(blocks[1], description: names[1], on: out))
+            stream = try await stage.subject.send(streamed, toChannel: channel, on: out)
+            sends.append(try await stage.subject.send(blocks[2], description: names[2], on: out))
         }
         guard stall == .creditsUsed else { throw StageFailure(.tester, "the subject's data blocks did not use up the credits it held (\(stall)): the error frame could not find one queued") }
         // Withheld credits can cut the first chunk part-way: the tester lends one grant at a time
@@ -135,8 +135,17 @@ enum SparkFileCases {
             if case .dataAvailable(incoming, let data) = event, data.description == names[2], data.transferComplete || data.error != nil { data.data } else { nil }
         }
         guard arrived == blocks[2] else { return "the data block queued behind one its receiver failed arrived as \(arrived.count) bytes, not the \(blocks[2].count) sent" }
+        guard let streamEnd = try await stage.subjectSend(stream, on: out).last, streamEnd.done, streamEnd.error == nil else {
+            return "a stream send queued behind a data block its receiver failed ended \(stage.subjectProgress(stream, on: out).last.map { "\($0)" } ?? "nothing"), not done: the error frame named a transfer, not the stream"
+        }
+        let streamBytes = tester.events.events.flatMap { event -> [UInt8] in
+            if case .dataAvailable(incoming, let data) = event, data.kind == .stream, data.id == channel { data.data } else { [] }
+        }
+        guard streamBytes == streamed else { return "the stream send queued behind a data block its receiver failed was reported done, but its peer received \(streamBytes.count) of its \(streamed.count) bytes" }
         // Sent in queue order, all of the failed block would have arrived before the one behind it.
-        let failed = arrivals(names[1])
+        let failed = tester.events.events.compactMap { event -> SparkChannelData? in
+            if case .dataAvailable(incoming, let data) = event, data.kind == .data, data.description == names[1] { data } else { nil }
+        }
         if let sign = failed.first(where: { $0.transferComplete || ($0.progress ?? 0) >= 1 || $0.error.map({ if case .remote = $0 { false } else { true } }) == true }) {
             return "the data block its receiver failed was reported failed but still sent: the receiver got \(sign.transferComplete ? "it whole" : sign.error.map { "\($0)" } ?? "all its bytes")"
         }

@@ -91,10 +91,16 @@ enum SparkStreamCases {
         return .pass("closeDataChannel cancelled \(cancelled.count) pending send(s) (reported channelClosed); nothing more went out on the channel")
     }
 
-    /// `createDataChannel` gives an id the peer knows and sends can use.
+    /// `createDataChannel` gives an id the peer knows and sends can use. A description is any
+    /// text up to 255 bytes ("Streams" sets no other rule; docs/spark-wire.md "Bounds"): this
+    /// one has a `/` and a `..`, which a file name may not.
     static let channelUsable = SparkCase("SPK/STRM/BV-01", brokenBy: [.channelUnannounced, .strayFrames]) { stage in
         let (out, incoming) = try await stage.subjectSending()
-        let channel = try await stage.subject.createDataChannel(out, description: "bv-01 channel")
+        let description = "bv-01 channel/../one"
+        let channel: UInt32
+        do { channel = try await stage.subject.createDataChannel(out, description: description) } catch let refusal as SparkError {
+            return .fail("createDataChannel refused the description \(description.debugDescription) (\(refusal)): only its length is bounded")
+        }
         let block = sparkPattern(1000)
         _ = try await stage.subject.send(block, toChannel: channel, on: out)
         let arrived = try await stage.expectTester(0, "the block on the new channel") { event -> [UInt8]? in
@@ -105,7 +111,7 @@ enum SparkStreamCases {
             }
         }
         guard !arrived.isEmpty else { return .fail("the block sent on channel \(channel) reached the peer on a channel it was never told of") }
-        let opened = stage.testers[0].events.events.contains { $0 == .channelOpened(incoming, channel: channel, description: "bv-01 channel", by: .remote) }
+        let opened = stage.testers[0].events.events.contains { $0 == .channelOpened(incoming, channel: channel, description: description, by: .remote) }
         guard opened, arrived == block else { return .fail("channel \(channel): opened at the peer \(opened), block received whole \(arrived == block)") }
         return .pass("channel \(channel) reached the peer with its description and carried a block")
     }
@@ -207,7 +213,8 @@ enum SparkStreamCases {
     static let typedStream = SparkCase("SPK/STRM/BV-03", brokenBy: [.streamTypedAsData, .channelIDsOfPeer, .foreignChannelTaken]) { stage in
         let (theirs, out) = try await stage.subjectReceiving()
         let tester = stage.testers[0]
-        let channel = try await tester.perform { try $0.createDataChannel(out, description: "bv-03") }
+        let named = "bv-03/../in"  // a description may hold what a file name may not
+        let channel = try await tester.perform { try $0.createDataChannel(out, description: named) }
         let blocks = [sparkPattern(300), sparkPattern(70_000, seed: 3), sparkPattern(5, seed: 4)]
         for block in blocks { _ = try await tester.perform { try $0.send(block, toChannel: channel, on: out) } }
         let expected = blocks.flatMap { $0 }
@@ -247,7 +254,7 @@ enum SparkStreamCases {
         guard own != channel, arrived == mine else {
             return .fail("the subject's channel \(own) (the tester's is \(channel)) carried \(arrived.count) bytes of its \(mine.count)")
         }
-        guard later.id == channel, later.kind == .stream, later.description == "bv-03" else {
+        guard later.id == channel, later.kind == .stream, later.description == named else {
             return .fail("the tester's block came to the subject on channel \(later.id) (\(later.description)), not its channel \(channel)")
         }
         let taken = stage.subject.events.events.filter { event in
