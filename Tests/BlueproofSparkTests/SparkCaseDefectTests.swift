@@ -331,6 +331,30 @@ struct SparkCaseDefectTests {
         }
     }
 
+    @Test("offerZeroTaken: an offer numbered 0 (the hello's connection) is taken; the reference declines it malformed")
+    func offerNumberedZero() throws {
+        for (defects, declined) in [(SparkDefects(), true), (SparkDefects.offerZeroTaken, false)] {
+            let net = Self.net(callee: defects)
+            let out = net.on(Self.a) { $0.holdWrittenOffer(to: Self.b, number: 0) }
+            try net.deliver([.offer(SparkOffer(caller: Self.a, callee: Self.b, callerKey: SparkNet.key(Self.a), metadata: "zero"))], on: out, from: Self.a)
+            net.pump()
+            let callee = net.take(Self.b)
+            #expect(callee.contains { if case .offered = $0 { true } else { false } } != declined, "\(defects.names): \(callee)")
+            #expect(net.take(Self.a).contains(.ended(out, .malformed, by: .remote)) == declined, "\(defects.names)")
+        }
+    }
+
+    @Test("offersFromZero: the first offer is numbered 0 and a reference callee declines it; the reference numbers from 1")
+    func offersNumberedFromOne() throws {
+        for (defects, first) in [(SparkDefects(), UInt32(1)), (SparkDefects.offersFromZero, 0)] {
+            let net = Self.net(caller: defects)
+            let out = try net.on(Self.a) { try $0.startDataConnection(to: Self.b, metadata: "") }
+            #expect(out.number == first, "\(defects.names)")
+            net.pump()
+            #expect(net.take(Self.a).contains(.ended(out, .malformed, by: .remote)) == (first == 0), "\(defects.names)")
+        }
+    }
+
     @Test("overlappingFilesShareHandle: two files coming in at once are written into one partial file; the reference keeps them apart")
     func overlappingFiles() throws {
         for (defects, apart) in [(SparkDefects(), true), (SparkDefects.overlappingFilesShareHandle, false)] {

@@ -99,7 +99,7 @@ extension Integration {
             "withdrawalDeclined": "never received the end of the offer the subject withdrew",
             "fileNamePathTaken": "none of them one path component, and the subject stored",
             "partialNamedAfterFile": "a file with a name of 255 bytes, the wire's limit, was reported",
-            "malformedOfferIgnored": "never received an answer to its offer with 4097 bytes of metadata",
+            "malformedOfferIgnored": "never received an answer to an offer with 4097 bytes of metadata",
             "overlappingFilesShareHandle": "of two files sent at once, their chunks interleaved",
             "listenerHelloWithheld": "did not take tester 1's LE connection and Spark channel with its hello first",
             "emptyFileNeverCreated": "an empty file was reported",
@@ -109,6 +109,8 @@ extension Integration {
             "refusalUnsent": "the sender was never told",
             "remoteErrorCancelsAll": "a data block its receiver failed (an error frame naming it",
             "refusedSendGoesOn": "was reported failed but still sent",
+            "offerZeroTaken": "an offer numbered 0 (the hello's connection)",
+            "offersFromZero": "declined the subject's offer as malformed, numbered 0, the hello's connection",
         ]
 
         /// How many variant runs go at once. One: the failing reasons are checked, and some race

@@ -79,6 +79,7 @@ extension SparkCore {
         guard connections[id] == nil else { return events.append(.ignored(peer: id.peer, .unexpected(id, kind: 2))) }
         let refusal: SparkEndReason? =
             if offer.callee != configuration.registrationID || offer.caller != id.peer { .malformed }
+            else if id.number == 0 && !configuration.defects.contains(.offerZeroTaken) { .malformed }  // the hello's connection
             else if configuration.defects.contains(.incomingMetadataLimitLow) && offer.metadata.utf8.count > SparkLimits.maxMetadataBytes - 96 { .malformed }
             else if !configuration.defects.contains(.keyUnchecked),
                     configuration.defects.contains(.keyPresenceOnly) ? keys[id.peer] == nil : keys[id.peer] != offer.callerKey { .keyError }

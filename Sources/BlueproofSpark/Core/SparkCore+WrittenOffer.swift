@@ -3,11 +3,11 @@
 /// is reported as any answer is (`ended … by the remote side`), origin and reason checked. A
 /// subject's core never calls it.
 extension SparkCore {
-    /// Numbers an outgoing connection to `peer` and holds it offering, sending nothing: the
-    /// caller writes the offer itself.
-    public mutating func holdWrittenOffer(to peer: UInt64) -> SparkConnectionID {
-        let id = SparkConnectionID(peer: peer, number: nextConnection, outgoing: true)
-        nextConnection &+= 1
+    /// Numbers an outgoing connection to `peer` (`number` if given, else the next) and holds it
+    /// offering, sending nothing: the caller writes the offer itself.
+    public mutating func holdWrittenOffer(to peer: UInt64, number: UInt32? = nil) -> SparkConnectionID {
+        let id = SparkConnectionID(peer: peer, number: number ?? nextConnection, outgoing: true)
+        if number == nil { nextConnection &+= 1 }
         connections[id] = ConnectionRecord(state: .offering, outgoing: true, deadline: clock.now().addingTimeInterval(configuration.offerTimeout))
         return id
     }

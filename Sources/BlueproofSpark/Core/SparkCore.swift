@@ -28,6 +28,7 @@ public struct SparkCore {
         self.clock = clock
         self.source = source
         self.sink = sink
+        if configuration.defects.contains(.offersFromZero) { nextConnection = 0 }
     }
 
     /// The events since the last call, oldest first.

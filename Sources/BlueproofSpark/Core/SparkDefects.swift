@@ -175,9 +175,15 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
     /// An `error` frame from the receiver fails every data block and file queued on the
     /// connection, not only the one it names (SPK/FILE/BI-01).
     public static let remoteErrorCancelsAll = SparkDefects(rawValue: 1 << 67)
-    /// A send its receiver failed (an `error` frame) is reported failed but goes on: its chunks and `done` still
-    /// go out (SPK/FILE/BI-01).
+    /// A send its receiver failed (an `error` frame) is reported failed but goes on: its chunks
+    /// and `done` still go out (SPK/FILE/BI-01).
     public static let refusedSendGoesOn = SparkDefects(rawValue: 1 << 68)
+    /// An offer numbered 0, the `hello`'s connection, is taken instead of declined `malformed`
+    /// (docs/spark-wire.md, "Header": offers are numbered from 1; SPK/CONN/BI-04).
+    public static let offerZeroTaken = SparkDefects(rawValue: 1 << 69)
+    /// The caller numbers its offers from 0, the `hello`'s connection, so a peer that holds to
+    /// the format declines its first as malformed (docs/spark-wire.md, "Header"; SPK/CONN/BV-02).
+    public static let offersFromZero = SparkDefects(rawValue: 1 << 70)
 
     /// Every defect by name, for reports and the broken-variant table.
     public static let named: [(name: String, defect: SparkDefects)] = [
@@ -213,6 +219,7 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
         ("cancelledProgressInBytes", .cancelledProgressInBytes), ("emptySendDoneAtZero", .emptySendDoneAtZero),
         ("refusedTransferKept", .refusedTransferKept), ("refusalUnsent", .refusalUnsent),
         ("remoteErrorCancelsAll", .remoteErrorCancelsAll), ("refusedSendGoesOn", .refusedSendGoesOn),
+        ("offerZeroTaken", .offerZeroTaken), ("offersFromZero", .offersFromZero),
     ]
 
     /// The names of the defects in this set, in `named` order.

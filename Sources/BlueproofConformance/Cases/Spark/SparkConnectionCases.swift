@@ -303,7 +303,7 @@ enum SparkConnectionCases {
 
     /// Metadata over 4096 bytes of UTF-8 is refused by the API and never sent: one byte over in
     /// ASCII, and 1366 three-byte characters (4098 bytes, 1366 characters).
-    static let metadataOver = SparkCase("SPK/CONN/BI-04", brokenBy: [.metadataUnbounded, .metadataCountedInCharacters, .malformedOfferIgnored]) { stage in
+    static let metadataOver = SparkCase("SPK/CONN/BI-04", brokenBy: [.metadataUnbounded, .metadataCountedInCharacters, .malformedOfferIgnored, .offerZeroTaken]) { stage in
         try await stage.link(0)
         let tester = stage.testers[0]
         let texts = [String(repeating: "m", count: SparkLimits.maxMetadataBytes + 1), threeByteText(SparkLimits.maxMetadataBytes + 2)]
@@ -329,49 +329,60 @@ enum SparkConnectionCases {
         }
         guard seen.isEmpty else { return .fail("a refused offer still reached the peer: \(seen)") }
         if let wrong = try await oversizedOfferDeclined(stage) { return .fail(wrong) }
-        return .pass("metadata of \(texts.map { "\($0.utf8.count) bytes (\($0.count) characters)" }.joined(separator: " and ")) was refused (metadataTooLarge) and nothing was sent; an offer to the subject with \(SparkLimits.maxMetadataBytes + 1) bytes was declined as malformed, never offered")
+        return .pass("metadata of \(texts.map { "\($0.utf8.count) bytes (\($0.count) characters)" }.joined(separator: " and ")) was refused (metadataTooLarge) and nothing was sent; offers to the subject with \(SparkLimits.maxMetadataBytes + 1) bytes and numbered 0 were declined as malformed, never offered")
     }
 
     /// The callee's side of the bound: an offer with 4097 bytes of metadata, written by the
-    /// tester as its encoder never would, cannot be read, so the subject declines it `malformed`
-    /// for the connection the tester offered (the caller is not left waiting out its offer
-    /// timeout) and never reports it offered (docs/spark-wire.md, "Bounds", "Exchange" 1). The
-    /// tester's core holds the connection as its own offer, so it reports the answer as any.
-    /// Why not, or nil.
+    /// tester as its encoder never would, cannot be read; nor can one numbered 0, the `hello`'s
+    /// connection (offers are numbered from 1). The subject declines each `malformed` for the
+    /// connection the tester offered (the caller is not left waiting out its offer timeout) and
+    /// never reports it offered (docs/spark-wire.md, "Header", "Bounds", "Exchange" 1). Why not,
+    /// or nil.
     static func oversizedOfferDeclined(_ stage: SparkStage) async throws -> String? {
-        let tester = stage.testers[0]
-        let subject = stage.subject.registrationID
-        let out = await tester.perform { $0.holdWrittenOffer(to: subject) }
-        let offer = SparkOffer(caller: tester.registrationID, callee: subject, callerKey: tester.keyID, metadata: "x")
         let bytes = SparkLimits.maxMetadataBytes + 1
         // The metadata "x" and its u16 length, the offer's last fields, replaced.
-        try await tester.write([.offer(offer)], on: out) {
+        let oversized = try await writtenOfferDeclined(stage, "an offer with \(bytes) bytes of metadata") {
             SparkTester.replacingTail(of: $0, dropping: 3, with: [UInt8(bytes >> 8), UInt8(bytes & 0xFF)] + Array(repeating: UInt8(ascii: "m"), count: bytes))
         }
+        if let oversized { return oversized }
+        return try await writtenOfferDeclined(stage, "an offer numbered 0 (the hello's connection)", number: 0)
+    }
+
+    /// The tester writes an offer with metadata "x" on a connection its core holds as its own
+    /// offer (`SparkCore.holdWrittenOffer`, numbered `number` if given), its bytes passed
+    /// through `rewrite`, so it reports the answer as any; the subject must decline it
+    /// `malformed` and never report it offered. `what` names the offer. Why not, or nil.
+    static func writtenOfferDeclined(_ stage: SparkStage, _ what: String, number: UInt32? = nil,
+                                     rewrite: ([UInt8]) -> [UInt8] = { $0 }) async throws -> String? {
+        let tester = stage.testers[0]
+        let subject = stage.subject.registrationID
+        let out = await tester.perform { $0.holdWrittenOffer(to: subject, number: number) }
+        let offer = SparkOffer(caller: tester.registrationID, callee: subject, callerKey: tester.keyID, metadata: "x")
+        try await tester.write([.offer(offer)], on: out, rewrite: rewrite)
         enum Answer: Sendable { case ended(SparkEvent), stray(SparkEvent) }
-        let answer = try await stage.expectTester(0, "an answer to its offer with \(bytes) bytes of metadata") { event -> Answer? in
+        let answer = try await stage.expectTester(0, "an answer to \(what)") { event -> Answer? in
             switch event {
-            case .ended(out, _, _): .ended(event)
+            case .ended(out, _, _), .accepted(out): .ended(event)
             case .ignored(subject, .unknownConnection(number: out.number, _)): .stray(event)
             default: nil
             }
         }
         switch answer {
         case .stray(let event):
-            return "an offer with \(bytes) bytes of metadata was answered for a connection the tester does not hold (its origin names the subject as offerer): \(event)"
+            return "\(what) was answered for a connection the tester does not hold (its origin names the subject as offerer): \(event)"
         case .ended(let event) where event != .ended(out, .malformed, by: .remote):
-            return "an offer with \(bytes) bytes of metadata, which cannot be read, was answered so that the tester reported \(event), not a decline as malformed"
+            return "\(what), which cannot be read, was answered so that the tester reported \(event), not a decline as malformed"
         case .ended: break
         }
         // What the subject reported before an offer the tester makes next (its events come in order).
-        let after = "after the unreadable offer"
+        let after = "after \(what)"
         let marker = stage.mirror(try await tester.perform { try $0.startDataConnection(to: subject, metadata: after) }, peer: tester.registrationID)
-        _ = try await stage.expectSubject("the offer made after the unreadable one") { $0 == .offered(marker, metadata: after) ? true : nil }
+        _ = try await stage.expectSubject("the offer made after \(what)") { $0 == .offered(marker, metadata: after) ? true : nil }
         let incoming = stage.mirror(out, peer: tester.registrationID)
         let reported = stage.subject.events.events.prefix { $0 != .offered(marker, metadata: after) }.filter {
             if case .offered(incoming, _) = $0 { true } else if case .available(incoming) = $0 { true } else { false }
         }
-        guard reported.isEmpty else { return "an offer with \(bytes) bytes of metadata, over the limit, was declined yet reported \(reported)" }
+        guard reported.isEmpty else { return "\(what), which cannot be read, was declined yet reported \(reported)" }
         return nil
     }
 
@@ -400,8 +411,9 @@ enum SparkConnectionCases {
     }
 
     /// The callee's accept gives the caller `dataConnectionAccepted`: the subject as caller
-    /// reports it before anything else on the connection, and as callee its accept reaches the caller.
-    static let accepted = SparkCase("SPK/CONN/BV-02", brokenBy: [.acceptUnreported, .channelBeforeAccept]) { stage in
+    /// reports it before anything else on the connection, and as callee its accept reaches the
+    /// caller. Its offer must be one the tester can take: numbered from 1 (`subjectOffers`).
+    static let accepted = SparkCase("SPK/CONN/BV-02", brokenBy: [.acceptUnreported, .channelBeforeAccept, .offersFromZero]) { stage in
         try await stage.link(0)
         let tester = stage.testers[0]
         let (out, incoming) = try await stage.subjectOffers(0, metadata: "")

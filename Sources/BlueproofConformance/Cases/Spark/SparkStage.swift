@@ -124,11 +124,24 @@ final class SparkStage: Sendable {
     }
 
     /// The subject offers to tester `index`, which has it available to answer: the connection
-    /// as the subject and the tester name it. An offer that never arrives is the subject's failure.
+    /// as the subject and the tester name it. An offer that never arrives, or that the tester
+    /// declines as malformed (one numbered 0, the `hello`'s connection: docs/spark-wire.md,
+    /// "Header"), is the subject's failure.
     func subjectOffers(_ index: Int, metadata: String = "") async throws -> (subject: SparkConnectionID, tester: SparkConnectionID) {
         let out = try await subject.startDataConnection(to: testers[index].registrationID, metadata: metadata)
         let incoming = mirror(out, peer: subject.registrationID)
-        _ = try await expectTester(index, "the subject's offer") { $0 == .available(incoming) ? true : nil }
+        let subjectID = subject.registrationID
+        let declined = try await expectTester(index, "the subject's offer") { event -> SparkConnectionID?? in
+            switch event {
+            case .available(incoming): .some(nil)
+            case .ended(let id, .malformed, .local) where id.peer == subjectID && !id.outgoing: id
+            default: nil
+            }
+        }
+        if let declined {
+            let zero = declined.number == 0 ? ", numbered 0, the hello's connection (offers are numbered from 1)" : ""
+            throw SparkVerdict.fail("tester \(index + 1) declined the subject's offer as malformed\(zero): \(declined), the subject's \(out)")
+        }
         return (out, incoming)
     }
 
