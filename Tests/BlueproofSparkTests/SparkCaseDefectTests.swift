@@ -355,6 +355,20 @@ struct SparkCaseDefectTests {
         }
     }
 
+    @Test("descriptionAsFileName: a channel description with '/' is refused and not taken from the peer; the reference takes it")
+    func descriptionWithSlash() throws {
+        for (defects, taken) in [(SparkDefects(), true), (SparkDefects.descriptionAsFileName, false)] {
+            let net = Self.net(caller: defects, callee: defects)
+            let (out, incoming) = try net.connect(Self.a, Self.b)
+            let own = try? net.on(Self.a) { try $0.createDataChannel(out, description: "a/../b") }
+            #expect((own != nil) == taken, "\(defects.names)")
+            try net.deliver([.channelOpen(channel: 3, description: "c/../d")], on: incoming, from: Self.b)
+            net.pump()
+            let opened = net.take(Self.a).contains(.channelOpened(out, channel: 3, description: "c/../d", by: .remote))
+            #expect(opened == taken, "\(defects.names)")
+        }
+    }
+
     @Test("overlappingFilesShareHandle: two files coming in at once are written into one partial file; the reference keeps them apart")
     func overlappingFiles() throws {
         for (defects, apart) in [(SparkDefects(), true), (SparkDefects.overlappingFilesShareHandle, false)] {

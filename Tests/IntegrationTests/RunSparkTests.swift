@@ -109,7 +109,10 @@ extension Integration {
             "refusalUnsent": "the sender was never told",
             "remoteErrorCancelsAll": "a data block its receiver failed (an error frame naming it",
             "refusedSendGoesOn": "was reported failed but still sent",
-            "offerZeroTaken": "an offer numbered 0 (the hello's connection)",
+            "offerZeroTaken": "an offer numbered 0 (the hello's connection) was",
+            "restartKeepsOldChannel": "no end of the connection to tester 1, whose registration id tester 2 took",
+            "descriptionAsFileName": "only its length is bounded",
+            "remoteErrorCancelsStreams": "a stream send queued behind a data block its receiver failed ended",
             "offersFromZero": "declined the subject's offer as malformed, numbered 0, the hello's connection",
         ]
 
@@ -119,7 +122,7 @@ extension Integration {
         static let width = 1
 
         @Test("btvirt: every SPK case fails on the Spark defect that breaks its rule", .requires(.btvirt, .preload),
-              .timeLimit(.minutes(8)))
+              .timeLimit(.minutes(12)))
         func variantFails() async throws {
             try RequiredComponent.require(.btvirt, .preload)
             await forEach(Self.variants.map(\.name), atMost: Self.width) { name in
@@ -185,7 +188,7 @@ extension Integration {
         }
 
         @Test("a broken Spark implementation behind the control protocol fails each case its defect breaks, for that reason",
-              .requires(.btvirt, .preload, .cli), .timeLimit(.minutes(8)))
+              .requires(.btvirt, .preload, .cli), .timeLimit(.minutes(12)))
         func dutVariantFails() async throws {
             try RequiredComponent.require(.btvirt, .preload, .cli)
             await forEach(Self.variants, atMost: Self.width) { variant in

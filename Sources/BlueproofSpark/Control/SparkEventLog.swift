@@ -36,10 +36,11 @@ public final class SparkEventLog: Sendable {
     /// Why the log is not the whole story, once records were dropped past `limit`.
     public var overflow: EventLogOverflow? { log.overflow }
 
-    /// The first event, recorded or to come, that `match` maps to a value; throws
-    /// `TimeoutError` naming `what` when none comes within `limit`.
-    public func first<T: Sendable>(_ what: String, within limit: Duration, _ match: @escaping @Sendable (SparkEvent) -> T?) async throws -> T {
-        guard let record = await log.first(within: limit, where: { match($0.event) != nil }), let value = match(record.event) else {
+    /// The first event, recorded or to come, that `match` maps to a value, passing over the
+    /// first `start` recorded; throws `TimeoutError` naming `what` when none comes within `limit`.
+    public func first<T: Sendable>(_ what: String, within limit: Duration, from start: Int = 0,
+                                   _ match: @escaping @Sendable (SparkEvent) -> T?) async throws -> T {
+        guard let record = await log.first(within: limit, from: start, where: { match($0.event) != nil }), let value = match(record.event) else {
             try Task.checkCancellation()
             throw TimeoutError(what: what, limit: "\(limit)")
         }

@@ -106,9 +106,9 @@ extension SparkCore {
                 }) {
                     return events.append(.sendProgress(id, send: refused.send, SparkProgress(fraction: refused.fraction, done: false, error: .remote(failure))))
                 }
-                let all = configuration.defects.contains(.remoteErrorCancelsAll)
+                let (all, streams) = (configuration.defects.contains(.remoteErrorCancelsAll), configuration.defects.contains(.remoteErrorCancelsStreams))
                 let cancelled = cancelSends(on: id, matching: { item in
-                    if case .transfer(let outgoing) = item { outgoing.header.transfer == number || all } else { false }
+                    if case .transfer(let outgoing) = item { outgoing.header.transfer == number || all } else { streams }
                 }, error: .remote(failure))
                 // Naming neither (a send already done, or frames the peer wrote by hand): nothing changes.
                 if cancelled == 0 { events.append(.ignored(peer: id.peer, .unknownTransfer(id, number))) }

@@ -3,7 +3,7 @@ extension SparkCore {
     /// `createDataChannel(description)`: a channel id sends can use.
     public mutating func createDataChannel(_ id: SparkConnectionID, description: String) throws(SparkError) -> UInt32 {
         var record = try acceptedRecord(id)
-        if let reason = SparkRules.name(description, isFileName: false) { throw .invalid(reason) }
+        if let reason = SparkRules.name(description, isFileName: configuration.defects.contains(.descriptionAsFileName)) { throw .invalid(reason) }
         guard record.channels.count < SparkLimits.maxChannelsPerConnection else { throw .channelLimit(limit: SparkLimits.maxChannelsPerConnection) }
         let channel = record.takeLocalID() &+ (configuration.defects.contains(.channelIDsOfPeer) ? 1 : 0)
         record.channels[channel] = description
@@ -65,7 +65,8 @@ extension SparkCore {
         case .channelOpen(let channel, let description):
             // The peer's ids have the other parity; one of ours or one already open is a protocol slip.
             guard channel % 2 != record.nextLocalID % 2 || configuration.defects.contains(.foreignChannelTaken), record.channels[channel] == nil,
-                  record.channels.count < SparkLimits.maxChannelsPerConnection else {
+                  record.channels.count < SparkLimits.maxChannelsPerConnection,
+                  !configuration.defects.contains(.descriptionAsFileName) || SparkRules.name(description, isFileName: true) == nil else {
                 return events.append(.ignored(peer: id.peer, .unexpected(id, kind: frame.kind)))
             }
             connections[id]?.channels[channel] = description

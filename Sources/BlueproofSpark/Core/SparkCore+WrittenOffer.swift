@@ -8,6 +8,7 @@ extension SparkCore {
     public mutating func holdWrittenOffer(to peer: UInt64, number: UInt32? = nil) -> SparkConnectionID {
         let id = SparkConnectionID(peer: peer, number: number ?? nextConnection, outgoing: true)
         if number == nil { nextConnection &+= 1 }
+        precondition(connections[id] == nil, "holdWrittenOffer: the tester already holds \(id)")
         connections[id] = ConnectionRecord(state: .offering, outgoing: true, deadline: clock.now().addingTimeInterval(configuration.offerTimeout))
         return id
     }

@@ -184,6 +184,18 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
     /// The caller numbers its offers from 0, the `hello`'s connection, so a peer that holds to
     /// the format declines its first as malformed (docs/spark-wire.md, "Header"; SPK/CONN/BV-02).
     public static let offersFromZero = SparkDefects(rawValue: 1 << 70)
+    /// A second channel naming a peer already attached (the peer restarted, its old link not
+    /// yet seen gone) replaces the first without ending what the first carried: the old
+    /// connections stay up, and the restarted peer's offer, numbered from 1 again, collides
+    /// with them (docs/spark-wire.md, "Transport"; SPK/CONN/BV-01).
+    public static let restartKeepsOldChannel = SparkDefects(rawValue: 1 << 71)
+    /// A channel's description is held to the file-name rules (one path component): the API
+    /// refuses such a description and the receiver ignores a `channelOpen` with one, though
+    /// only its length is bounded (docs/spark-wire.md, "Bounds"; SPK/STRM/BV-01, BV-03).
+    public static let descriptionAsFileName = SparkDefects(rawValue: 1 << 72)
+    /// An `error` frame from the receiver also cancels the stream sends queued on its
+    /// connection, though it names a transfer, never a stream (SPK/FILE/BI-01).
+    public static let remoteErrorCancelsStreams = SparkDefects(rawValue: 1 << 73)
 
     /// Every defect by name, for reports and the broken-variant table.
     public static let named: [(name: String, defect: SparkDefects)] = [
@@ -219,7 +231,8 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
         ("cancelledProgressInBytes", .cancelledProgressInBytes), ("emptySendDoneAtZero", .emptySendDoneAtZero),
         ("refusedTransferKept", .refusedTransferKept), ("refusalUnsent", .refusalUnsent),
         ("remoteErrorCancelsAll", .remoteErrorCancelsAll), ("refusedSendGoesOn", .refusedSendGoesOn),
-        ("offerZeroTaken", .offerZeroTaken), ("offersFromZero", .offersFromZero),
+        ("offerZeroTaken", .offerZeroTaken), ("offersFromZero", .offersFromZero), ("restartKeepsOldChannel", .restartKeepsOldChannel),
+        ("descriptionAsFileName", .descriptionAsFileName), ("remoteErrorCancelsStreams", .remoteErrorCancelsStreams),
     ]
 
     /// The names of the defects in this set, in `named` order.

@@ -131,7 +131,7 @@ public actor SparkChannelNode {
     /// means the first one's link went away unreported (a peer that restarted): the newest
     /// wins, and the old one's connections end as lost.
     private func named(_ peer: UInt64, on channel: L2CAPChannel) {
-        if let old = channels[peer], old != channel {
+        if let old = channels[peer], old != channel, !core.configuration.defects.contains(.restartKeepsOldChannel) {
             lost(peer, on: old)
             Task { await host.close(old) }
         }

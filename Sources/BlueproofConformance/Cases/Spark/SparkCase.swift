@@ -8,15 +8,18 @@ import BlueproofSpark
 struct SparkCase: ConformanceCase {
     let id: CaseID
     let testers: Int
+    /// Whether the last tester is the first restarted (``SparkStage/make(_:provider:application:testers:restarted:)``).
+    let restarts: Bool
     let application: SparkApplication
     let brokenBy: SparkDefects
     let provider: (any SparkProvider)?
     let script: @Sendable (SparkStage) async throws -> CaseOutcome
 
-    init(_ id: CaseID, testers: Int = 1, application: SparkApplication = .api, brokenBy: SparkDefects,
+    init(_ id: CaseID, testers: Int = 1, restarts: Bool = false, application: SparkApplication = .api, brokenBy: SparkDefects,
          provider: (any SparkProvider)? = nil, _ script: @escaping @Sendable (SparkStage) async throws -> CaseOutcome) {
         self.id = id
         self.testers = testers
+        self.restarts = restarts
         self.application = application
         self.brokenBy = brokenBy
         self.provider = provider
@@ -34,7 +37,7 @@ struct SparkCase: ConformanceCase {
 
     /// The same case with its subject from `provider`.
     func with(_ provider: any SparkProvider) -> SparkCase {
-        SparkCase(id, testers: testers, application: application, brokenBy: brokenBy, provider: provider, script)
+        SparkCase(id, testers: testers, restarts: restarts, application: application, brokenBy: brokenBy, provider: provider, script)
     }
 
     func run(_ context: CaseContext) async throws -> CaseOutcome {
@@ -46,7 +49,7 @@ struct SparkCase: ConformanceCase {
             }
             subjects = theirs
         }
-        let stage = try await SparkStage.make(context, provider: subjects, application: application, testers: testers)
+        let stage = try await SparkStage.make(context, provider: subjects, application: application, testers: testers, restarted: restarts)
         var outcome: CaseOutcome
         do {
             outcome = try await script(stage)
@@ -81,8 +84,8 @@ extension SparkCase {
                 switch event {
                 case let .ignored(peer, .malformed(error)) where peer == subject:
                     return "the subject sent a frame its peer could not read (docs/spark-wire.md, \"Header\"): \(error)"
-                case let .ended(id, .malformed, by: .local) where id.peer == subject:
-                    return "the subject's offer was declined as malformed (docs/spark-wire.md, \"Exchange\"): connection \(id.number)"
+                case _ where SparkStage.declinedAsMalformed(event, offeredBy: subject) != nil:
+                    return "the subject's offer was declined as malformed (docs/spark-wire.md, \"Exchange\"): \(event)"
                 default: continue
                 }
             }

@@ -329,7 +329,7 @@ enum SparkConnectionCases {
         }
         guard seen.isEmpty else { return .fail("a refused offer still reached the peer: \(seen)") }
         if let wrong = try await oversizedOfferDeclined(stage) { return .fail(wrong) }
-        return .pass("metadata of \(texts.map { "\($0.utf8.count) bytes (\($0.count) characters)" }.joined(separator: " and ")) was refused (metadataTooLarge) and nothing was sent; offers to the subject with \(SparkLimits.maxMetadataBytes + 1) bytes and numbered 0 were declined as malformed, never offered")
+        return .pass("metadata of \(texts.map { "\($0.utf8.count) bytes (\($0.count) characters)" }.joined(separator: " and ")) was refused (metadataTooLarge) and nothing was sent; two offers to the subject, one with \(SparkLimits.maxMetadataBytes + 1) bytes of metadata and one numbered 0, were each declined as malformed, never offered")
     }
 
     /// The callee's side of the bound: an offer with 4097 bytes of metadata, written by the
@@ -359,38 +359,47 @@ enum SparkConnectionCases {
         let out = await tester.perform { $0.holdWrittenOffer(to: subject, number: number) }
         let offer = SparkOffer(caller: tester.registrationID, callee: subject, callerKey: tester.keyID, metadata: "x")
         try await tester.write([.offer(offer)], on: out, rewrite: rewrite)
+        let incoming = stage.mirror(out, peer: tester.registrationID)
         enum Answer: Sendable { case ended(SparkEvent), stray(SparkEvent) }
-        let answer = try await stage.expectTester(0, "an answer to \(what)") { event -> Answer? in
-            switch event {
-            case .ended(out, _, _), .accepted(out): .ended(event)
-            case .ignored(subject, .unknownConnection(number: out.number, _)): .stray(event)
-            default: nil
+        let answer: Answer
+        do {
+            answer = try await stage.expectTester(0, "an answer to \(what)") { event -> Answer? in
+                switch event {
+                case .ended(out, _, _), .accepted(out): .ended(event)
+                case .ignored(subject, .unknownConnection(number: out.number, _)): .stray(event)
+                default: nil
+                }
             }
+        } catch let verdict as SparkVerdict {
+            // No answer: an offer the subject took and left for its application says so at once.
+            guard let taken = stage.subject.events.events.first(where: { if case .offered(incoming, _) = $0 { true } else { false } }) else { throw verdict }
+            return "\(what) was taken, not declined as malformed: the subject reported \(taken) and never answered it"
         }
         switch answer {
         case .stray(let event):
             return "\(what) was answered for a connection the tester does not hold (its origin names the subject as offerer): \(event)"
         case .ended(let event) where event != .ended(out, .malformed, by: .remote):
-            return "\(what), which cannot be read, was answered so that the tester reported \(event), not a decline as malformed"
+            return "\(what) was answered so that the tester reported \(event), not a decline as malformed"
         case .ended: break
         }
         // What the subject reported before an offer the tester makes next (its events come in order).
         let after = "after \(what)"
         let marker = stage.mirror(try await tester.perform { try $0.startDataConnection(to: subject, metadata: after) }, peer: tester.registrationID)
         _ = try await stage.expectSubject("the offer made after \(what)") { $0 == .offered(marker, metadata: after) ? true : nil }
-        let incoming = stage.mirror(out, peer: tester.registrationID)
         let reported = stage.subject.events.events.prefix { $0 != .offered(marker, metadata: after) }.filter {
             if case .offered(incoming, _) = $0 { true } else if case .available(incoming) = $0 { true } else { false }
         }
-        guard reported.isEmpty else { return "\(what), which cannot be read, was declined yet reported \(reported)" }
+        guard reported.isEmpty else { return "\(what) was declined as malformed yet reported \(reported)" }
         return nil
     }
 
     /// The subject, listening, takes a tester's channel with its hello first; an offer on it is
     /// reported offered with its metadata, then available once set up, without the
-    /// application's help; the application's accept reaches the caller.
-    static let available = SparkCase("SPK/CONN/BV-01", brokenBy: [.setupNeverCompletes, .availableBeforeOffered, .calleeAcceptUnreported,
-                                                                  .listenerHelloWithheld]) { stage in
+    /// application's help; the application's accept reaches the caller. Then the tester
+    /// restarts (`restartedPeerTaken`).
+    static let available = SparkCase("SPK/CONN/BV-01", testers: 2, restarts: true,
+                                     brokenBy: [.setupNeverCompletes, .availableBeforeOffered, .calleeAcceptUnreported, .listenerHelloWithheld,
+                                                .restartKeepsOldChannel]) { stage in
         // The subject listens here, as the section's title says; every other case has it open the channel.
         try await stage.linkToSubject(0)
         let tester = stage.testers[0]
@@ -407,7 +416,44 @@ enum SparkConnectionCases {
         _ = try await stage.expectTester(0, "dataConnectionAccepted") { $0 == .accepted(offered) ? true : nil }
         // "Once a connection is established the delegate will get dataConnectionAccepted": the callee's too.
         _ = try await stage.expectSubject("dataConnectionAccepted on its own side, as callee") { $0 == .accepted(theirs) ? true : nil }
-        return .pass("listening, the subject took the tester's channel and named itself; the offer was reported offered with its metadata, then available, and accepted on both sides")
+        if let wrong = try await restartedPeerTaken(stage, old: theirs) { return .fail(wrong) }
+        return .pass("listening, the subject took the tester's channel and named itself; the offer was reported offered with its metadata, then available, and accepted on both sides; when the tester restarted on another link, the old connection ended as lost and the new one carried data both ways")
+    }
+
+    /// Tester 1 restarts: tester 2, with its registration id and key id and a core of its own,
+    /// links to the listening subject while tester 1's link stays up, silent (a peer whose
+    /// application restarted before its old link was seen gone). One channel per peer, the
+    /// newest (docs/spark-wire.md, "Transport"): the subject must end the old connection as
+    /// lost, then take the restarted peer's offer, numbered 1 as the old one was, and carry a
+    /// data block each way on it. Why not, or nil.
+    static func restartedPeerTaken(_ stage: SparkStage, old: SparkConnectionID) async throws -> String? {
+        let restarted = stage.testers[1], subject = stage.subject.registrationID
+        let before = stage.subject.events.records.count
+        try await stage.linkToSubject(1)
+        let ended = try await stage.expectSubject("end of the connection to tester 1, whose registration id tester 2 took on a new link", from: before, ending(old))
+        guard ended == .ended(.linkLost, .remote) else { return "when its peer restarted on a new link, the old connection ended \(ended), not lost" }
+        let offered = try await restarted.perform { try $0.startDataConnection(to: subject, metadata: "bv-01 restarted") }
+        let again = stage.mirror(offered, peer: restarted.registrationID)
+        _ = try await stage.expectSubject("incomingDataConnectionOffered from the restarted peer (connection \(again.number), as the old one was)", from: before) {
+            $0 == .offered(again, metadata: "bv-01 restarted") ? true : nil
+        }
+        _ = try await stage.expectSubject("incomingDataConnectionAvailable from the restarted peer", from: before) { $0 == .available(again) ? true : nil }
+        try await stage.subject.accept(again)
+        _ = try await stage.expectTester(1, "dataConnectionAccepted from the subject, once restarted") { $0 == .accepted(offered) ? true : nil }
+        try await restarted.perform { try $0.setReceiveCallbacks(offered, data: true, file: false) }
+        try await stage.subject.setReceiveCallbacks(again, data: true, file: false)
+        let (mine, theirs) = (sparkPattern(1000, seed: 27), sparkPattern(1000, seed: 28))
+        _ = try await stage.subject.send(mine, description: "bv-01 to the restarted", on: again)
+        _ = try await restarted.perform { try $0.send(theirs, description: "bv-01 from the restarted", on: offered) }
+        let got = try await stage.expectTester(1, "the subject's data block, on the restarted peer's connection") { event -> [UInt8]? in
+            if case .dataAvailable(offered, let data) = event, data.description == "bv-01 to the restarted", data.transferComplete || data.error != nil { data.data } else { nil }
+        }
+        guard got == mine else { return "the subject's data block reached the restarted peer as \(got.count) bytes, not the \(mine.count) sent" }
+        let came = try await stage.expectSubject("the restarted peer's data block", from: before) { event -> [UInt8]? in
+            if case .dataAvailable(again, let data) = event, data.description == "bv-01 from the restarted", data.transferComplete || data.error != nil { data.data } else { nil }
+        }
+        guard came == theirs else { return "the restarted peer's data block reached the subject as \(came.count) bytes, not the \(theirs.count) sent" }
+        return nil
     }
 
     /// The callee's accept gives the caller `dataConnectionAccepted`: the subject as caller

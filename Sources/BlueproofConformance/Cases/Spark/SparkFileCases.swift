@@ -38,7 +38,8 @@ enum SparkFileCases {
     /// A file removed from its path mid-send fails the transfer on both sides: the sender's
     /// progress ends with the error, the receiver gets the error and no file; with the subject
     /// receiving too. A receiver's `error` frame fails the one send it names.
-    static let vanishedSource = SparkCase("SPK/FILE/BI-01", brokenBy: [.vanishedFileEndsAsDone, .remoteErrorIgnored, .remoteErrorCancelsAll, .refusedSendGoesOn]) { stage in
+    static let vanishedSource = SparkCase("SPK/FILE/BI-01", brokenBy: [.vanishedFileEndsAsDone, .remoteErrorIgnored, .remoteErrorCancelsAll, .refusedSendGoesOn,
+                                                                      .remoteErrorCancelsStreams]) { stage in
         let (out, incoming) = try await stage.subjectSending()
         // Receiving: the sender's file vanishes; the subject reports the sender's failure and keeps no file.
         try await stage.subject.setReceiveCallbacks(out, data: true, file: true)
@@ -82,12 +83,13 @@ enum SparkFileCases {
 
     /// A receiver's `error` frame fails the one send it names, and that send stops
     /// (docs/spark-wire.md, "Data and files"). The subject sends a short data block, then, with
-    /// credits withheld, a 512 KiB one and a short one behind it. Once a chunk of the large block
-    /// arrived, the tester writes two `error` frames: `refused` naming the first block, already
-    /// done (it must change nothing), then `storageFailed` naming the large one. The large send
-    /// must end once, failed by its peer with storage failed, and never arrive whole; a stream
-    /// send and a block queued behind it must complete and arrive whole. The subject must read
-    /// the frames while its sends wait for credits. Why not, or nil.
+    /// credits withheld, a 512 KiB one, a stream send and a short block. Once a chunk of the
+    /// large block arrived, the tester writes three `error` frames: `refused` naming the first
+    /// block, already done, and the stream's channel (both must change nothing), then
+    /// `storageFailed` naming the large one. The large send must end once, failed by its peer
+    /// with storage failed, and never arrive whole; the stream send and the block behind must
+    /// complete and arrive whole. The subject must read the frames while its sends wait for
+    /// credits. Why not, or nil.
     static func refusedByReceiver(_ stage: SparkStage, out: SparkConnectionID, incoming: SparkConnectionID) async throws -> String? {
         let tester = stage.testers[0]
         let names = ["bi-01 done before the refusals", "bi-01 failed by its receiver", "bi-01 queued behind the failed"]
@@ -122,11 +124,14 @@ enum SparkFileCases {
         if let early = stage.subjectProgress(sends[1], on: out).last, early.done {
             throw StageFailure(.tester, "the 512 KiB data block was sent whole before the tester saw a chunk of it: the error frame could not find it queued")
         }
-        try await tester.write([.error(transfer: doneNumber, failure: .refused), .error(transfer: number, failure: .storageFailed)], on: incoming)
+        // Two that name no queued transfer and must change nothing: the block already done, and
+        // the stream's channel (ids of channels and transfers never collide).
+        try await tester.write([.error(transfer: doneNumber, failure: .refused), .error(transfer: channel, failure: .refused),
+                                .error(transfer: number, failure: .storageFailed)], on: incoming)
         let end = try await stage.expectSubject("end of the data block its receiver failed", SparkStage.end(of: sends[1], on: out))
         try await tester.node.withholdCredits(false, from: stage.subject.registrationID)
         guard end.error == .remote(.storageFailed) else {
-            return "a data block its receiver failed (an error frame naming it, storage failed, sent while it was queued, after one naming a block already done) ended \(end), not failed by its peer with storage failed"
+            return "a data block its receiver failed (an error frame naming it, storage failed, sent while it was queued, after ones naming a block already done and a stream's channel) ended \(end), not failed by its peer with storage failed"
         }
         guard let last = try await stage.subjectSend(sends[2], on: out).last, last.done, last.error == nil else {
             return "the data block queued behind one its receiver failed ended \(stage.subjectProgress(sends[2], on: out).last.map { "\($0)" } ?? "nothing"), not done"
@@ -138,10 +143,14 @@ enum SparkFileCases {
         guard let streamEnd = try await stage.subjectSend(stream, on: out).last, streamEnd.done, streamEnd.error == nil else {
             return "a stream send queued behind a data block its receiver failed ended \(stage.subjectProgress(stream, on: out).last.map { "\($0)" } ?? "nothing"), not done: the error frame named a transfer, not the stream"
         }
-        let streamBytes = tester.events.events.flatMap { event -> [UInt8] in
-            if case .dataAvailable(incoming, let data) = event, data.kind == .stream, data.id == channel { data.data } else { [] }
+        let log = tester.events
+        let streamBytes = try await stage.expectTester(0, "the \(streamed.count) bytes of a stream send reported done") { _ -> [UInt8]? in
+            let bytes = log.events.flatMap { event -> [UInt8] in
+                if case .dataAvailable(incoming, let data) = event, data.kind == .stream, data.id == channel { data.data } else { [] }
+            }
+            return bytes.count >= streamed.count ? bytes : nil
         }
-        guard streamBytes == streamed else { return "the stream send queued behind a data block its receiver failed was reported done, but its peer received \(streamBytes.count) of its \(streamed.count) bytes" }
+        guard streamBytes == streamed else { return "the stream send queued behind a data block its receiver failed was reported done, but its peer received \(streamBytes.count) bytes that differ from the \(streamed.count) sent" }
         // Sent in queue order, all of the failed block would have arrived before the one behind it.
         let failed = tester.events.events.compactMap { event -> SparkChannelData? in
             if case .dataAvailable(incoming, let data) = event, data.kind == .data, data.description == names[1] { data } else { nil }

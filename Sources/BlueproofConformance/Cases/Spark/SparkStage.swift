@@ -35,15 +35,19 @@ final class SparkStage: Sendable {
         self.folder = folder
     }
 
-    static func make(_ context: CaseContext, provider: any SparkProvider, application: SparkApplication, testers count: Int) async throws -> SparkStage {
+    /// With `restarted`, the last tester is tester 0 started again: its registration id and
+    /// key id, a core of its own, on another node.
+    static func make(_ context: CaseContext, provider: any SparkProvider, application: SparkApplication, testers count: Int,
+                     restarted: Bool = false) async throws -> SparkStage {
         let folder = FileManager.default.temporaryDirectory
             .appendingPathComponent("blueproof-spark-testers-\(context.folder)-\(UInt32.random(in: 0...UInt32.max))").path
         var testers: [SparkTester] = []
         let subject: any SparkControl
         do {
             for index in 0..<count {
-                testers.append(try await SparkTester(host: try context.host(index + 1), registrationID: 0x7E57_0000_0000_0001 + UInt64(index),
-                                                     folder: "\(folder)/tester\(index + 1)"))
+                let again = restarted && index == count - 1 ? testers.first : nil
+                testers.append(try await SparkTester(host: try context.host(index + 1), registrationID: again?.registrationID ?? 0x7E57_0000_0000_0001 + UInt64(index),
+                                                     keyID: again?.keyID, folder: "\(folder)/tester\(index + 1)"))
             }
             subject = try await provider.subject(application, registrationID: subjectRegistration, for: context)
         } catch {
@@ -51,7 +55,7 @@ final class SparkStage: Sendable {
             try? FileManager.default.removeItem(atPath: folder)
             throw error
         }
-        context.log.note("Spark subject \(provider.name), registration \(String(subject.registrationID, radix: 16)); \(count) tester(s)")
+        context.log.note("Spark subject \(provider.name), registration \(String(subject.registrationID, radix: 16)); \(count) tester(s)\(restarted ? ", the last one the first restarted" : "")")
         return SparkStage(context: context, subject: subject, testers: testers, folder: folder)
     }
 
@@ -106,10 +110,11 @@ final class SparkStage: Sendable {
         SparkConnectionID(peer: peer, number: id.number, outgoing: !id.outgoing)
     }
 
-    /// The first subject event `match` maps to a value; none within `limit` is the subject's failure.
-    func expectSubject<T: Sendable>(_ what: String, within limit: Duration = eventTimeout,
+    /// The first subject event `match` maps to a value, passing over the first `start`
+    /// recorded; none within `limit` is the subject's failure.
+    func expectSubject<T: Sendable>(_ what: String, within limit: Duration = eventTimeout, from start: Int = 0,
                                     _ match: @escaping @Sendable (SparkEvent) -> T?) async throws -> T {
-        do { return try await subject.events.first(what, within: limit, match) } catch is TimeoutError {
+        do { return try await subject.events.first(what, within: limit, from: start, match) } catch is TimeoutError {
             throw SparkVerdict.fail("the subject reported no \(what) within \(limit)")
         }
     }
@@ -132,17 +137,19 @@ final class SparkStage: Sendable {
         let incoming = mirror(out, peer: subject.registrationID)
         let subjectID = subject.registrationID
         let declined = try await expectTester(index, "the subject's offer") { event -> SparkConnectionID?? in
-            switch event {
-            case .available(incoming): .some(nil)
-            case .ended(let id, .malformed, .local) where id.peer == subjectID && !id.outgoing: id
-            default: nil
-            }
+            event == .available(incoming) ? .some(nil) : Self.declinedAsMalformed(event, offeredBy: subjectID).map { .some($0) }
         }
         if let declined {
             let zero = declined.number == 0 ? ", numbered 0, the hello's connection (offers are numbered from 1)" : ""
             throw SparkVerdict.fail("tester \(index + 1) declined the subject's offer as malformed\(zero): \(declined), the subject's \(out)")
         }
         return (out, incoming)
+    }
+
+    /// The connection a tester's `event` declined as malformed when the offer came from `subject`
+    /// (docs/spark-wire.md, "Exchange" 1), or nil.
+    static func declinedAsMalformed(_ event: SparkEvent, offeredBy subject: UInt64) -> SparkConnectionID? {
+        if case .ended(let id, .malformed, by: .local) = event, id.peer == subject, !id.outgoing { id } else { nil }
     }
 
     /// The subject offers to tester `index`, which accepts: the connection as the subject and

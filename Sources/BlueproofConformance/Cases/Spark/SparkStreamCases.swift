@@ -94,7 +94,7 @@ enum SparkStreamCases {
     /// `createDataChannel` gives an id the peer knows and sends can use. A description is any
     /// text up to 255 bytes ("Streams" sets no other rule; docs/spark-wire.md "Bounds"): this
     /// one has a `/` and a `..`, which a file name may not.
-    static let channelUsable = SparkCase("SPK/STRM/BV-01", brokenBy: [.channelUnannounced, .strayFrames]) { stage in
+    static let channelUsable = SparkCase("SPK/STRM/BV-01", brokenBy: [.channelUnannounced, .strayFrames, .descriptionAsFileName]) { stage in
         let (out, incoming) = try await stage.subjectSending()
         let description = "bv-01 channel/../one"
         let channel: UInt32
@@ -210,7 +210,7 @@ enum SparkStreamCases {
     /// and with a channel of the subject's own open beside the peer's, each side's blocks stay
     /// on their own channel (the two sides' ids never collide, docs/spark-wire.md "Kinds"); a
     /// channel the peer opens with an id of the subject's numbering is ignored.
-    static let typedStream = SparkCase("SPK/STRM/BV-03", brokenBy: [.streamTypedAsData, .channelIDsOfPeer, .foreignChannelTaken]) { stage in
+    static let typedStream = SparkCase("SPK/STRM/BV-03", brokenBy: [.streamTypedAsData, .channelIDsOfPeer, .foreignChannelTaken, .descriptionAsFileName]) { stage in
         let (theirs, out) = try await stage.subjectReceiving()
         let tester = stage.testers[0]
         let named = "bv-03/../in"  // a description may hold what a file name may not
@@ -218,11 +218,18 @@ enum SparkStreamCases {
         let blocks = [sparkPattern(300), sparkPattern(70_000, seed: 3), sparkPattern(5, seed: 4)]
         for block in blocks { _ = try await tester.perform { try $0.send(block, toChannel: channel, on: out) } }
         let expected = blocks.flatMap { $0 }
-        _ = try await stage.expectSubject("\(expected.count) bytes on channel \(channel)") { _ in
-            let bytes = stage.subject.events.events.reduce(0) { total, event in
-                if case .dataAvailable(theirs, let data) = event, data.id == channel { total + data.data.count } else { total }
+        do {
+            _ = try await stage.expectSubject("\(expected.count) bytes on channel \(channel)") { _ in
+                let bytes = stage.subject.events.events.reduce(0) { total, event in
+                    if case .dataAvailable(theirs, let data) = event, data.id == channel { total + data.data.count } else { total }
+                }
+                return bytes >= expected.count ? true : nil
             }
-            return bytes >= expected.count ? true : nil
+        } catch let verdict as SparkVerdict {
+            guard stage.subject.events.events.contains(.channelOpened(theirs, channel: channel, description: named, by: .remote)) else {
+                return .fail("the subject never reported the tester's channel \(channel) opened with its description \(named.debugDescription), which may hold what a file name may not: only its length is bounded")
+            }
+            throw verdict
         }
         let delivered = stage.subject.events.events.compactMap { event -> SparkChannelData? in
             if case .dataAvailable(theirs, let data) = event, data.id == channel { data } else { nil }

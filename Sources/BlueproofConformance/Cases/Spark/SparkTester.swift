@@ -19,13 +19,14 @@ final class SparkTester: Sendable {
     private let connection = HeldConnection()
     private let tasks: [Task<Void, Never>]
 
-    init(host: LEHost, registrationID: UInt64, folder: String) async throws {
+    /// A tester with `keyID` (a fresh random one when nil) under `registrationID`.
+    init(host: LEHost, registrationID: UInt64, keyID: [UInt8]? = nil, folder: String) async throws {
         self.host = host
         self.registrationID = registrationID
-        keyID = SparkNodeFolders.randomKeyID()
+        self.keyID = keyID ?? SparkNodeFolders.randomKeyID()
         let folders = try SparkNodeFolders(root: folder)
         (cacheFolder, filesFolder) = (folders.cache, folders.files)
-        let configuration = SparkConfiguration(registrationID: registrationID, keyID: keyID, setup: .automatic, acceptance: .application)
+        let configuration = SparkConfiguration(registrationID: registrationID, keyID: self.keyID, setup: .automatic, acceptance: .application)
         node = SparkChannelNode(host: host, core: SparkCore(configuration: configuration, clock: SystemTimeSource(),
                                                             source: AlteredOnResend(), sink: CacheFolderSink(directory: cacheFolder)))
         let (log, stream, incoming, held) = (events, node.events, await host.incomingConnections(), connection)
