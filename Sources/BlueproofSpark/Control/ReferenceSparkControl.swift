@@ -57,7 +57,7 @@ public final class ReferenceSparkControl: SparkControl {
 
     /// As `blueproof spark listen`: the node takes channels, the host advertises the listener's
     /// registration id (docs/spark-wire.md, "Finding a listener"). Advertising stops once a peer
-    /// connects; one peer is enough for a case.
+    /// connects; called again, it advertises again for the next (SPK/CONN/BV-01's restarted peer).
     public func listen() async throws -> BDAddress {
         listening.withLock { $0 = true }
         await node.listen()

@@ -185,9 +185,8 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
     /// the format declines its first as malformed (docs/spark-wire.md, "Header"; SPK/CONN/BV-02).
     public static let offersFromZero = SparkDefects(rawValue: 1 << 70)
     /// A second channel naming a peer already attached (the peer restarted, its old link not
-    /// yet seen gone) replaces the first without ending what the first carried: the old
-    /// connections stay up, and the restarted peer's offer, numbered from 1 again, collides
-    /// with them (docs/spark-wire.md, "Transport"; SPK/CONN/BV-01).
+    /// yet seen gone) replaces the first without ending what the first carried or closing it:
+    /// the old connections stay up (docs/spark-wire.md, "Transport"; SPK/CONN/BV-01).
     public static let restartKeepsOldChannel = SparkDefects(rawValue: 1 << 71)
     /// A channel's description is held to the file-name rules (one path component): the API
     /// refuses such a description and the receiver ignores a `channelOpen` with one, though

@@ -424,14 +424,19 @@ enum SparkConnectionCases {
     /// links to the listening subject while tester 1's link stays up, silent (a peer whose
     /// application restarted before its old link was seen gone). One channel per peer, the
     /// newest (docs/spark-wire.md, "Transport"): the subject must end the old connection as
-    /// lost, then take the restarted peer's offer, numbered 1 as the old one was, and carry a
-    /// data block each way on it. Why not, or nil.
+    /// lost (either side: the subject closes the channel itself) and close the old channel, so
+    /// tester 1 sees its connection lost too; then take the restarted peer's offer, numbered 1
+    /// as the old one was, and carry a data block each way on it. Why not, or nil.
     static func restartedPeerTaken(_ stage: SparkStage, old: SparkConnectionID) async throws -> String? {
         let restarted = stage.testers[1], subject = stage.subject.registrationID
         let before = stage.subject.events.records.count
         try await stage.linkToSubject(1)
         let ended = try await stage.expectSubject("end of the connection to tester 1, whose registration id tester 2 took on a new link", from: before, ending(old))
-        guard ended == .ended(.linkLost, .remote) else { return "when its peer restarted on a new link, the old connection ended \(ended), not lost" }
+        guard case .ended(.linkLost, _) = ended else { return "when its peer restarted on a new link, the old connection \(ended), not as a lost link" }
+        let mirrored = stage.mirror(old, peer: subject)
+        _ = try await stage.expectTester(0, "the end of its connection as a lost link: the subject closing the channel its restarted peer replaced") {
+            if case .ended(mirrored, .linkLost, _) = $0 { true } else { nil }
+        }
         let offered = try await restarted.perform { try $0.startDataConnection(to: subject, metadata: "bv-01 restarted") }
         let again = stage.mirror(offered, peer: restarted.registrationID)
         _ = try await stage.expectSubject("incomingDataConnectionOffered from the restarted peer (connection \(again.number), as the old one was)", from: before) {
