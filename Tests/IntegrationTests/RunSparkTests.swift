@@ -113,6 +113,7 @@ extension Integration {
             "restartKeepsOldChannel": "no end of the connection to tester 1, whose registration id tester 2 took",
             "descriptionAsFileName": "only its length is bounded",
             "remoteErrorCancelsStreams": "a stream send queued behind a data block its receiver failed ended",
+            "secondCallStarted": "started a second one of its own",
             "offersFromZero": "declined the subject's offer as malformed, numbered 0, the hello's connection",
         ]
 

@@ -17,7 +17,7 @@ extension SparkCore {
         let limit = defects.contains(.metadataLimitLow) ? SparkLimits.maxMetadataBytes - 2 : SparkLimits.maxMetadataBytes
         if !defects.contains(.metadataUnbounded), counted > limit { throw .metadataTooLarge(bytes: counted, limit: limit) }
         guard keys[peer] != nil else { throw .keyError(peer: peer) }
-        let most = configuration.concurrency.limit
+        let most = configuration.concurrency.limit + (configuration.defects.contains(.secondCallStarted) ? 1 : 0)
         guard connections.count < most else { throw .tooManyConnections(limit: most) }
         connections[id] = ConnectionRecord(state: .offering, outgoing: true, deadline: clock.now().addingTimeInterval(configuration.offerTimeout))
         if !early {

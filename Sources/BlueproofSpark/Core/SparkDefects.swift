@@ -179,7 +179,7 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
     /// and `done` still go out (SPK/FILE/BI-01).
     public static let refusedSendGoesOn = SparkDefects(rawValue: 1 << 68)
     /// An offer numbered 0, the `hello`'s connection, is taken instead of declined `malformed`
-    /// (docs/spark-wire.md, "Header": offers are numbered from 1; SPK/CONN/BI-04).
+    /// (docs/spark-wire.md, "Header": no offer is numbered 0; SPK/CONN/BI-04).
     public static let offerZeroTaken = SparkDefects(rawValue: 1 << 69)
     /// The caller numbers its offers from 0, the `hello`'s connection, so a peer that holds to
     /// the format declines its first as malformed (docs/spark-wire.md, "Header"; SPK/CONN/BV-02).
@@ -195,6 +195,10 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
     /// An `error` frame from the receiver also cancels the stream sends queued on its
     /// connection, though it names a transfer, never a stream (SPK/FILE/BI-01).
     public static let remoteErrorCancelsStreams = SparkDefects(rawValue: 1 << 73)
+    /// The caller's connection limit counts one short: the single-connection app starts a
+    /// second connection of its own while it holds one (docs/spark-wire.md, "Bounds";
+    /// SPK/CONN/BI-02).
+    public static let secondCallStarted = SparkDefects(rawValue: 1 << 74)
 
     /// Every defect by name, for reports and the broken-variant table.
     public static let named: [(name: String, defect: SparkDefects)] = [
@@ -232,6 +236,7 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
         ("remoteErrorCancelsAll", .remoteErrorCancelsAll), ("refusedSendGoesOn", .refusedSendGoesOn),
         ("offerZeroTaken", .offerZeroTaken), ("offersFromZero", .offersFromZero), ("restartKeepsOldChannel", .restartKeepsOldChannel),
         ("descriptionAsFileName", .descriptionAsFileName), ("remoteErrorCancelsStreams", .remoteErrorCancelsStreams),
+        ("secondCallStarted", .secondCallStarted),
     ]
 
     /// The names of the defects in this set, in `named` order.

@@ -227,8 +227,10 @@ enum SparkConnectionCases {
     }
 
     /// The sample app, holding one connection, ends a second offer at once (`busy`), reporting
-    /// it offered but never available.
-    static let secondOffer = SparkCase("SPK/CONN/BI-02", application: .sample, brokenBy: [.secondOfferKept, .busyNeverFreed, .busyBeforeOffered]) { stage in
+    /// it offered but never available, and refuses to start a second of its own
+    /// (`tooManyConnections`, docs/spark-wire.md "Bounds").
+    static let secondOffer = SparkCase("SPK/CONN/BI-02", application: .sample,
+                                       brokenBy: [.secondOfferKept, .busyNeverFreed, .busyBeforeOffered, .secondCallStarted]) { stage in
         try await stage.link(0)
         let first = try await stage.testerCalls(0)
         let tester = stage.testers[0]
@@ -246,6 +248,15 @@ enum SparkConnectionCases {
               offeredAt < endedAt else {
             return .fail("the single-connection app ended the second offer busy without reporting it offered first")
         }
+        // Nor does it start a second connection of its own while it holds one.
+        do {
+            let own = try await stage.subject.startDataConnection(to: tester.registrationID, metadata: "own second")
+            return .fail("holding a connection, the single-connection app started a second one of its own (\(own)) instead of refusing it")
+        } catch let refusal as SparkError {
+            guard case .tooManyConnections = refusal else {
+                return .fail("holding a connection, the single-connection app refused a second one of its own with \(refusal), not tooManyConnections")
+            }
+        }
         // The connection it held ends: the app is free for the next offer.
         do { try await tester.node.perform { try $0.end(first.tester) } } catch is SparkError {
             return .fail("the subject had already ended the connection it held, though only a second offer came")
@@ -258,7 +269,7 @@ enum SparkConnectionCases {
         let freed = try await stage.expectSubject("an offer once its connection ended made available or ended",
                                                   settled(stage.mirror(third, peer: tester.registrationID), available: true))
         guard freed == .accepted else { return .fail("after the connection it held had ended, the single-connection app still ended a new offer: \(freed)") }
-        return .pass("holding one connection, the sample app ended the second offer (busy) at once; once that connection ended, it took the next")
+        return .pass("holding one connection, the sample app ended the second offer (busy) at once and refused to start one of its own (tooManyConnections); once that connection ended, it took the next")
     }
 
     /// Keys not exchanged: the subject's own offer fails with the key error before anything is
@@ -334,7 +345,7 @@ enum SparkConnectionCases {
 
     /// The callee's side of the bound: an offer with 4097 bytes of metadata, written by the
     /// tester as its encoder never would, cannot be read; nor can one numbered 0, the `hello`'s
-    /// connection (offers are numbered from 1). The subject declines each `malformed` for the
+    /// connection (no offer may be). The subject declines each `malformed` for the
     /// connection the tester offered (the caller is not left waiting out its offer timeout) and
     /// never reports it offered (docs/spark-wire.md, "Header", "Bounds", "Exchange" 1). Why not,
     /// or nil.
@@ -463,7 +474,7 @@ enum SparkConnectionCases {
 
     /// The callee's accept gives the caller `dataConnectionAccepted`: the subject as caller
     /// reports it before anything else on the connection, and as callee its accept reaches the
-    /// caller. Its offer must be one the tester can take: numbered from 1 (`subjectOffers`).
+    /// caller. Its offer must be one the tester can take: never numbered 0 (`subjectOffers`).
     static let accepted = SparkCase("SPK/CONN/BV-02", brokenBy: [.acceptUnreported, .channelBeforeAccept, .offersFromZero]) { stage in
         try await stage.link(0)
         let tester = stage.testers[0]

@@ -140,7 +140,7 @@ final class SparkStage: Sendable {
             event == .available(incoming) ? .some(nil) : Self.declinedAsMalformed(event, offeredBy: subjectID).map { .some($0) }
         }
         if let declined {
-            let zero = declined.number == 0 ? ", numbered 0, the hello's connection (offers are numbered from 1)" : ""
+            let zero = declined.number == 0 ? ", numbered 0, the hello's connection (no offer may be)" : ""
             throw SparkVerdict.fail("tester \(index + 1) declined the subject's offer as malformed\(zero): \(declined), the subject's \(out)")
         }
         return (out, incoming)
