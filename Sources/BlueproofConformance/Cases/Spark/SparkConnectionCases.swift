@@ -371,12 +371,12 @@ enum SparkConnectionCases {
         let offer = SparkOffer(caller: tester.registrationID, callee: subject, callerKey: tester.keyID, metadata: "x")
         try await tester.write([.offer(offer)], on: out, rewrite: rewrite)
         let incoming = stage.mirror(out, peer: tester.registrationID)
-        enum Answer: Sendable { case ended(SparkEvent), stray(SparkEvent) }
+        enum Answer: Sendable { case answered(SparkEvent), stray(SparkEvent) }
         let answer: Answer
         do {
             answer = try await stage.expectTester(0, "an answer to \(what)") { event -> Answer? in
                 switch event {
-                case .ended(out, _, _), .accepted(out): .ended(event)
+                case .ended(out, _, _), .accepted(out): .answered(event)
                 case .ignored(subject, .unknownConnection(number: out.number, _)): .stray(event)
                 default: nil
                 }
@@ -389,9 +389,9 @@ enum SparkConnectionCases {
         switch answer {
         case .stray(let event):
             return "\(what) was answered for a connection the tester does not hold (its origin names the subject as offerer): \(event)"
-        case .ended(let event) where event != .ended(out, .malformed, by: .remote):
+        case .answered(let event) where event != .ended(out, .malformed, by: .remote):
             return "\(what) was answered so that the tester reported \(event), not a decline as malformed"
-        case .ended: break
+        case .answered: break
         }
         // What the subject reported before an offer the tester makes next (its events come in order).
         let after = "after \(what)"

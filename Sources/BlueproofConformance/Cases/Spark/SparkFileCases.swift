@@ -145,9 +145,7 @@ enum SparkFileCases {
         }
         let log = tester.events
         let streamBytes = try await stage.expectTester(0, "the \(streamed.count) bytes of a stream send reported done") { _ -> [UInt8]? in
-            let bytes = log.events.flatMap { event -> [UInt8] in
-                if case .dataAvailable(incoming, let data) = event, data.kind == .stream, data.id == channel { data.data } else { [] }
-            }
+            let bytes = sparkChannelBytes(log, on: incoming, channel: channel)
             return bytes.count >= streamed.count ? bytes : nil
         }
         guard streamBytes == streamed else { return "the stream send queued behind a data block its receiver failed was reported done, but its peer received \(streamBytes.count) bytes that differ from the \(streamed.count) sent" }

@@ -260,5 +260,12 @@ final class SparkStage: Sendable {
     }
 }
 
+/// The bytes `log` received on `channel` of connection `id` so far, in order.
+func sparkChannelBytes(_ log: SparkEventLog, on id: SparkConnectionID, channel: UInt32) -> [UInt8] {
+    log.events.flatMap { event -> [UInt8] in
+        if case .dataAvailable(id, let data) = event, data.id == channel { data.data } else { [] }
+    }
+}
+
 /// A byte pattern of `count` bytes that a shifted or truncated copy does not match.
 func sparkPattern(_ count: Int, seed: UInt8 = 0) -> [UInt8] { (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 8 &+ Int(seed)) } }

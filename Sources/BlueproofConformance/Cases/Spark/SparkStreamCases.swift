@@ -220,10 +220,7 @@ enum SparkStreamCases {
         let expected = blocks.flatMap { $0 }
         do {
             _ = try await stage.expectSubject("\(expected.count) bytes on channel \(channel)") { _ in
-                let bytes = stage.subject.events.events.reduce(0) { total, event in
-                    if case .dataAvailable(theirs, let data) = event, data.id == channel { total + data.data.count } else { total }
-                }
-                return bytes >= expected.count ? true : nil
+                sparkChannelBytes(stage.subject.events, on: theirs, channel: channel).count >= expected.count ? true : nil
             }
         } catch let verdict as SparkVerdict {
             guard stage.subject.events.events.contains(.channelOpened(theirs, channel: channel, description: named, by: .remote)) else {
