@@ -114,6 +114,9 @@ extension Integration {
             "descriptionAsFileName": "only its length is bounded",
             "remoteErrorCancelsStreams": "a stream send queued behind a data block its receiver failed ended",
             "secondCallStarted": "started a second one of its own",
+            "peerLinkLostIgnored": "a connection its peer ended as a lost link (reason 8)",
+            "filesCountedAsData": "a file goes to disk and takes nothing from the bound on in-memory data",
+            "callbacksOutliveConnection": "it is a new connection, though under the number of the old one",
             "offersFromZero": "declined the subject's offer as malformed, numbered 0, the hello's connection",
         ]
 

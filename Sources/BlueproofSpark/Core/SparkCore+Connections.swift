@@ -98,6 +98,7 @@ extension SparkCore {
             return events.append(.ended(id, .busy, by: .local))
         }
         connections[id] = ConnectionRecord(state: .offered, outgoing: configuration.defects.contains(.calleeIDsOfCaller))
+        if let kept = endedCallbacks.removeValue(forKey: id) { connections[id]?.dataCallback = kept.data; connections[id]?.fileCallback = kept.file }
         events.append(.offered(id, metadata: offer.metadata))
         if busy { return tearDown(id, reason: .busy, by: .local, notify: true) }
         let offeredAt = events.count - 1
@@ -121,6 +122,8 @@ extension SparkCore {
             tearDown(id, reason: reported, by: .remote, notify: false)
         case .decline(let reason) where configuration.defects.contains(.strayDeclineEnds):
             tearDown(id, reason: reason, by: .remote, notify: false)
+        case .end(.linkLost) where configuration.defects.contains(.peerLinkLostIgnored):
+            events.append(.ignored(peer: id.peer, .unexpected(id, kind: frame.kind)))
         case .end(let reason):
             tearDown(id, reason: reason, by: .remote, notify: false)
         default:

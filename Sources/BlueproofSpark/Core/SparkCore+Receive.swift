@@ -121,7 +121,7 @@ extension SparkCore {
     /// Declared sizes of the in-memory data blocks being received.
     private var bufferedDataBytes: UInt64 {
         connections.values.reduce(0) { total, record in
-            record.incoming.values.reduce(total) { $0 + ($1.header.kind == .data ? $1.header.size : 0) }
+            record.incoming.values.reduce(total) { $0 + ($1.header.kind == .data || configuration.defects.contains(.filesCountedAsData) ? $1.header.size : 0) }
         }
     }
 

@@ -21,6 +21,8 @@ public struct SparkCore {
     var nextConnection: UInt32 = 1
     /// Whether the single-connection app has held a connection (for the `busyNeverFreed` variant only).
     var heldBefore = false
+    /// Receive callbacks of ended connections, by id (for the `callbacksOutliveConnection` variant only).
+    var endedCallbacks: [SparkConnectionID: (data: Bool, file: Bool)] = [:]
     var nextSend: UInt64 = 1
 
     public init(configuration: SparkConfiguration, clock: any TransmitterTimeSource, source: any SparkFileSource, sink: any SparkFileSink) {
@@ -96,6 +98,7 @@ public struct SparkCore {
     /// reports `ended`; with `notify`, tells the peer (`end`, or `decline` before acceptance).
     mutating func tearDown(_ id: SparkConnectionID, reason: SparkEndReason, by side: SparkSide, notify: Bool) {
         guard let record = connections.removeValue(forKey: id) else { return }
+        if configuration.defects.contains(.callbacksOutliveConnection) { endedCallbacks[id] = (record.dataCallback, record.fileCallback) }
         if notify {
             var declining = !id.outgoing && record.state != .accepted
             if configuration.defects.contains(.withdrawalDeclined) { declining = record.state != .accepted }

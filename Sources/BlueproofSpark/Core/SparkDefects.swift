@@ -199,6 +199,16 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
     /// second connection of its own while it holds one (docs/spark-wire.md, "Bounds";
     /// SPK/CONN/BI-02).
     public static let secondCallStarted = SparkDefects(rawValue: 1 << 74)
+    /// A peer's `end` with reason 8 (link lost) is ignored, as if only a local report could
+    /// carry it (docs/spark-wire.md, "End reasons": a peer may send it; SPK/CONN/BI-01).
+    public static let peerLinkLostIgnored = SparkDefects(rawValue: 1 << 75)
+    /// Files coming in count toward the 64 MiB bound on in-memory data blocks being received,
+    /// though they go to disk (docs/spark-wire.md, "Bounds"; SPK/FILE/BV-02).
+    public static let filesCountedAsData = SparkDefects(rawValue: 1 << 76)
+    /// Receive callbacks are kept by connection id past the connection's end, so a new offer
+    /// under an ended one's id (a restarted peer's) starts with them set ("Receiving Data":
+    /// they are set per connection; SPK/CONN/BV-01).
+    public static let callbacksOutliveConnection = SparkDefects(rawValue: 1 << 77)
 
     /// Every defect by name, for reports and the broken-variant table.
     public static let named: [(name: String, defect: SparkDefects)] = [
@@ -236,7 +246,8 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
         ("remoteErrorCancelsAll", .remoteErrorCancelsAll), ("refusedSendGoesOn", .refusedSendGoesOn),
         ("offerZeroTaken", .offerZeroTaken), ("offersFromZero", .offersFromZero), ("restartKeepsOldChannel", .restartKeepsOldChannel),
         ("descriptionAsFileName", .descriptionAsFileName), ("remoteErrorCancelsStreams", .remoteErrorCancelsStreams),
-        ("secondCallStarted", .secondCallStarted),
+        ("secondCallStarted", .secondCallStarted), ("peerLinkLostIgnored", .peerLinkLostIgnored),
+        ("filesCountedAsData", .filesCountedAsData), ("callbacksOutliveConnection", .callbacksOutliveConnection),
     ]
 
     /// The names of the defects in this set, in `named` order.

@@ -49,7 +49,7 @@ enum SparkConnectionCases {
     /// An accepted connection ended by either side ends on both, and a file coming in fails with
     /// it; an offer the subject withdraws before an answer ends at the callee; stray answers end
     /// nothing; sends queued at an end end with it.
-    static let declined = SparkCase("SPK/CONN/BI-01", brokenBy: [.declineTakenAsAccept, .endUnannounced, .endKeepsTransfers, .endKeepsSends, .cancelledSendsDelivered, .cancelledSendsFlushed, .strayDeclineEnds, .withdrawalDeclined, .cancelledProgressInBytes]) { stage in
+    static let declined = SparkCase("SPK/CONN/BI-01", brokenBy: [.declineTakenAsAccept, .endUnannounced, .endKeepsTransfers, .endKeepsSends, .cancelledSendsDelivered, .cancelledSendsFlushed, .strayDeclineEnds, .withdrawalDeclined, .cancelledProgressInBytes, .peerLinkLostIgnored]) { stage in
         try await stage.link(0)
         let tester = stage.testers[0]
         let (out, incoming) = try await stage.subjectOffers(0, metadata: "decline me")
@@ -96,10 +96,22 @@ enum SparkConnectionCases {
         } else {
             guard cut.path == nil, cut.error != nil else { return .fail("a file cut by the end of its connection was reported \(cut)") }
         }
+        if let wrong = try await peerLinkLost(stage) { return .fail(wrong) }
         if let wrong = try await withdrawnOffer(stage) { return .fail(wrong) }
         if let wrong = try await strayAnswers(stage) { return .fail(wrong) }
         if let wrong = try await endWithSendsQueued(stage) { return .fail(wrong) }
-        return .pass("a decline ended the connection on both sides, the subject calling and called, and a stray one ended nothing; so did an end from either side, an offer the subject withdrew before its answer, and the file coming in failed with it; sends still queued at an end each ended once, none completing after it nor reaching the peer, blocks among them reporting fractions in [0, 1]")
+        return .pass("a decline ended the connection on both sides, the subject calling and called, and a stray one ended nothing; so did an end from either side (a peer's as a lost link too), an offer the subject withdrew before its answer, and the file coming in failed with it; sends still queued at an end each ended once, none completing after it nor reaching the peer, blocks among them reporting fractions in [0, 1]")
+    }
+
+    /// A peer may end a connection with reason 8, link lost (docs/spark-wire.md, "End reasons"):
+    /// the tester writes such an `end` on an accepted connection, and the subject must report
+    /// it ended by its peer with that reason. Why not, or nil.
+    static func peerLinkLost(_ stage: SparkStage) async throws -> String? {
+        let ids = try await stage.testerCalls(0, metadata: "lost at the peer")
+        try await stage.testers[0].write([.end(.linkLost)], on: ids.tester)
+        let ended = try await stage.expectSubject("end of a connection its peer ended as a lost link (reason 8)", ending(ids.subject))
+        guard ended == .ended(.linkLost, .remote) else { return "its peer ending the connection as a lost link (reason 8), the subject reported \(ended)" }
+        return nil
     }
 
     /// The subject ends its own offer before the callee answers: `end` is the caller's to send
@@ -410,7 +422,7 @@ enum SparkConnectionCases {
     /// restarts (`restartedPeerTaken`).
     static let available = SparkCase("SPK/CONN/BV-01", testers: 2, restarts: true,
                                      brokenBy: [.setupNeverCompletes, .availableBeforeOffered, .calleeAcceptUnreported, .listenerHelloWithheld,
-                                                .restartKeepsOldChannel]) { stage in
+                                                .restartKeepsOldChannel, .callbacksOutliveConnection]) { stage in
         // The subject listens here, as the section's title says; every other case has it open the channel.
         try await stage.linkToSubject(0)
         let tester = stage.testers[0]
@@ -437,9 +449,12 @@ enum SparkConnectionCases {
     /// newest (docs/spark-wire.md, "Transport"): the subject must end the old connection as
     /// lost (either side: the subject closes the channel itself) and close the old channel, so
     /// tester 1 sees its connection lost too; then take the restarted peer's offer, numbered 1
-    /// as the old one was, and carry a data block each way on it. Why not, or nil.
+    /// as the old one was, as a new connection (a block sent before its receive callbacks are
+    /// set is dropped, though the old one's were set), and carry a data block each way on it.
+    /// Why not, or nil.
     static func restartedPeerTaken(_ stage: SparkStage, old: SparkConnectionID) async throws -> String? {
         let restarted = stage.testers[1], subject = stage.subject.registrationID
+        try await stage.subject.setReceiveCallbacks(old, data: true, file: false)
         let before = stage.subject.events.records.count
         try await stage.linkToSubject(1)
         let ended = try await stage.expectSubject("end of the connection to tester 1, whose registration id tester 2 took on a new link", from: before, ending(old))
@@ -456,6 +471,9 @@ enum SparkConnectionCases {
         _ = try await stage.expectSubject("incomingDataConnectionAvailable from the restarted peer", from: before) { $0 == .available(again) ? true : nil }
         try await stage.subject.accept(again)
         _ = try await stage.expectTester(1, "dataConnectionAccepted from the subject, once restarted") { $0 == .accepted(offered) ? true : nil }
+        // A new connection, though under the old one's number: its receive callbacks start unset.
+        let early = try await restarted.perform { try $0.send(sparkPattern(500, seed: 29), description: "bv-01 before callbacks", on: offered) }
+        try await stage.settle(1, sends: [early], on: offered, theirs: again, from: before)
         try await restarted.perform { try $0.setReceiveCallbacks(offered, data: true, file: false) }
         try await stage.subject.setReceiveCallbacks(again, data: true, file: false)
         let (mine, theirs) = (sparkPattern(1000, seed: 27), sparkPattern(1000, seed: 28))
@@ -469,6 +487,12 @@ enum SparkConnectionCases {
             if case .dataAvailable(again, let data) = event, data.description == "bv-01 from the restarted", data.transferComplete || data.error != nil { data.data } else { nil }
         }
         guard came == theirs else { return "the restarted peer's data block reached the subject as \(came.count) bytes, not the \(theirs.count) sent" }
+        let kept = stage.subject.events.records.dropFirst(before).filter { record in
+            if case .dataAvailable(again, let data) = record.event { data.description == "bv-01 before callbacks" } else { false }
+        }
+        guard kept.isEmpty else {
+            return "the restarted peer's connection delivered a data block sent before its receive callbacks were set (\(kept.count) callback(s)): it is a new connection, though under the number of the old one, whose callbacks were set"
+        }
         return nil
     }
 

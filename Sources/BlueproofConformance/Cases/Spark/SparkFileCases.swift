@@ -213,19 +213,8 @@ enum SparkFileCases {
         var sends = [try await tester.perform { try $0.send(sparkPattern(500), toChannel: early, on: out) }]
         sends.append(try await tester.perform { try $0.send(sparkPattern(20_000), description: "early", on: out) })
         sends.append(try await tester.perform { try $0.sendFile(path, on: out) })
-        for send in sends {
-            do {
-                _ = try await tester.events.first("send \(send) done", within: SparkStage.transferTimeout) { event -> Bool? in
-                    if case .sendProgress(out, send, let progress) = event, progress.done { true } else { nil }
-                }
-            } catch { throw StageFailure(.tester, "the tester's early sends did not leave: \(error)") }
-        }
-        // Control frames go before data but after what has left: once the subject reports this
-        // channel, everything sent before it has arrived.
-        let barrier = try await tester.perform { try $0.createDataChannel(out, description: "barrier") }
-        _ = try await stage.expectSubject("the tester's channel sent after the early data") { event -> Bool? in
-            if case .channelOpened(theirs, barrier, _, .remote) = event { true } else { nil }
-        }
+        // Once they have all arrived (dropped, as they must be), the callbacks are set.
+        try await stage.settle(0, sends: sends, on: out, theirs: theirs)
         try await stage.subject.setReceiveCallbacks(theirs, data: true, file: true)
         let late = sparkPattern(3000, seed: 5)
         _ = try await tester.perform { try $0.send(late, description: "late", on: out) }
@@ -271,8 +260,10 @@ enum SparkFileCases {
         return .pass("\(progress.count - 1) progress event(s) rising to 1, then done; the block arrived whole")
     }
 
-    /// A received data block reports rising progress (fractions of the block), then `transferComplete` holding the data.
-    static let receiveData = SparkCase("SPK/FILE/BV-02", brokenBy: [.receivedDataDropped, .receiveProgressInBytes, .foreignTransferTaken]) { stage in
+    /// A received data block reports rising progress (fractions of the block), then
+    /// `transferComplete` holding the data, even while a file as large as the in-memory bound
+    /// is coming in.
+    static let receiveData = SparkCase("SPK/FILE/BV-02", brokenBy: [.receivedDataDropped, .receiveProgressInBytes, .foreignTransferTaken, .filesCountedAsData]) { stage in
         let (theirs, out) = try await stage.subjectReceiving()
         // First a block under a transfer id of the subject's own numbering (frames the tester's
         // core never writes): it would collide with the subject's next transfer, so it is refused.
@@ -284,8 +275,22 @@ enum SparkFileCases {
                                                 name: "bv-02 collides")),
             .chunk(transfer: foreign, bytes: stray), .done(transfer: foreign),
         ], on: out)
+        // Then a file header declaring the whole in-memory bound (64 MiB) and never its chunks: a
+        // file goes to disk, so it takes nothing from that bound (docs/spark-wire.md, "Bounds").
+        let file: UInt32 = theirs.outgoing ? 2001 : 2002
+        try await stage.testers[0].write([
+            .transferHeader(SparkTransferHeader(transfer: file, kind: .file, size: SparkLimits.maxBufferedDataBytes,
+                                                sha256: [UInt8](repeating: 0, count: 32), name: "bv-02-disk.bin")),
+        ], on: out)
         let block = sparkPattern(300_000, seed: 7)
-        _ = try await stage.testers[0].perform { try $0.send(block, description: "bv-02", on: out) }
+        let send = try await stage.testers[0].perform { try $0.send(block, description: "bv-02", on: out) }
+        let sent = try await stage.expectTester(0, "the end of the data block it sent", within: SparkStage.transferTimeout) { event -> SparkProgress? in
+            if case .sendProgress(out, send, let progress) = event, progress.done || progress.error != nil { progress } else { nil }
+        }
+        try await stage.testers[0].write([.error(transfer: file, failure: .cancelled)], on: out)
+        if let error = sent.error {
+            return .fail("a \(block.count)-byte data block sent while a file declaring \(SparkLimits.maxBufferedDataBytes) bytes was coming in ended \(error) at its sender: a file goes to disk and takes nothing from the bound on in-memory data")
+        }
         _ = try await stage.expectSubject("the data block's end", within: SparkStage.transferTimeout) { event -> Bool? in
             if case .dataAvailable(theirs, let data) = event, data.description == "bv-02", data.transferComplete || data.error != nil { true } else { nil }
         }

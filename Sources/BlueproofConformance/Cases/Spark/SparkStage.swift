@@ -128,6 +128,25 @@ final class SparkStage: Sendable {
         }
     }
 
+    /// Tester `index` waits until `sends` on its connection `out` are done, then opens a channel
+    /// there and waits for the subject to report it on `theirs` (recorded after `start`): control
+    /// frames go after what has left, so everything the sends carried has reached the subject.
+    /// Sends that never leave are the tester's failure.
+    func settle(_ index: Int, sends: [UInt64], on out: SparkConnectionID, theirs: SparkConnectionID, from start: Int = 0) async throws {
+        let tester = testers[index]
+        for send in sends {
+            do {
+                _ = try await tester.events.first("send \(send) done", within: Self.transferTimeout) { event -> Bool? in
+                    if case .sendProgress(out, send, let progress) = event, progress.done { true } else { nil }
+                }
+            } catch { throw StageFailure(.tester, "tester \(index + 1)'s sends did not leave: \(error)") }
+        }
+        let barrier = try await tester.perform { try $0.createDataChannel(out, description: "barrier") }
+        _ = try await expectSubject("the channel tester \(index + 1) opened after its sends", from: start) { event -> Bool? in
+            if case .channelOpened(theirs, barrier, _, .remote) = event { true } else { nil }
+        }
+    }
+
     /// The subject offers to tester `index`, which has it available to answer: the connection
     /// as the subject and the tester name it. An offer that never arrives, or that the tester
     /// declines as malformed (one numbered 0, the `hello`'s connection: docs/spark-wire.md,
