@@ -104,13 +104,36 @@ enum SparkConnectionCases {
     }
 
     /// A peer may end a connection with reason 8, link lost (docs/spark-wire.md, "End reasons"):
-    /// the tester writes such an `end` on an accepted connection, and the subject must report
-    /// it ended by its peer with that reason. Why not, or nil.
+    /// the tester writes such an `end` on one of two accepted connections. The subject must
+    /// report that one ended by its peer with that reason, refuse a channel on it, and keep the
+    /// other (the link itself was not lost): a data block on it still arrives. Why not, or nil.
     static func peerLinkLost(_ stage: SparkStage) async throws -> String? {
+        let tester = stage.testers[0]
+        let kept = try await stage.testerCalls(0, metadata: "stays up")
         let ids = try await stage.testerCalls(0, metadata: "lost at the peer")
-        try await stage.testers[0].write([.end(.linkLost)], on: ids.tester)
+        try await stage.subject.setReceiveCallbacks(kept.subject, data: true, file: false)
+        // Written by hand: the tester's core never sends reason 8, and keeps its record of `ids`.
+        try await tester.write([.end(.linkLost)], on: ids.tester)
         let ended = try await stage.expectSubject("end of a connection its peer ended as a lost link (reason 8)", ending(ids.subject))
         guard ended == .ended(.linkLost, .remote) else { return "its peer ending the connection as a lost link (reason 8), the subject reported \(ended)" }
+        do {
+            let channel = try await stage.subject.createDataChannel(ids.subject, description: "after the end")
+            return "the subject opened channel \(channel) on a connection its peer had ended as a lost link"
+        } catch is SparkError {}
+        let block = sparkPattern(1500, seed: 43)
+        _ = try await tester.perform { try $0.send(block, description: "on the other connection", on: kept.tester) }
+        let other = try await stage.expectSubject("the data block on its other connection to that peer, or that connection's end", within: SparkStage.transferTimeout) { event -> SparkEvent? in
+            switch event {
+            case .dataAvailable(kept.subject, let data) where data.description == "on the other connection" && (data.transferComplete || data.error != nil): event
+            case .ended(kept.subject, _, _): event
+            default: nil
+            }
+        }
+        guard case .dataAvailable(_, let data) = other, data.transferComplete, data.data == block else {
+            return "its peer ending one connection as a lost link (reason 8), the subject's other connection to that peer did not carry a data block whole: \(other)"
+        }
+        try await tester.node.perform { try $0.end(kept.tester) }
+        _ = try await stage.expectSubject("the end of its other connection, ended by the tester", ending(kept.subject))
         return nil
     }
 
@@ -260,7 +283,9 @@ enum SparkConnectionCases {
               offeredAt < endedAt else {
             return .fail("the single-connection app ended the second offer busy without reporting it offered first")
         }
-        // Nor does it start a second connection of its own while it holds one.
+        // Nor does it start a second connection of its own while it holds one: it refuses the
+        // call before sending anything ("Exchange" 1), so a channel it opens next reaches the
+        // tester with no offer before it.
         do {
             let own = try await stage.subject.startDataConnection(to: tester.registrationID, metadata: "own second")
             return .fail("holding a connection, the single-connection app started a second one of its own (\(own)) instead of refusing it")
@@ -269,9 +294,16 @@ enum SparkConnectionCases {
                 return .fail("holding a connection, the single-connection app refused a second one of its own with \(refusal), not tooManyConnections")
             }
         }
+        let after = try await stage.subject.createDataChannel(first.subject, description: "after the refused call")
+        _ = try await stage.expectTester(0, "the channel the subject opened after refusing its own second connection") { event -> Bool? in
+            if case .channelOpened(first.tester, after, _, .remote) = event { true } else { nil }
+        }
+        if let sent = tester.events.events.first(where: { if case .offered(_, "own second") = $0 { true } else { false } }) {
+            return .fail("the single-connection app refused its own second connection (tooManyConnections) only after sending the offer: tester 1 reported \(sent)")
+        }
         // The connection it held ends: the app is free for the next offer.
         do { try await tester.node.perform { try $0.end(first.tester) } } catch is SparkError {
-            return .fail("the subject had already ended the connection it held, though only a second offer came")
+            return .fail("the subject had already ended the connection it held, though only a second offer and a refused call of its own came")
         }
         let held = try await stage.expectSubject("the end of the connection it held", ending(first.subject))
         guard held == .ended(.ended, .remote) else {
@@ -440,7 +472,7 @@ enum SparkConnectionCases {
         // "Once a connection is established the delegate will get dataConnectionAccepted": the callee's too.
         _ = try await stage.expectSubject("dataConnectionAccepted on its own side, as callee") { $0 == .accepted(theirs) ? true : nil }
         if let wrong = try await restartedPeerTaken(stage, old: theirs) { return .fail(wrong) }
-        return .pass("listening, the subject took the tester's channel and named itself; the offer was reported offered with its metadata, then available, and accepted on both sides; when the tester restarted on another link, the old connection ended as lost and the new one carried data both ways")
+        return .pass("listening, the subject took the tester's channel and named itself; the offer was reported offered with its metadata, then available, and accepted on both sides; when the tester restarted on another link, the old connection ended as lost, and the new one, under its number, dropped what came before its callbacks were set and carried data both ways")
     }
 
     /// Tester 1 restarts: tester 2, with its registration id and key id and a core of its own,
@@ -448,13 +480,13 @@ enum SparkConnectionCases {
     /// application restarted before its old link was seen gone). One channel per peer, the
     /// newest (docs/spark-wire.md, "Transport"): the subject must end the old connection as
     /// lost (either side: the subject closes the channel itself) and close the old channel, so
-    /// tester 1 sees its connection lost too; then take the restarted peer's offer, numbered 1
+    /// tester 1 sees its connection lost too; then take the restarted peer's offer, numbered
     /// as the old one was, as a new connection (a block sent before its receive callbacks are
     /// set is dropped, though the old one's were set), and carry a data block each way on it.
     /// Why not, or nil.
     static func restartedPeerTaken(_ stage: SparkStage, old: SparkConnectionID) async throws -> String? {
         let restarted = stage.testers[1], subject = stage.subject.registrationID
-        try await stage.subject.setReceiveCallbacks(old, data: true, file: false)
+        try await stage.subject.setReceiveCallbacks(old, data: true, file: true)
         let before = stage.subject.events.records.count
         try await stage.linkToSubject(1)
         let ended = try await stage.expectSubject("end of the connection to tester 1, whose registration id tester 2 took on a new link", from: before, ending(old))
@@ -465,6 +497,7 @@ enum SparkConnectionCases {
         }
         let offered = try await restarted.perform { try $0.startDataConnection(to: subject, metadata: "bv-01 restarted") }
         let again = stage.mirror(offered, peer: restarted.registrationID)
+        guard again == old else { throw StageFailure(.tester, "the restarted tester numbered its first offer \(again.number), not \(old.number) as its first core did: the new connection would not share the old one's number") }
         _ = try await stage.expectSubject("incomingDataConnectionOffered from the restarted peer (connection \(again.number), as the old one was)", from: before) {
             $0 == .offered(again, metadata: "bv-01 restarted") ? true : nil
         }
@@ -472,8 +505,10 @@ enum SparkConnectionCases {
         try await stage.subject.accept(again)
         _ = try await stage.expectTester(1, "dataConnectionAccepted from the subject, once restarted") { $0 == .accepted(offered) ? true : nil }
         // A new connection, though under the old one's number: its receive callbacks start unset.
-        let early = try await restarted.perform { try $0.send(sparkPattern(500, seed: 29), description: "bv-01 before callbacks", on: offered) }
-        try await stage.settle(1, sends: [early], on: offered, theirs: again, from: before)
+        let path = try restarted.placeFile(sparkPattern(700, seed: 30), named: "bv-01-before-callbacks.bin")
+        let early = [try await restarted.perform { try $0.send(sparkPattern(500, seed: 29), description: "bv-01 before callbacks", on: offered) },
+                     try await restarted.perform { try $0.sendFile(path, on: offered) }]
+        try await stage.settle(1, sends: early, on: offered, theirs: again, from: before)
         try await restarted.perform { try $0.setReceiveCallbacks(offered, data: true, file: false) }
         try await stage.subject.setReceiveCallbacks(again, data: true, file: false)
         let (mine, theirs) = (sparkPattern(1000, seed: 27), sparkPattern(1000, seed: 28))
@@ -488,10 +523,14 @@ enum SparkConnectionCases {
         }
         guard came == theirs else { return "the restarted peer's data block reached the subject as \(came.count) bytes, not the \(theirs.count) sent" }
         let kept = stage.subject.events.records.dropFirst(before).filter { record in
-            if case .dataAvailable(again, let data) = record.event { data.description == "bv-01 before callbacks" } else { false }
+            switch record.event {
+            case .dataAvailable(again, let data): data.description == "bv-01 before callbacks"
+            case .fileAvailable(again, let file): file.name == "bv-01-before-callbacks.bin"
+            default: false
+            }
         }
         guard kept.isEmpty else {
-            return "the restarted peer's connection delivered a data block sent before its receive callbacks were set (\(kept.count) callback(s)): it is a new connection, though under the number of the old one, whose callbacks were set"
+            return "the restarted peer's connection delivered a data block or file sent before its receive callbacks were set (\(kept.count) callback(s)): it is a new connection, though under the number of the old one, whose callbacks were set"
         }
         return nil
     }

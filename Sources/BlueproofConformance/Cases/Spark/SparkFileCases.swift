@@ -275,11 +275,12 @@ enum SparkFileCases {
                                                 name: "bv-02 collides")),
             .chunk(transfer: foreign, bytes: stray), .done(transfer: foreign),
         ], on: out)
-        // Then a file header declaring the whole in-memory bound (64 MiB) and never its chunks: a
-        // file goes to disk, so it takes nothing from that bound (docs/spark-wire.md, "Bounds").
-        let file: UInt32 = theirs.outgoing ? 2001 : 2002
+        // Then a file header declaring more than the whole in-memory bound (64 MiB), and never
+        // its chunks: a file goes to disk, so it is taken and takes nothing from that bound
+        // (docs/spark-wire.md, "Bounds").
+        let file: UInt32 = theirs.outgoing ? 2001 : 2002, declared = SparkLimits.maxBufferedDataBytes + 1
         try await stage.testers[0].write([
-            .transferHeader(SparkTransferHeader(transfer: file, kind: .file, size: SparkLimits.maxBufferedDataBytes,
+            .transferHeader(SparkTransferHeader(transfer: file, kind: .file, size: declared,
                                                 sha256: [UInt8](repeating: 0, count: 32), name: "bv-02-disk.bin")),
         ], on: out)
         let block = sparkPattern(300_000, seed: 7)
@@ -287,9 +288,9 @@ enum SparkFileCases {
         let sent = try await stage.expectTester(0, "the end of the data block it sent", within: SparkStage.transferTimeout) { event -> SparkProgress? in
             if case .sendProgress(out, send, let progress) = event, progress.done || progress.error != nil { progress } else { nil }
         }
-        try await stage.testers[0].write([.error(transfer: file, failure: .cancelled)], on: out)
         if let error = sent.error {
-            return .fail("a \(block.count)-byte data block sent while a file declaring \(SparkLimits.maxBufferedDataBytes) bytes was coming in ended \(error) at its sender: a file goes to disk and takes nothing from the bound on in-memory data")
+            guard error == .remote(.refused) else { return .fail("the \(block.count)-byte data block ended \(error) at its sender") }
+            return .fail("a \(block.count)-byte data block sent while a file declaring \(declared) bytes was coming in was refused: a file goes to disk and takes nothing from the bound on in-memory data")
         }
         _ = try await stage.expectSubject("the data block's end", within: SparkStage.transferTimeout) { event -> Bool? in
             if case .dataAvailable(theirs, let data) = event, data.description == "bv-02", data.transferComplete || data.error != nil { true } else { nil }
@@ -310,7 +311,19 @@ enum SparkFileCases {
         guard collided.isEmpty else {
             return .fail("the peer sent a block under transfer id \(foreign), of the subject's own numbering, and the subject took it: \(collided)")
         }
-        return .pass("\(before.count) rising progress report(s), then transferComplete holding the \(block.count) bytes")
+        // The large file was taken: no refusal of it reached the tester before a channel the
+        // subject opens now, and the subject reported no failure of it.
+        let after = try await stage.subject.createDataChannel(theirs, description: "bv-02 after the block")
+        _ = try await stage.expectTester(0, "the channel the subject opened after the data block arrived") { event -> Bool? in
+            if case .channelOpened(out, after, _, .remote) = event { true } else { nil }
+        }
+        let refusedFile = stage.testers[0].events.events.contains(.ignored(peer: stage.subject.registrationID, .unknownTransfer(out, file)))
+        let failedFile = stage.subject.events.events.contains { if case .fileAvailable(theirs, let data) = $0 { data.name == "bv-02-disk.bin" && data.error != nil } else { false } }
+        guard !refusedFile, !failedFile else {
+            return .fail("a file declaring \(declared) bytes, over the bound on in-memory data but far under the 64 GiB a file may have, was \(refusedFile ? "refused" : "failed") before its sender ended it")
+        }
+        try await stage.testers[0].write([.error(transfer: file, failure: .cancelled)], on: out)
+        return .pass("\(before.count) rising progress report(s), then transferComplete holding the \(block.count) bytes, while a file declaring more than the 64 MiB in-memory bound was taken beside it")
     }
 
     /// A file send names the file by its path's last component, reports progress and completes;

@@ -131,15 +131,20 @@ final class SparkStage: Sendable {
     /// Tester `index` waits until `sends` on its connection `out` are done, then opens a channel
     /// there and waits for the subject to report it on `theirs` (recorded after `start`): control
     /// frames go after what has left, so everything the sends carried has reached the subject.
-    /// Sends that never leave are the tester's failure.
+    /// A send the subject refused is its failure (data before the callbacks is consumed
+    /// silently, docs/spark-wire.md "Exchange"); sends that never leave are the tester's.
     func settle(_ index: Int, sends: [UInt64], on out: SparkConnectionID, theirs: SparkConnectionID, from start: Int = 0) async throws {
         let tester = testers[index]
         for send in sends {
+            let progress: SparkProgress
             do {
-                _ = try await tester.events.first("send \(send) done", within: Self.transferTimeout) { event -> Bool? in
-                    if case .sendProgress(out, send, let progress) = event, progress.done { true } else { nil }
+                progress = try await tester.events.first("send \(send) done", within: Self.transferTimeout) { event -> SparkProgress? in
+                    if case .sendProgress(out, send, let progress) = event, progress.done || progress.error != nil { progress } else { nil }
                 }
             } catch { throw StageFailure(.tester, "tester \(index + 1)'s sends did not leave: \(error)") }
+            if let error = progress.error {
+                throw SparkVerdict.fail("a send of tester \(index + 1)'s that the subject's receive callbacks were not set for ended \(error): such data is consumed silently")
+            }
         }
         let barrier = try await tester.perform { try $0.createDataChannel(out, description: "barrier") }
         _ = try await expectSubject("the channel tester \(index + 1) opened after its sends", from: start) { event -> Bool? in
