@@ -294,10 +294,7 @@ enum SparkConnectionCases {
                 return .fail("holding a connection, the single-connection app refused a second one of its own with \(refusal), not tooManyConnections")
             }
         }
-        let after = try await stage.subject.createDataChannel(first.subject, description: "after the refused call")
-        _ = try await stage.expectTester(0, "the channel the subject opened after refusing its own second connection") { event -> Bool? in
-            if case .channelOpened(first.tester, after, _, .remote) = event { true } else { nil }
-        }
+        try await stage.subjectSettled(0, on: first.subject, out: first.tester, after: "refusing its own second connection")
         if let sent = tester.events.events.first(where: { if case .offered(_, "own second") = $0 { true } else { false } }) {
             return .fail("the single-connection app refused its own second connection (tooManyConnections) only after sending the offer: tester 1 reported \(sent)")
         }

@@ -152,6 +152,16 @@ final class SparkStage: Sendable {
         }
     }
 
+    /// The subject opens a channel on `theirs` and tester `index` waits to see it on `out`:
+    /// control frames leave in the order queued, so whatever the subject sent before (an
+    /// offer, a refusal) has reached the tester. `after` names what came before, for the wait.
+    func subjectSettled(_ index: Int, on theirs: SparkConnectionID, out: SparkConnectionID, after: String) async throws {
+        let channel = try await subject.createDataChannel(theirs, description: "barrier")
+        _ = try await expectTester(index, "the channel the subject opened after \(after)") { event -> Bool? in
+            if case .channelOpened(out, channel, _, .remote) = event { true } else { nil }
+        }
+    }
+
     /// The subject offers to tester `index`, which has it available to answer: the connection
     /// as the subject and the tester name it. An offer that never arrives, or that the tester
     /// declines as malformed (one numbered 0, the `hello`'s connection: docs/spark-wire.md,
