@@ -116,6 +116,8 @@ extension Integration {
             "secondCallStarted": "started a second one of its own",
             "peerLinkLostIgnored": "a connection its peer ended as a lost link (reason 8)",
             "filesCountedAsData": "a file goes to disk and takes nothing from the bound on in-memory data",
+            "dataDescriptionAsFileName": "only its length is bounded",
+            "oneByteWriteFails": "a 1-byte file was reported",
             "callbacksOutliveConnection": "it is a new connection, though under the number of the old one",
             "offersFromZero": "declined the subject's offer as malformed, numbered 0, the hello's connection",
         ]

@@ -43,6 +43,7 @@ extension SparkCore {
         case .transferHeader(let header):
             guard header.transfer % 2 != record.nextLocalID % 2 || configuration.defects.contains(.foreignTransferTaken), record.incoming[header.transfer] == nil,
                   record.incoming.count < SparkLimits.maxIncomingTransfers,
+                  !descriptionRefused(header),
                   header.kind == .file || bufferedDataBytes + header.size <= SparkLimits.maxBufferedDataBytes else {
                 sendControl(id, .error(transfer: header.transfer, failure: .refused))
                 return events.append(.ignored(peer: id.peer, .unexpected(id, kind: frame.kind)))
@@ -81,7 +82,10 @@ extension SparkCore {
             }
             transfer.hasher.update(data: bytes)
             if let handle = transfer.handle {
-                do { try sink.append(bytes, to: handle) } catch {
+                do throws(SparkFileFailure) {
+                    if oneByteWriteFails(bytes) { throw SparkFileFailure(path: "", reason: "cannot write") }
+                    try sink.append(bytes, to: handle)
+                } catch {
                     return failAndRefuse(transfer, on: id, error: .storage(error), failure: .storageFailed)
                 }
             } else {
@@ -116,6 +120,16 @@ extension SparkCore {
         default:
             break
         }
+    }
+
+    /// Whether the `oneByteWriteFails` variant fails this write (variant only).
+    private func oneByteWriteFails(_ bytes: [UInt8]) -> Bool {
+        configuration.defects.contains(.oneByteWriteFails) && bytes.count == 1
+    }
+
+    /// Whether the `dataDescriptionAsFileName` variant refuses `header`'s description (variant only).
+    private func descriptionRefused(_ header: SparkTransferHeader) -> Bool {
+        configuration.defects.contains(.dataDescriptionAsFileName) && SparkRules.name(header.name, isFileName: true) != nil
     }
 
     /// Declared sizes of the in-memory data blocks being received.

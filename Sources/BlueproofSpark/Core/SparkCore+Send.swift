@@ -43,7 +43,7 @@ extension SparkCore {
     }
 
     private mutating func queueTransfer(_ header: SparkTransferHeader, body: OutgoingTransfer.Body, on id: SparkConnectionID) throws(SparkError) -> UInt64 {
-        if let reason = SparkRules.name(header.name, isFileName: header.kind == .file) ?? SparkRules.size(header.size, kind: header.kind) {
+        if let reason = SparkRules.name(header.name, isFileName: configuration.defects.contains(.dataDescriptionAsFileName) ? true : header.kind == .file) ?? SparkRules.size(header.size, kind: header.kind) {
             throw .invalid(reason)
         }
         var header = header

@@ -209,6 +209,13 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
     /// under an ended one's id (a restarted peer's) starts with them set ("Receiving Data":
     /// they are set per connection; SPK/CONN/BV-01).
     public static let callbacksOutliveConnection = SparkDefects(rawValue: 1 << 77)
+    /// A data block's description is held to a file name's rules (one path component), sending
+    /// and receiving (docs/spark-wire.md, "Bounds": only its length is bounded; SPK/FILE/BV-01,
+    /// BV-02).
+    public static let dataDescriptionAsFileName = SparkDefects(rawValue: 1 << 78)
+    /// A write of a single byte to a file coming in is taken as a failure (a write's count
+    /// checked against 1, not 0), so a 1-byte file fails with `storageFailed` (SPK/FILE/BV-04).
+    public static let oneByteWriteFails = SparkDefects(rawValue: 1 << 79)
 
     /// Every defect by name, for reports and the broken-variant table.
     public static let named: [(name: String, defect: SparkDefects)] = [
@@ -248,6 +255,7 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
         ("descriptionAsFileName", .descriptionAsFileName), ("remoteErrorCancelsStreams", .remoteErrorCancelsStreams),
         ("secondCallStarted", .secondCallStarted), ("peerLinkLostIgnored", .peerLinkLostIgnored),
         ("filesCountedAsData", .filesCountedAsData), ("callbacksOutliveConnection", .callbacksOutliveConnection),
+        ("dataDescriptionAsFileName", .dataDescriptionAsFileName), ("oneByteWriteFails", .oneByteWriteFails),
     ]
 
     /// The names of the defects in this set, in `named` order.
