@@ -287,8 +287,11 @@ enum SparkFileCases {
         let sent = try await stage.expectTester(0, "the end of the data block it sent", within: SparkStage.transferTimeout) { event -> SparkProgress? in
             if case .sendProgress(out, send, let progress) = event, progress.done || progress.error != nil { progress } else { nil }
         }
-        if let error = sent.error {
-            guard error == .remote(.refused) else { return .fail("the \(block.count)-byte data block ended \(error) at its sender") }
+        if let error = sent.error, error != .remote(.refused) { return .fail("the \(block.count)-byte data block ended \(error) at its sender") }
+        // A refusal may also come after the send left whole; the tester's core then reports an
+        // error frame of its own numbering that no send of its names.
+        let late = try await stage.refusedTransfers(0, out: out, theirs: theirs, after: "the data block")
+        if sent.error != nil || late.contains(where: { $0 % 2 != foreign % 2 }) {
             return .fail("a data block described \(named.debugDescription) was refused: a data block's description may hold what a file name may not (only its length is bounded)")
         }
         _ = try await stage.expectSubject("the data block's end", within: SparkStage.transferTimeout) { event -> Bool? in
@@ -310,57 +313,96 @@ enum SparkFileCases {
         guard collided.isEmpty else {
             return .fail("the peer sent a block under transfer id \(foreign), of the subject's own numbering, and the subject took it: \(collided)")
         }
+        if let odd = try await oddDescriptions(stage, out: out, theirs: theirs, before: late) { return .fail(odd) }
         if let verdict = try await besideFile(stage, out: out, theirs: theirs) { return verdict }
-        return .pass("\(before.count) rising progress report(s), then transferComplete holding the \(block.count) bytes; a block sent beside a file larger than 64 MiB arrived too, and one held open meanwhile")
+        return .pass("\(before.count) rising progress report(s), then transferComplete holding the \(block.count) bytes; blocks described \"\", \".\", \"..\" and with a NUL arrived; a file and a data block were taken together as each was alone; two blocks interleaved arrived whole")
     }
 
-    /// A file goes to disk, so it takes nothing from what a receiver holds in memory: with a
-    /// file declaring more than the reference's whole in-memory bound (64 MiB + 1,
-    /// docs/spark-wire.md "Bounds") coming in, never its chunks, a data block sent beside it
-    /// arrives, and so does a short one whose header came before it and whose chunk comes after
-    /// (two blocks being received at once). A subject that refuses so large a file (a size
-    /// limit of its own, which no document sets) leaves this unjudged. The verdict when not a
-    /// pass, or nil.
+    /// Data blocks described as no file may be named (empty, `.`, `..`, holding a NUL) arrive
+    /// whole: only a description's length is bounded (docs/spark-wire.md "Bounds"). Why not,
+    /// or nil.
+    /// `before`: the transfer numbers the subject had refused so far.
+    static func oddDescriptions(_ stage: SparkStage, out: SparkConnectionID, theirs: SparkConnectionID, before: Set<UInt32>) async throws -> String? {
+        let tester = stage.testers[0]
+        let blocks = ["", ".", "..", "bv-02\u{0}nul"].enumerated().map { ($1, sparkPattern(16, seed: UInt8(30 + $0))) }
+        var sends: [UInt64] = []
+        for (description, bytes) in blocks { sends.append(try await tester.perform { try $0.send(bytes, description: description, on: out) }) }
+        for send in sends {
+            let end = try await stage.expectTester(0, "the end of a data block it sent", within: SparkStage.transferTimeout) { event -> SparkProgress? in
+                if case .sendProgress(out, send, let progress) = event, progress.done || progress.error != nil { progress } else { nil }
+            }
+            if let error = end.error { return "a 16-byte data block described as no file may be named ended \(error) at its sender: only a description's length is bounded" }
+        }
+        let refused = try await stage.refusedTransfers(0, out: out, theirs: theirs, after: "data blocks described as no file may be named").subtracting(before)
+        guard refused.isEmpty else {
+            return "\(refused.count) of the data blocks described \(blocks.map(\.0.debugDescription).joined(separator: ", ")) were refused: only a description's length is bounded"
+        }
+        for (description, bytes) in blocks {
+            let ends = stage.subject.events.events.compactMap { event -> SparkChannelData? in
+                if case .dataAvailable(theirs, let data) = event, data.description == description, data.transferComplete || data.error != nil { data } else { nil }
+            }
+            guard ends.count == 1, let end = ends.first, end.transferComplete, end.data == bytes else {
+                return "a 16-byte data block described \(description.debugDescription) ended \(ends), not once and whole: only a description's length is bounded"
+            }
+        }
+        return nil
+    }
+
+    /// A file goes to disk, so it takes nothing from what a receiver holds in memory
+    /// (docs/spark-wire.md "Bounds"). Judged against the subject itself, never against a size
+    /// of the reference's: a file declaring the reference's whole in-memory bound (64 MiB) less
+    /// the 300 KB block already taken, plus one byte, comes alone (refused: a size no document
+    /// bounds, inconclusive), then a 300 KB block beside it, then the two the other way round:
+    /// taken alone, they must be taken together. None ever gets its chunks. Then two short
+    /// blocks at once, their chunks interleaved, each arrive whole. At most two transfers
+    /// are coming in at once. The verdict when not a pass, or nil.
     static func besideFile(_ stage: SparkStage, out: SparkConnectionID, theirs: SparkConnectionID) async throws -> CaseOutcome? {
         let tester = stage.testers[0]
-        let file: UInt32 = theirs.outgoing ? 2001 : 2002, declared = SparkLimits.maxBufferedDataBytes + 1, beside = "bv-02 beside a file"
-        let open = file + 2, short = sparkPattern(10, seed: 14)
-        try await tester.write([
-            .transferHeader(SparkTransferHeader(transfer: file, kind: .file, size: declared, sha256: [UInt8](repeating: 0, count: 32), name: "bv-02-disk.bin")),
-            .transferHeader(SparkTransferHeader(transfer: open, kind: .data, size: UInt64(short.count), sha256: SparkDigest.sha256(of: short), name: "bv-02 held open")),
-        ], on: out)
-        let block = sparkPattern(20_000, seed: 13)
-        let send = try await tester.perform { try $0.send(block, description: beside, on: out) }
-        let sent = try await stage.expectTester(0, "the end of the data block it sent beside a file", within: SparkStage.transferTimeout) { event -> SparkProgress? in
-            if case .sendProgress(out, send, let progress) = event, progress.done || progress.error != nil { progress } else { nil }
+        let first: UInt32 = theirs.outgoing ? 2001 : 2002  // the tester's numbering
+        let (file, block, laterBlock, laterFile) = (first, first + 2, first + 4, first + 6)
+        let blockSize: UInt64 = 300_000, fileSize = SparkLimits.maxBufferedDataBytes - blockSize + 1
+        func header(_ number: UInt32, _ kind: SparkTransferKind, _ name: String) -> SparkFrame {
+            .transferHeader(SparkTransferHeader(transfer: number, kind: kind, size: kind == .file ? fileSize : blockSize, sha256: [UInt8](repeating: 0, count: 32), name: name))
         }
-        // Once the subject has read all that (a channel the tester opens next is reported), a
-        // refusal of the file it sent comes before a channel it opens after.
-        try await stage.settle(0, sends: [], on: out, theirs: theirs)
-        try await stage.subjectSettled(0, on: theirs, out: out, after: "the file's header")
-        // Refusals of the tester's transfers (of its numbering: the stray block of the subject's
-        // numbering was refused before), a send's own after it left included.
-        let subject = stage.subject.registrationID
-        let refused = Set(tester.events.events.compactMap { event -> UInt32? in
-            if case .ignored(subject, .unknownTransfer(out, let number)) = event, number % 2 == file % 2 { number } else { nil }
-        })
+        try await tester.write([header(file, .file, "bv-02-disk.bin")], on: out)
+        let alone = try await stage.refusedTransfers(0, out: out, theirs: theirs, after: "a large file's header")
         let failedFile = stage.subject.events.events.contains { if case .fileAvailable(theirs, let data) = $0 { data.name == "bv-02-disk.bin" && data.error != nil } else { false } }
-        if refused.contains(file) || failedFile {
-            return .inconclusive("the subject \(failedFile ? "failed" : "refused") a file declaring \(declared) bytes, a size no document bounds: whether a file takes from what it holds in memory was not judged")
+        if alone.contains(file) || failedFile {
+            return .inconclusive("the subject \(failedFile ? "failed" : "refused") a file declaring \(fileSize) bytes, a size no document bounds: whether a file takes from what it holds in memory was not judged")
         }
-        if let error = sent.error, error != .remote(.refused) { return .fail("a data block sent beside a file coming in ended \(error) at its sender") }
-        if sent.error != nil || !refused.isEmpty {
-            return .fail("data blocks sent while a file declaring \(declared) bytes was coming in were refused: a file goes to disk and takes nothing from the bound on in-memory data")
+        try await tester.write([header(block, .data, "bv-02 beside a file")], on: out)
+        let beside = try await stage.refusedTransfers(0, out: out, theirs: theirs, after: "a data block's header beside a file")
+        try await tester.write([.error(transfer: block, failure: .cancelled), .error(transfer: file, failure: .cancelled)], on: out)
+        try await tester.write([header(laterBlock, .data, "bv-02 before a file"), header(laterFile, .file, "bv-02-disk-2.bin")], on: out)
+        let before = try await stage.refusedTransfers(0, out: out, theirs: theirs, after: "a file's header beside a data block")
+        try await tester.write([.error(transfer: laterFile, failure: .cancelled), .error(transfer: laterBlock, failure: .cancelled)], on: out)
+        if let refused = [block, laterBlock, laterFile].first(where: { beside.contains($0) || before.contains($0) }) {
+            return .fail("the subject took a file declaring \(fileSize) bytes alone and a \(blockSize)-byte data block alone, but refused the \(refused == laterFile ? "file declared after the block" : "block declared beside the file"): a file goes to disk and takes nothing from the bound on in-memory data")
         }
-        let arrived = try await stage.expectSubject("the data block sent beside a file", within: SparkStage.transferTimeout) { event -> SparkChannelData? in
-            if case .dataAvailable(theirs, let data) = event, data.description == beside, data.transferComplete || data.error != nil { data } else { nil }
+        return try await interleavedBlocks(stage, first: first + 8, out: out, theirs: theirs)
+    }
+
+    /// Two short data blocks coming in at once, the chunks of each written between the
+    /// other's, each arrive whole. The verdict when not a pass, or nil.
+    static func interleavedBlocks(_ stage: SparkStage, first: UInt32, out: SparkConnectionID, theirs: SparkConnectionID) async throws -> CaseOutcome? {
+        let blocks = [(first, "bv-02 interleaved short", sparkPattern(10, seed: 14)), (first + 2, "bv-02 interleaved long", sparkPattern(20_000, seed: 13))]
+        let (short, long) = (blocks[0].2, blocks[1].2)
+        try await stage.testers[0].write(blocks.map { number, description, bytes in
+            .transferHeader(SparkTransferHeader(transfer: number, kind: .data, size: UInt64(bytes.count), sha256: SparkDigest.sha256(of: bytes), name: description))
+        } + [
+            .chunk(transfer: first, bytes: Array(short[..<5])), .chunk(transfer: first + 2, bytes: Array(long[..<10_000])),
+            .chunk(transfer: first, bytes: Array(short[5...])), .done(transfer: first),
+            .chunk(transfer: first + 2, bytes: Array(long[10_000...])), .done(transfer: first + 2),
+        ], on: out)
+        let refused = try await stage.refusedTransfers(0, out: out, theirs: theirs, after: "two data blocks interleaved")
+        for (number, description, bytes) in blocks {
+            let end = stage.subject.events.events.last { event in
+                if case .dataAvailable(theirs, let data) = event { data.description == description } else { false }
+            }
+            guard case .dataAvailable(_, let data)? = end, !refused.contains(number), data.transferComplete, data.data == bytes else {
+                return .fail("of two data blocks coming in at once, their chunks interleaved, the \(bytes.count)-byte one was \(refused.contains(number) ? "refused" : "reported \(String(describing: end))"), not taken whole")
+            }
         }
-        guard arrived.transferComplete, arrived.data == block else { return .fail("a data block sent beside a file coming in ended \(arrived), not whole") }
-        try await tester.write([.chunk(transfer: open, bytes: short), .done(transfer: open), .error(transfer: file, failure: .cancelled)], on: out)
-        let held = try await stage.expectSubject("the short data block held open while another arrived", within: SparkStage.transferTimeout) { event -> SparkChannelData? in
-            if case .dataAvailable(theirs, let data) = event, data.description == "bv-02 held open", data.transferComplete || data.error != nil { data } else { nil }
-        }
-        guard held.transferComplete, held.data == short else { return .fail("a short data block whose chunk came after another block had arrived ended \(held), not whole") }
         return nil
     }
 

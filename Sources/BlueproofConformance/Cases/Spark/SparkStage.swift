@@ -162,6 +162,20 @@ final class SparkStage: Sendable {
         }
     }
 
+    /// The transfer numbers of tester `index`'s that the subject answered with an `error` frame
+    /// the tester's core could not match to a send of its own (a refusal of frames the tester
+    /// wrote by hand, or one that came after its send was done), once both sides have settled:
+    /// the subject has read what the tester wrote before (`settle`) and what it sent back has
+    /// reached the tester (`subjectSettled`). `after` names what was written, for the waits.
+    func refusedTransfers(_ index: Int, out: SparkConnectionID, theirs: SparkConnectionID, after: String) async throws -> Set<UInt32> {
+        try await settle(index, sends: [], on: out, theirs: theirs)
+        try await subjectSettled(index, on: theirs, out: out, after: after)
+        let subject = subject.registrationID
+        return Set(testers[index].events.events.compactMap { event -> UInt32? in
+            if case .ignored(subject, .unknownTransfer(out, let number)) = event { number } else { nil }
+        })
+    }
+
     /// The subject offers to tester `index`, which has it available to answer: the connection
     /// as the subject and the tester name it. An offer that never arrives, or that the tester
     /// declines as malformed (one numbered 0, the `hello`'s connection: docs/spark-wire.md,
