@@ -267,8 +267,9 @@ enum SparkFileCases {
 
     /// A received data block reports rising progress (fractions of the block), then
     /// `transferComplete` holding the data, under a description that would not do as a file
-    /// name (only its length is bounded, docs/spark-wire.md "Bounds"); and one sent beside a
-    /// large file arrives too (`besideFile`).
+    /// name (only its length is bounded, docs/spark-wire.md "Bounds"); then the rest in
+    /// SparkFileCases+Receiving.swift: odd descriptions, files beside data in memory, blocks
+    /// coming in at once.
     static let receiveData = SparkCase("SPK/FILE/BV-02", brokenBy: [.receivedDataDropped, .receiveProgressInBytes, .foreignTransferTaken, .filesCountedAsData,
                                                                     .dataDescriptionAsFileName]) { stage in
         let (theirs, out) = try await stage.subjectReceiving()
@@ -314,96 +315,10 @@ enum SparkFileCases {
             return .fail("the peer sent a block under transfer id \(foreign), of the subject's own numbering, and the subject took it: \(collided)")
         }
         if let odd = try await oddDescriptions(stage, out: out, theirs: theirs, before: late) { return .fail(odd) }
-        if let verdict = try await besideFile(stage, out: out, theirs: theirs) { return verdict }
-        return .pass("\(before.count) rising progress report(s), then transferComplete holding the \(block.count) bytes; blocks described \"\", \".\", \"..\" and with a NUL arrived; a file and a data block were taken together as each was alone; two blocks interleaved arrived whole")
-    }
-
-    /// Data blocks described as no file may be named (empty, `.`, `..`, holding a NUL) arrive
-    /// whole: only a description's length is bounded (docs/spark-wire.md "Bounds"). Why not,
-    /// or nil.
-    /// `before`: the transfer numbers the subject had refused so far.
-    static func oddDescriptions(_ stage: SparkStage, out: SparkConnectionID, theirs: SparkConnectionID, before: Set<UInt32>) async throws -> String? {
-        let tester = stage.testers[0]
-        let blocks = ["", ".", "..", "bv-02\u{0}nul"].enumerated().map { ($1, sparkPattern(16, seed: UInt8(30 + $0))) }
-        var sends: [UInt64] = []
-        for (description, bytes) in blocks { sends.append(try await tester.perform { try $0.send(bytes, description: description, on: out) }) }
-        for send in sends {
-            let end = try await stage.expectTester(0, "the end of a data block it sent", within: SparkStage.transferTimeout) { event -> SparkProgress? in
-                if case .sendProgress(out, send, let progress) = event, progress.done || progress.error != nil { progress } else { nil }
-            }
-            if let error = end.error { return "a 16-byte data block described as no file may be named ended \(error) at its sender: only a description's length is bounded" }
-        }
-        let refused = try await stage.refusedTransfers(0, out: out, theirs: theirs, after: "data blocks described as no file may be named").subtracting(before)
-        guard refused.isEmpty else {
-            return "\(refused.count) of the data blocks described \(blocks.map(\.0.debugDescription).joined(separator: ", ")) were refused: only a description's length is bounded"
-        }
-        for (description, bytes) in blocks {
-            let ends = stage.subject.events.events.compactMap { event -> SparkChannelData? in
-                if case .dataAvailable(theirs, let data) = event, data.description == description, data.transferComplete || data.error != nil { data } else { nil }
-            }
-            guard ends.count == 1, let end = ends.first, end.transferComplete, end.data == bytes else {
-                return "a 16-byte data block described \(description.debugDescription) ended \(ends), not once and whole: only a description's length is bounded"
-            }
-        }
-        return nil
-    }
-
-    /// A file goes to disk, so it takes nothing from what a receiver holds in memory
-    /// (docs/spark-wire.md "Bounds"). Judged against the subject itself, never against a size
-    /// of the reference's: a file declaring the reference's whole in-memory bound (64 MiB) less
-    /// the 300 KB block already taken, plus one byte, comes alone (refused: a size no document
-    /// bounds, inconclusive), then a 300 KB block beside it, then the two the other way round:
-    /// taken alone, they must be taken together. None ever gets its chunks. Then two short
-    /// blocks at once, their chunks interleaved, each arrive whole. At most two transfers
-    /// are coming in at once. The verdict when not a pass, or nil.
-    static func besideFile(_ stage: SparkStage, out: SparkConnectionID, theirs: SparkConnectionID) async throws -> CaseOutcome? {
-        let tester = stage.testers[0]
-        let first: UInt32 = theirs.outgoing ? 2001 : 2002  // the tester's numbering
-        let (file, block, laterBlock, laterFile) = (first, first + 2, first + 4, first + 6)
-        let blockSize: UInt64 = 300_000, fileSize = SparkLimits.maxBufferedDataBytes - blockSize + 1
-        func header(_ number: UInt32, _ kind: SparkTransferKind, _ name: String) -> SparkFrame {
-            .transferHeader(SparkTransferHeader(transfer: number, kind: kind, size: kind == .file ? fileSize : blockSize, sha256: [UInt8](repeating: 0, count: 32), name: name))
-        }
-        try await tester.write([header(file, .file, "bv-02-disk.bin")], on: out)
-        let alone = try await stage.refusedTransfers(0, out: out, theirs: theirs, after: "a large file's header")
-        let failedFile = stage.subject.events.events.contains { if case .fileAvailable(theirs, let data) = $0 { data.name == "bv-02-disk.bin" && data.error != nil } else { false } }
-        if alone.contains(file) || failedFile {
-            return .inconclusive("the subject \(failedFile ? "failed" : "refused") a file declaring \(fileSize) bytes, a size no document bounds: whether a file takes from what it holds in memory was not judged")
-        }
-        try await tester.write([header(block, .data, "bv-02 beside a file")], on: out)
-        let beside = try await stage.refusedTransfers(0, out: out, theirs: theirs, after: "a data block's header beside a file")
-        try await tester.write([.error(transfer: block, failure: .cancelled), .error(transfer: file, failure: .cancelled)], on: out)
-        try await tester.write([header(laterBlock, .data, "bv-02 before a file"), header(laterFile, .file, "bv-02-disk-2.bin")], on: out)
-        let before = try await stage.refusedTransfers(0, out: out, theirs: theirs, after: "a file's header beside a data block")
-        try await tester.write([.error(transfer: laterFile, failure: .cancelled), .error(transfer: laterBlock, failure: .cancelled)], on: out)
-        if let refused = [block, laterBlock, laterFile].first(where: { beside.contains($0) || before.contains($0) }) {
-            return .fail("the subject took a file declaring \(fileSize) bytes alone and a \(blockSize)-byte data block alone, but refused the \(refused == laterFile ? "file declared after the block" : "block declared beside the file"): a file goes to disk and takes nothing from the bound on in-memory data")
-        }
-        return try await interleavedBlocks(stage, first: first + 8, out: out, theirs: theirs)
-    }
-
-    /// Two short data blocks coming in at once, the chunks of each written between the
-    /// other's, each arrive whole. The verdict when not a pass, or nil.
-    static func interleavedBlocks(_ stage: SparkStage, first: UInt32, out: SparkConnectionID, theirs: SparkConnectionID) async throws -> CaseOutcome? {
-        let blocks = [(first, "bv-02 interleaved short", sparkPattern(10, seed: 14)), (first + 2, "bv-02 interleaved long", sparkPattern(20_000, seed: 13))]
-        let (short, long) = (blocks[0].2, blocks[1].2)
-        try await stage.testers[0].write(blocks.map { number, description, bytes in
-            .transferHeader(SparkTransferHeader(transfer: number, kind: .data, size: UInt64(bytes.count), sha256: SparkDigest.sha256(of: bytes), name: description))
-        } + [
-            .chunk(transfer: first, bytes: Array(short[..<5])), .chunk(transfer: first + 2, bytes: Array(long[..<10_000])),
-            .chunk(transfer: first, bytes: Array(short[5...])), .done(transfer: first),
-            .chunk(transfer: first + 2, bytes: Array(long[10_000...])), .done(transfer: first + 2),
-        ], on: out)
-        let refused = try await stage.refusedTransfers(0, out: out, theirs: theirs, after: "two data blocks interleaved")
-        for (number, description, bytes) in blocks {
-            let end = stage.subject.events.events.last { event in
-                if case .dataAvailable(theirs, let data) = event { data.description == description } else { false }
-            }
-            guard case .dataAvailable(_, let data)? = end, !refused.contains(number), data.transferComplete, data.data == bytes else {
-                return .fail("of two data blocks coming in at once, their chunks interleaved, the \(bytes.count)-byte one was \(refused.contains(number) ? "refused" : "reported \(String(describing: end))"), not taken whole")
-            }
-        }
-        return nil
+        let beside = try await besideFile(stage, out: out, theirs: theirs)
+        guard beside.verdict == .pass else { return beside }
+        if let verdict = try await interleavedBlocks(stage, first: theirs.outgoing ? 3001 : 3002, out: out, theirs: theirs) { return verdict }
+        return .pass("\(before.count) rising progress report(s), then transferComplete holding the \(block.count) bytes; blocks described \"\", \".\", \"..\" and with a NUL arrived; \(beside.reason); blocks with interleaved frames arrived whole, and one cancelled midway failed")
     }
 
     /// A file send names the file by its path's last component, reports progress and completes;

@@ -119,11 +119,12 @@ final class SparkStage: Sendable {
         }
     }
 
-    /// The first event of tester `index` `match` maps to a value; none within `limit` is the
-    /// subject's failure (what the tester receives is what the subject put on the air).
-    func expectTester<T: Sendable>(_ index: Int, _ what: String, within limit: Duration = eventTimeout,
+    /// The first event of tester `index` `match` maps to a value, passing over the first `start`
+    /// recorded; none within `limit` is the subject's failure (what the tester receives is what
+    /// the subject put on the air).
+    func expectTester<T: Sendable>(_ index: Int, _ what: String, within limit: Duration = eventTimeout, from start: Int = 0,
                                    _ match: @escaping @Sendable (SparkEvent) -> T?) async throws -> T {
-        do { return try await testers[index].events.first(what, within: limit, match) } catch is TimeoutError {
+        do { return try await testers[index].events.first(what, within: limit, from: start, match) } catch is TimeoutError {
             throw SparkVerdict.fail("tester \(index + 1) never received \(what) within \(limit)")
         }
     }
@@ -133,7 +134,8 @@ final class SparkStage: Sendable {
     /// frames go after what has left, so everything the sends carried has reached the subject.
     /// A send the subject refused is its failure (data before the callbacks is consumed
     /// silently, docs/spark-wire.md "Exchange"); sends that never leave are the tester's.
-    func settle(_ index: Int, sends: [UInt64], on out: SparkConnectionID, theirs: SparkConnectionID, from start: Int = 0) async throws {
+    @discardableResult
+    func settle(_ index: Int, sends: [UInt64], on out: SparkConnectionID, theirs: SparkConnectionID, from start: Int = 0) async throws -> UInt32 {
         let tester = testers[index]
         for send in sends {
             let progress: SparkProgress
@@ -150,16 +152,22 @@ final class SparkStage: Sendable {
         _ = try await expectSubject("the channel tester \(index + 1) opened after its sends", from: start) { event -> Bool? in
             if case .channelOpened(theirs, barrier, _, .remote) = event { true } else { nil }
         }
+        return barrier
     }
 
     /// The subject opens a channel on `theirs` and tester `index` waits to see it on `out`:
     /// control frames leave in the order queued, so whatever the subject sent before (an
     /// offer, a refusal) has reached the tester. `after` names what came before, for the wait.
-    func subjectSettled(_ index: Int, on theirs: SparkConnectionID, out: SparkConnectionID, after: String) async throws {
+    /// The channel.
+    @discardableResult
+    func subjectSettled(_ index: Int, on theirs: SparkConnectionID, out: SparkConnectionID, after: String) async throws -> UInt32 {
+        // From here on: the subject may give a closed barrier's id to the next.
+        let start = testers[index].events.events.count
         let channel = try await subject.createDataChannel(theirs, description: "barrier")
-        _ = try await expectTester(index, "the channel the subject opened after \(after)") { event -> Bool? in
+        _ = try await expectTester(index, "the channel the subject opened after \(after)", from: start) { event -> Bool? in
             if case .channelOpened(out, channel, _, .remote) = event { true } else { nil }
         }
+        return channel
     }
 
     /// The transfer numbers of tester `index`'s that the subject answered with an `error` frame
@@ -167,9 +175,12 @@ final class SparkStage: Sendable {
     /// wrote by hand, or one that came after its send was done), once both sides have settled:
     /// the subject has read what the tester wrote before (`settle`) and what it sent back has
     /// reached the tester (`subjectSettled`). `after` names what was written, for the waits.
+    /// Both barrier channels are closed again, so calls in a row leave none open.
     func refusedTransfers(_ index: Int, out: SparkConnectionID, theirs: SparkConnectionID, after: String) async throws -> Set<UInt32> {
-        try await settle(index, sends: [], on: out, theirs: theirs)
-        try await subjectSettled(index, on: theirs, out: out, after: after)
+        let testerBarrier = try await settle(index, sends: [], on: out, theirs: theirs)
+        let subjectBarrier = try await subjectSettled(index, on: theirs, out: out, after: after)
+        try await testers[index].perform { try $0.closeDataChannel(out, channel: testerBarrier) }
+        try await subject.closeDataChannel(theirs, channel: subjectBarrier)
         let subject = subject.registrationID
         return Set(testers[index].events.events.compactMap { event -> UInt32? in
             if case .ignored(subject, .unknownTransfer(out, let number)) = event { number } else { nil }
