@@ -14,9 +14,7 @@ extension SparkFileCases {
         var sends: [UInt64] = []
         for (description, bytes) in blocks { sends.append(try await tester.perform { try $0.send(bytes, description: description, on: out) }) }
         for send in sends {
-            let end = try await stage.expectTester(0, "the end of a data block it sent", within: SparkStage.transferTimeout) { event -> SparkProgress? in
-                if case .sendProgress(out, send, let progress) = event, progress.done || progress.error != nil { progress } else { nil }
-            }
+            let end = try await stage.expectTester(0, "the end of a data block it sent", within: SparkStage.transferTimeout, SparkStage.end(of: send, on: out))
             if let error = end.error { return "a 16-byte data block described as no file may be named ended \(error) at its sender: only a description's length is bounded" }
         }
         let refused = try await stage.refusedTransfers(0, out: out, theirs: theirs, after: "data blocks described as no file may be named").subtracting(before)

@@ -285,9 +285,7 @@ enum SparkFileCases {
         ], on: out)
         let block = sparkPattern(300_000, seed: 7), named = "bv-02/../block"
         let send = try await stage.testers[0].perform { try $0.send(block, description: named, on: out) }
-        let sent = try await stage.expectTester(0, "the end of the data block it sent", within: SparkStage.transferTimeout) { event -> SparkProgress? in
-            if case .sendProgress(out, send, let progress) = event, progress.done || progress.error != nil { progress } else { nil }
-        }
+        let sent = try await stage.expectTester(0, "the end of the data block it sent", within: SparkStage.transferTimeout, SparkStage.end(of: send, on: out))
         if let error = sent.error, error != .remote(.refused) { return .fail("the \(block.count)-byte data block ended \(error) at its sender") }
         // A refusal may also come after the send left whole; the tester's core then reports an
         // error frame of its own numbering that no send of its names.

@@ -140,9 +140,7 @@ final class SparkStage: Sendable {
         for send in sends {
             let progress: SparkProgress
             do {
-                progress = try await tester.events.first("send \(send) done", within: Self.transferTimeout) { event -> SparkProgress? in
-                    if case .sendProgress(out, send, let progress) = event, progress.done || progress.error != nil { progress } else { nil }
-                }
+                progress = try await tester.events.first("send \(send) done", within: Self.transferTimeout, Self.end(of: send, on: out))
             } catch { throw StageFailure(.tester, "tester \(index + 1)'s sends did not leave: \(error)") }
             if let error = progress.error {
                 throw SparkVerdict.fail("a send of tester \(index + 1)'s that the subject's receive callbacks were not set for ended \(error): such data is consumed silently")
