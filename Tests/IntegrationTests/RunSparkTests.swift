@@ -118,6 +118,7 @@ extension Integration {
             "filesCountedAsData": "a file goes to disk and takes nothing from the bound on in-memory data",
             "dataDescriptionAsFileName": "only its length is bounded",
             "oneByteWriteFails": "a 1-byte file was reported",
+            "emptyPayloadTaken": "with an empty chunk (which no encoder writes) among its chunks",
             "callbacksOutliveConnection": "it is a new connection, though under the number of the old one",
             "offersFromZero": "declined the subject's offer as malformed, numbered 0, the hello's connection",
         ]

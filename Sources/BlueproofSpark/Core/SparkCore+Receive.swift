@@ -7,6 +7,8 @@ extension SparkCore {
         do {
             if configuration.defects.contains(.fileNamePathTaken) {
                 envelope = try SparkEnvelope.decode(bytes, checkingFileNames: false)
+            } else if configuration.defects.contains(.emptyPayloadTaken) {
+                envelope = try SparkEnvelope.decode(bytes, checkingEmpty: false)
             } else {
                 envelope = try SparkEnvelope.decode(bytes)
             }

@@ -216,6 +216,10 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
     /// A write of a single byte to a file coming in is taken as a failure (a write's count
     /// checked against 1, not 0), so a 1-byte file fails with `storageFailed` (SPK/FILE/BV-04).
     public static let oneByteWriteFails = SparkDefects(rawValue: 1 << 79)
+    /// A chunk or stream block of no bytes is read as any other, not refused as unreadable
+    /// (docs/spark-wire.md "Bounds": at least one byte), so a block's progress is reported
+    /// twice at one fraction (SPK/FILE/BV-02).
+    public static let emptyPayloadTaken = SparkDefects(rawValue: 1 << 80)
 
     /// Every defect by name, for reports and the broken-variant table.
     public static let named: [(name: String, defect: SparkDefects)] = [
@@ -256,6 +260,7 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
         ("secondCallStarted", .secondCallStarted), ("peerLinkLostIgnored", .peerLinkLostIgnored),
         ("filesCountedAsData", .filesCountedAsData), ("callbacksOutliveConnection", .callbacksOutliveConnection),
         ("dataDescriptionAsFileName", .dataDescriptionAsFileName), ("oneByteWriteFails", .oneByteWriteFails),
+        ("emptyPayloadTaken", .emptyPayloadTaken),
     ]
 
     /// The names of the defects in this set, in `named` order.

@@ -1,8 +1,9 @@
 /// Decoding (docs/spark-wire.md): bounded, typed errors, never a trap on any input.
 extension SparkEnvelope {
     /// Decodes one frame. `checkingFileNames` false lets a file name that is not one path
-    /// component through: only the `fileNamePathTaken` variant passes it.
-    public static func decode(_ bytes: [UInt8], checkingFileNames: Bool = true) throws(SparkWireError) -> SparkEnvelope {
+    /// component through: only the `fileNamePathTaken` variant passes it. `checkingEmpty`
+    /// false lets a chunk or stream block of no bytes through: only `emptyPayloadTaken`.
+    public static func decode(_ bytes: [UInt8], checkingFileNames: Bool = true, checkingEmpty: Bool = true) throws(SparkWireError) -> SparkEnvelope {
         guard bytes.count <= SparkLimits.maxFrameBytes else {
             throw SparkWireError(offset: 0, reason: .frameTooLarge(bytes: bytes.count, limit: SparkLimits.maxFrameBytes))
         }
@@ -18,19 +19,19 @@ extension SparkEnvelope {
         guard declared == reader.remaining else {
             throw reader.failure(.lengthMismatch(declared: declared, actual: reader.remaining), at: 7)
         }
-        let frame = try decodeBody(kind: kind, &reader, checkingFileNames: checkingFileNames)
+        let frame = try decodeBody(kind: kind, &reader, checkingFileNames: checkingFileNames, checkingEmpty: checkingEmpty)
         guard reader.remaining == 0 else {
             throw reader.failure(.lengthMismatch(declared: declared, actual: declared - reader.remaining))
         }
         return SparkEnvelope(origin: origin, connection: connection, frame: frame)
     }
 
-    private static func decodeBody(kind: UInt8, _ reader: inout SparkReader, checkingFileNames: Bool) throws(SparkWireError) -> SparkFrame {
+    private static func decodeBody(kind: UInt8, _ reader: inout SparkReader, checkingFileNames: Bool, checkingEmpty: Bool) throws(SparkWireError) -> SparkFrame {
         func check(_ reason: SparkWireError.Reason?, at offset: Int) throws(SparkWireError) {
             if let reason { throw reader.failure(reason, at: offset) }
         }
         func rest(_ field: String) throws(SparkWireError) -> [UInt8] {
-            try check(reader.remaining == 0 ? .invalidField("empty \(field)") : nil, at: reader.offset)
+            try check(reader.remaining == 0 && checkingEmpty ? .invalidField("empty \(field)") : nil, at: reader.offset)
             return try reader.take(reader.remaining)
         }
         switch kind {

@@ -271,7 +271,7 @@ enum SparkFileCases {
     /// SparkFileCases+Receiving.swift: odd descriptions, files beside data in memory, blocks
     /// coming in at once.
     static let receiveData = SparkCase("SPK/FILE/BV-02", brokenBy: [.receivedDataDropped, .receiveProgressInBytes, .foreignTransferTaken, .filesCountedAsData,
-                                                                    .dataDescriptionAsFileName]) { stage in
+                                                                    .dataDescriptionAsFileName, .emptyPayloadTaken]) { stage in
         let (theirs, out) = try await stage.subjectReceiving()
         // First a block under a transfer id of the subject's own numbering (frames the tester's
         // core never writes): it would collide with the subject's next transfer, so it is refused.
