@@ -22,47 +22,35 @@ extension SparkFileCases {
             return "\(refused.count) of the data blocks described \(blocks.map(\.0.debugDescription).joined(separator: ", ")) were refused: only a description's length is bounded"
         }
         for (description, bytes) in blocks {
-            let end = try await stage.expectSubject("end of the data block described \(description.debugDescription)") { event -> SparkChannelData? in
-                if case .dataAvailable(theirs, let data) = event, data.description == description, data.transferComplete || data.error != nil { data } else { nil }
-            }
+            let end = try await stage.expectSubject("end of the data block described \(description.debugDescription)", dataEnd(theirs) { $0.description == description })
             guard end.transferComplete, end.data == bytes else {
-                return "a 16-byte data block described \(description.debugDescription) ended \(end), not whole: only a description's length is bounded"
+                return "a 16-byte data block described \(description.debugDescription) ended as \(SparkEvent.dataAvailable(theirs, end)), not whole: only a description's length is bounded"
             }
         }
         return nil
     }
 
     /// The sizes of block the room for data in memory is measured in, the first a subject
-    /// takes one of: half the largest block the wire carries (docs/spark-wire.md "Bounds"),
+    /// takes two of: half the largest block the wire carries (docs/spark-wire.md "Bounds"),
     /// then 512 KiB.
     static let roomUnits: [UInt64] = [8 << 20, 512 << 10]
     /// The most blocks declared at once to measure that room.
     static let roomBlocks = 12
-    /// The file declared beside the blocks: one byte over the largest data block the wire
-    /// carries (docs/spark-wire.md "Bounds"), so more than two blocks' worth of either unit.
-    static let besideFileBytes: UInt64 = (16 << 20) + 1
 
     /// A file goes to disk, so it takes nothing from the room a receiver has for data blocks in
     /// memory (docs/spark-wire.md "Bounds"). Judged against the subject itself, never against a
     /// size of the reference's (`HeldTransfers`: headers and a 1-byte chunk, never the rest):
-    /// - a file of 16 MiB and a byte comes alone first (refused: a size no document bounds,
-    ///   inconclusive);
-    /// - the room is measured: the number k of blocks the subject takes at once, of 12 declared;
-    ///   once their sender cancels them it is back (as many are taken again);
-    /// - the file again with k - 1 blocks beside it, then the blocks first and the file after:
-    ///   all must be taken. A receiver that counted the file would refuse one, since together
-    ///   they go past the room by a block or more.
+    /// - the room is measured: the number k of blocks of a unit the subject takes at once, of
+    ///   12 declared; once their sender cancels them it is back (as many are taken again);
+    /// - a file of two units and a byte comes alone (refused: inconclusive, the wire bounds a
+    ///   file far above it), then with k - 1 blocks beside it, then after them: all must be
+    ///   taken. A receiver that counted the file would refuse one, since together they go past
+    ///   the room by more than a unit.
     /// With room for one block only (a limit on transfers at once cannot be told from one on
     /// memory) this is inconclusive; with room for all 12, whether files count is not judged,
     /// and the pass says so. The verdict, a pass naming what was judged.
     static func besideFile(_ stage: SparkStage, out: SparkConnectionID, theirs: SparkConnectionID) async throws -> CaseOutcome {
         var held = HeldTransfers(stage, out: out, theirs: theirs)
-        let file = besideFileBytes
-        let alone = try await held.declare(1, .file, size: file, "a file's header")
-        try await held.cancel(alone.taken)
-        guard !alone.taken.isEmpty else {
-            return .inconclusive("the subject did not take a file of \(file) bytes declared alone, a size no document bounds: whether a file takes from the room for data in memory was not judged")
-        }
         var (unit, room) = (UInt64(0), 0)
         for candidate in roomUnits where room < 2 {
             let taken = try await held.declare(roomBlocks, .data, size: candidate, "\(roomBlocks) data blocks' headers").taken
@@ -77,11 +65,17 @@ extension SparkFileCases {
         guard again.refused.isEmpty else {
             return .fail("the subject took \(room) data blocks of \(unit) bytes declared at once, but once their sender had cancelled them it did not take \(again.refused.count) of as many declared again: the room they held was not given back")
         }
+        let file = 2 * unit + 1
+        let alone = try await held.declare(1, .file, size: file, "a file's header")
+        try await held.cancel(alone.taken)
+        guard !alone.taken.isEmpty else {
+            return .inconclusive("the subject took \(room) data blocks of \(unit) bytes at once, but not a file of \(file) bytes declared alone, a size far under the wire's bound on files: whether a file takes from the room for data in memory was not judged")
+        }
         let took = "the subject took \(room) data blocks of \(unit) bytes at once and a file of \(file) bytes alone"
         let fileFirst = try await held.declare(1, .file, size: file, "a file's header")
         let beside = try await held.declare(room - 1, .data, size: unit, "data blocks' headers beside a file")
         try await held.cancel(fileFirst.taken + beside.taken)
-        guard fileFirst.refused.isEmpty else { return .fail("\(took), but once those blocks were cancelled it did not take that file again: their room was not given back") }
+        guard fileFirst.refused.isEmpty else { return .fail("\(took), but once its sender had cancelled that file it did not take it again: its room was not given back") }
         let blocksFirst = try await held.declare(room - 1, .data, size: unit, "data blocks' headers")
         let fileAfter = try await held.declare(1, .file, size: file, "a file's header after data blocks")
         try await held.cancel(blocksFirst.taken + fileAfter.taken)
@@ -92,34 +86,24 @@ extension SparkFileCases {
         }
         if !fileAfter.refused.isEmpty { return .fail("\(took), but did not take that file declared after \(room - 1) such blocks: \(counted)") }
         return .pass(room < roomBlocks
-            ? "a file took none of the room for \(room) data blocks of \(unit) bytes, which came back when their sender cancelled them"
+            ? "a file of \(file) bytes took none of the room for \(room) data blocks of \(unit) bytes, which came back when their sender cancelled them"
             : "with room for all \(roomBlocks) data blocks of \(unit) bytes declared, whether a file takes from it was not judged")
     }
 
     /// Two pairs of data blocks coming in at once, their frames interleaved: a long block and a
-    /// short one whose `done` comes between the long one's chunks, each arriving whole, the long
-    /// one's progress rising though an empty chunk came among its own; then a block its sender
-    /// cancels midway, which fails, beside one that still arrives whole. The verdict when not a pass,
-    /// or nil.
+    /// short one whose `done` comes between the long one's chunks, each arriving whole; then a
+    /// block its sender cancels midway, which fails as cancelled by the remote side, beside one
+    /// that still arrives whole. The verdict when not a pass, or nil.
     static func interleavedBlocks(_ stage: SparkStage, first: UInt32, out: SparkConnectionID, theirs: SparkConnectionID) async throws -> CaseOutcome? {
         let (long, short, cancelled, beside) = (first, first + 2, first + 4, first + 6)
         let bytes = [long: sparkPattern(2500, seed: 13), short: sparkPattern(10, seed: 14), cancelled: sparkPattern(600, seed: 15), beside: sparkPattern(700, seed: 16)]
         let name = [long: "bv-02 long", short: "bv-02 short", cancelled: "bv-02 cancelled", beside: "bv-02 beside the cancelled"]
-        func header(_ number: UInt32) -> SparkFrame {
-            let content = bytes[number] ?? []
-            return .transferHeader(SparkTransferHeader(transfer: number, kind: .data, size: UInt64(content.count), sha256: SparkDigest.sha256(of: content), name: name[number] ?? ""))
-        }
-        func chunk(_ number: UInt32, _ range: Range<Int>) -> SparkFrame { .chunk(transfer: number, bytes: Array((bytes[number] ?? [])[range])) }
-        let tester = stage.testers[0]
-        try await tester.write([header(long), header(short), chunk(long, 0..<1000)], on: out)
-        // An empty chunk, which the encoder refuses to write ("Bounds": a chunk is at least one
-        // byte): refused as unreadable, it adds no progress report.
-        try await tester.write([chunk(long, 0..<1)], on: out) { SparkTester.replacingTail(of: $0, dropping: 1, with: []) }
-        try await tester.write([
-            chunk(short, 0..<10), chunk(long, 1000..<2000), .done(transfer: short),
-            chunk(long, 2000..<2500), .done(transfer: long),
-            header(cancelled), header(beside), chunk(cancelled, 0..<300), .error(transfer: cancelled, failure: .cancelled),
-            chunk(beside, 0..<700), .done(transfer: beside),
+        func block(_ number: UInt32) -> HandWrittenBlock { HandWrittenBlock(number: number, name: name[number] ?? "", bytes: bytes[number] ?? []) }
+        try await stage.testers[0].write([
+            block(long).header, block(short).header, block(long).chunk(0..<1000), block(short).chunk(0..<10), block(long).chunk(1000..<2000),
+            .done(transfer: short), block(long).chunk(2000..<2500), .done(transfer: long),
+            block(cancelled).header, block(beside).header, block(cancelled).chunk(0..<300), .error(transfer: cancelled, failure: .cancelled),
+            block(beside).chunk(0..<700), .done(transfer: beside),
         ], on: out)
         // The subject has read them all once both sides have settled; then each end is due. (An
         // `error` frame naming the cancelled block may be the subject's answer to the cancel.)
@@ -128,22 +112,45 @@ extension SparkFileCases {
             return .fail("of two data blocks coming in at once, \(name[number] ?? "") was refused")
         }
         for number in [long, short, cancelled, beside] {
-            let end = try await stage.expectSubject("end of the data block \((name[number] ?? "").debugDescription)") { event -> SparkChannelData? in
-                if case .dataAvailable(theirs, let data) = event, data.id == number, data.transferComplete || data.error != nil { data } else { nil }
-            }
+            let end = try await stage.expectSubject("end of the data block \((name[number] ?? "").debugDescription)", dataEnd(theirs) { $0.id == number })
             let whole = end.transferComplete && end.error == nil && end.data == bytes[number]
-            guard number == cancelled ? !end.transferComplete && end.error != nil : whole else {
-                return .fail("of two data blocks coming in at once, their frames interleaved, \(name[number] ?? "") ended \(end), not \(number == cancelled ? "failed: its sender cancelled it" : "whole")")
+            guard number == cancelled ? !end.transferComplete && end.error == .remote(.cancelled) : whole else {
+                return .fail("of two data blocks coming in at once, their frames interleaved, \(name[number] ?? "") ended as \(SparkEvent.dataAvailable(theirs, end)), not \(number == cancelled ? "failed as cancelled by its sender (error cancelled)" : "whole")")
             }
-        }
-        let fractions = stage.subject.events.events.compactMap { event -> Double? in
-            if case .dataAvailable(theirs, let data) = event, data.id == long, !data.transferComplete { data.progress } else { nil }
-        }
-        guard rising(fractions) else {
-            return .fail("a data block's progress, with an empty chunk (which no encoder writes) among its chunks, was \(fractions), not fractions that rise")
         }
         return nil
     }
+
+    /// A chunk of no bytes, which no encoder writes (docs/spark-wire.md "Bounds": a chunk is at
+    /// least one byte), among a data block's chunks: it adds no progress report. The block may
+    /// then fail or arrive whole; which, no document says. Why not, or nil.
+    static func emptyChunk(_ stage: SparkStage, number: UInt32, out: SparkConnectionID, theirs: SparkConnectionID) async throws -> String? {
+        let block = HandWrittenBlock(number: number, name: "bv-02 empty chunk", bytes: sparkPattern(20, seed: 17))
+        let tester = stage.testers[0]
+        try await tester.write([block.header, block.chunk(0..<10)], on: out)
+        try await tester.write([block.chunk(0..<1)], on: out) { SparkTester.replacingTail(of: $0, dropping: 1, with: []) }
+        try await tester.write([block.chunk(10..<20), .done(transfer: number)], on: out)
+        let end = try await stage.expectSubject("end of the data block \(block.name.debugDescription)", dataEnd(theirs) { $0.id == number })
+        if end.transferComplete, end.data != block.bytes { return "a data block with an empty chunk among its chunks ended as \(SparkEvent.dataAvailable(theirs, end)), not whole" }
+        let fractions = stage.subject.events.events.compactMap { event -> Double? in
+            if case .dataAvailable(theirs, let data) = event, data.id == number, !data.transferComplete, data.error == nil { data.progress } else { nil }
+        }
+        guard rising(fractions) else {
+            return "a data block's progress, with an empty chunk (which no encoder writes) among its chunks, was \(fractions), not fractions that rise: a chunk is at least one byte"
+        }
+        return nil
+    }
+}
+
+/// A data block tester 0 writes frame by frame in its own numbering, for SPK/FILE/BV-02.
+struct HandWrittenBlock {
+    let number: UInt32, name: String, bytes: [UInt8]
+
+    var header: SparkFrame {
+        .transferHeader(SparkTransferHeader(transfer: number, kind: .data, size: UInt64(bytes.count), sha256: SparkDigest.sha256(of: bytes), name: name))
+    }
+
+    func chunk(_ range: Range<Int>) -> SparkFrame { .chunk(transfer: number, bytes: Array(bytes[range])) }
 }
 
 /// Transfers tester 0 declares by hand in its own numbering (headers only, never their chunks)
@@ -175,32 +182,42 @@ struct HeldTransfers {
         var taken: [UInt32] = []
         for number in numbers where !refused.contains(number) {
             do {
-                let failed = try await stage.subject.events.first("progress of transfer \(number)", within: max(deadline - .now, .zero)) { event -> Bool? in
-                    Self.report(event, on: id).flatMap { $0.transfer == number ? $0.failed : nil }
+                let error = try await stage.subject.events.first("progress of transfer \(number)", within: max(deadline - .now, .zero)) { event -> SparkTransferError?? in
+                    guard let report = Self.report(event, on: id), report.transfer == number else { return nil }
+                    return .some(report.error)
                 }
-                if !failed { taken.append(number) }
+                if error == nil { taken.append(number) }
             } catch is TimeoutError {}  // not taken: dropped unreported
         }
+        // Those neither taken nor refused are cancelled too, unawaited: a subject that keeps a
+        // header it did not report would count it against the next declared.
+        let unanswered = numbers.filter { !taken.contains($0) && !refused.contains($0) }
+        if !unanswered.isEmpty { try await stage.testers[0].write(unanswered.map { .error(transfer: $0, failure: .cancelled) }, on: out) }
         return (taken, numbers.filter { !taken.contains($0) })
     }
 
-    /// Cancels `numbers` as their sender would, and waits until the subject reports each failed.
+    /// Cancels `numbers` as their sender would, and waits until the subject reports each failed
+    /// as cancelled by its sender; any other end is the subject's failure (a thrown verdict).
     func cancel(_ numbers: [UInt32]) async throws {
         guard !numbers.isEmpty else { return }
         try await stage.testers[0].write(numbers.map { .error(transfer: $0, failure: .cancelled) }, on: out)
         let id = theirs
         for number in numbers {
-            _ = try await stage.expectSubject("end of transfer \(number), which its sender cancelled (error cancelled),") { event -> Bool? in
-                Self.report(event, on: id).flatMap { $0.transfer == number && $0.failed ? true : nil }
+            let error = try await stage.expectSubject("end of transfer \(number), which its sender cancelled (error cancelled),") { event -> SparkTransferError? in
+                guard let report = Self.report(event, on: id), report.transfer == number else { return nil }
+                return report.error
+            }
+            guard error == .remote(.cancelled) else {
+                throw SparkVerdict.fail("transfer \(number), which its sender cancelled (error cancelled), ended \(error) at the subject, not as cancelled by the remote side")
             }
         }
     }
 
-    /// The incoming transfer an event reports on `id`, and whether it failed; nil for others.
-    static func report(_ event: SparkEvent, on id: SparkConnectionID) -> (transfer: UInt32, failed: Bool)? {
+    /// The incoming transfer an event reports on `id`, and its error; nil for others.
+    static func report(_ event: SparkEvent, on id: SparkConnectionID) -> (transfer: UInt32, error: SparkTransferError?)? {
         switch event {
-        case .dataAvailable(id, let data) where data.kind == .data: (data.id, data.error != nil)
-        case .fileAvailable(id, let file): (file.transfer, file.error != nil)
+        case .dataAvailable(id, let data) where data.kind == .data: (data.id, data.error)
+        case .fileAvailable(id, let file): (file.transfer, file.error)
         default: nil
         }
     }

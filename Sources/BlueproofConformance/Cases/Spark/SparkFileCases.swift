@@ -35,6 +35,13 @@ enum SparkFileCases {
         }
     }
 
+    /// Matches the end (complete or failed) of a data block on `id` that `which` picks.
+    static func dataEnd(_ id: SparkConnectionID, _ which: @escaping @Sendable (SparkChannelData) -> Bool) -> @Sendable (SparkEvent) -> SparkChannelData? {
+        { event in
+            if case .dataAvailable(id, let data) = event, which(data), data.transferComplete || data.error != nil { data } else { nil }
+        }
+    }
+
     /// A file removed from its path mid-send fails the transfer on both sides: the sender's
     /// progress ends with the error, the receiver gets the error and no file; with the subject
     /// receiving too. A receiver's `error` frame fails the one send it names.
@@ -276,7 +283,7 @@ enum SparkFileCases {
         // First a block under a transfer id of the subject's own numbering (frames the tester's
         // core never writes): it would collide with the subject's next transfer, so it is refused.
         // The subject numbers something of its own first, so its numbering is not at its start.
-        _ = try await stage.subject.createDataChannel(theirs, description: "bv-02 numbering")
+        let numbering = try await stage.subject.createDataChannel(theirs, description: "bv-02 numbering")
         let stray: [UInt8] = [9, 9, 9], foreign: UInt32 = theirs.outgoing ? 1002 : 1001
         try await stage.testers[0].write([
             .transferHeader(SparkTransferHeader(transfer: foreign, kind: .data, size: UInt64(stray.count), sha256: SparkDigest.sha256(of: stray),
@@ -293,9 +300,7 @@ enum SparkFileCases {
         if sent.error != nil || late.contains(where: { $0 % 2 != foreign % 2 }) {
             return .fail("a data block described \(named.debugDescription) was refused: a data block's description may hold what a file name may not (only its length is bounded)")
         }
-        _ = try await stage.expectSubject("the data block's end", within: SparkStage.transferTimeout) { event -> Bool? in
-            if case .dataAvailable(theirs, let data) = event, data.description == named, data.transferComplete || data.error != nil { true } else { nil }
-        }
+        _ = try await stage.expectSubject("the data block's end", within: SparkStage.transferTimeout, dataEnd(theirs) { $0.description == named })
         let reports = stage.subject.events.events.compactMap { event -> SparkChannelData? in
             if case .dataAvailable(theirs, let data) = event, data.description == named { data } else { nil }
         }
@@ -312,11 +317,15 @@ enum SparkFileCases {
         guard collided.isEmpty else {
             return .fail("the peer sent a block under transfer id \(foreign), of the subject's own numbering, and the subject took it: \(collided)")
         }
+        try await stage.subject.closeDataChannel(theirs, channel: numbering)
         if let odd = try await oddDescriptions(stage, out: out, theirs: theirs, before: late) { return .fail(odd) }
+        let first: UInt32 = theirs.outgoing ? 3001 : 3002
+        if let verdict = try await interleavedBlocks(stage, first: first, out: out, theirs: theirs) { return verdict }
+        // Judged whatever the room's verdict: an inconclusive room must not hide the last rule.
         let beside = try await besideFile(stage, out: out, theirs: theirs)
+        if let fault = try await emptyChunk(stage, number: first + 8, out: out, theirs: theirs) { return .fail(fault) }
         guard beside.verdict == .pass else { return beside }
-        if let verdict = try await interleavedBlocks(stage, first: theirs.outgoing ? 3001 : 3002, out: out, theirs: theirs) { return verdict }
-        return .pass("\(before.count) rising progress report(s), then transferComplete holding the \(block.count) bytes; blocks described \"\", \".\", \"..\" and with a NUL arrived; \(beside.reason); blocks with interleaved frames arrived whole, and one cancelled midway failed")
+        return .pass("\(before.count) rising progress report(s), then transferComplete holding the \(block.count) bytes; blocks described \"\", \".\", \"..\" and with a NUL arrived; blocks with interleaved frames arrived whole, and one cancelled midway failed; \(beside.reason); an empty chunk added no progress")
     }
 
     /// A file send names the file by its path's last component, reports progress and completes;

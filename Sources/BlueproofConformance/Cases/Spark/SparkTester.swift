@@ -1,3 +1,4 @@
+import BlueproofAsync
 import BlueproofHost
 import BlueproofSpark
 import BlueproofTransmitter
@@ -64,16 +65,21 @@ final class SparkTester: Sendable {
 
     /// Writes `frames` for the tester's connection `id` as they are, frames its own core never
     /// sends (docs/spark-wire.md, "Exchange" 4), after what its core queued; `rewrite` changes
-    /// each encoded frame first, for what the encoder refuses to write. A write that fails is
-    /// an unmet precondition.
+    /// each encoded frame first, for what the encoder refuses to write. A write that fails, or
+    /// that finds no credit within `SparkStage.eventTimeout`, is an unmet precondition.
     func write(_ frames: [SparkFrame], on id: SparkConnectionID, rewrite: ([UInt8]) -> [UInt8] = { $0 }) async throws {
+        let kinds = frames.map(\.kind), tester = String(registrationID, radix: 16), limit = SparkStage.eventTimeout
         do {
-            for frame in frames {
-                let envelope = SparkEnvelope(origin: id.outgoing ? .sender : .receiver, connection: id.number, frame: frame)
-                try await node.sendRaw(rewrite(try envelope.encoded()), to: id.peer)
+            let origin: SparkOrigin = id.outgoing ? .sender : .receiver
+            let sdus = try frames.map { try rewrite(SparkEnvelope(origin: origin, connection: id.number, frame: $0).encoded()) }
+            let (node, peer) = (node, id.peer)
+            try await withTimeout(limit, what: "tester \(tester) writing its frames \(kinds)") {
+                for sdu in sdus { try await node.sendRaw(sdu, to: peer) }
             }
+        } catch is TimeoutError {
+            throw StageFailure(.tester, "tester \(tester) could not write its frames \(kinds) within \(limit): each waits for what its core queued first and for a credit from the subject")
         } catch {
-            throw StageFailure(.tester, "tester \(String(registrationID, radix: 16)) could not write its frames \(frames.map(\.kind)): \(error)")
+            throw StageFailure(.tester, "tester \(tester) could not write its frames \(kinds): \(error)")
         }
     }
 
