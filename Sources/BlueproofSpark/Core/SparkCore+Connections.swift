@@ -124,6 +124,8 @@ extension SparkCore {
             tearDown(id, reason: reason, by: .remote, notify: false)
         case .end(.linkLost) where configuration.defects.contains(.peerLinkLostIgnored):
             events.append(.ignored(peer: id.peer, .unexpected(id, kind: frame.kind)))
+        case .end(let reason) where configuration.defects.contains(.endAnswered):
+            tearDown(id, reason: reason, by: .remote, notify: true)
         case .end(let reason):
             tearDown(id, reason: reason, by: .remote, notify: false)
         default:

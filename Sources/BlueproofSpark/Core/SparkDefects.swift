@@ -220,6 +220,10 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
     /// (docs/spark-wire.md "Bounds": at least one byte), so a block's progress is reported
     /// twice at one fraction (SPK/FILE/BV-02).
     public static let emptyPayloadTaken = SparkDefects(rawValue: 1 << 80)
+    /// An `end` received is answered with one of its own, though it is final
+    /// (docs/spark-wire.md "Exchange" 5): the peer gets an end for a connection it no longer
+    /// holds (SPK/CONN/BI-01).
+    public static let endAnswered = SparkDefects(rawValue: 1 << 81)
 
     /// Every defect by name, for reports and the broken-variant table.
     public static let named: [(name: String, defect: SparkDefects)] = [
@@ -260,7 +264,7 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
         ("secondCallStarted", .secondCallStarted), ("peerLinkLostIgnored", .peerLinkLostIgnored),
         ("filesCountedAsData", .filesCountedAsData), ("callbacksOutliveConnection", .callbacksOutliveConnection),
         ("dataDescriptionAsFileName", .dataDescriptionAsFileName), ("oneByteWriteFails", .oneByteWriteFails),
-        ("emptyPayloadTaken", .emptyPayloadTaken),
+        ("emptyPayloadTaken", .emptyPayloadTaken), ("endAnswered", .endAnswered),
     ]
 
     /// The names of the defects in this set, in `named` order.
