@@ -30,48 +30,69 @@ extension SparkFileCases {
         return nil
     }
 
-    /// The sizes of block the room for data in memory is measured in, the first a subject
-    /// takes two of: half the largest block the wire carries (docs/spark-wire.md "Bounds"),
-    /// then 512 KiB.
-    static let roomUnits: [UInt64] = [8 << 20, 512 << 10]
+    /// The sizes of block the room for data in memory is measured in, largest first: half the
+    /// largest block the wire carries (docs/spark-wire.md "Bounds"), then halves down to 512 KiB.
+    static let roomUnits: [UInt64] = [8 << 20, 4 << 20, 2 << 20, 1 << 20, 512 << 10]
     /// The most blocks declared at once to measure that room.
     static let roomBlocks = 12
 
     /// A file goes to disk, so it takes nothing from the room a receiver has for data blocks in
     /// memory (docs/spark-wire.md "Bounds"). Judged against the subject itself, never against a
-    /// size of the reference's (`HeldTransfers`: headers and a 1-byte chunk, never the rest):
-    /// - the room is measured: the number k of blocks of a unit the subject takes at once, of
-    ///   12 declared; once their sender cancels them it is back (as many are taken again);
-    /// - a file of two units and a byte comes alone (refused: inconclusive, the wire bounds a
-    ///   file far above it), then with k - 1 blocks beside it, then after them: all must be
-    ///   taken. A receiver that counted the file would refuse one, since together they go past
-    ///   the room by more than a unit.
-    /// With room for one block only (a limit on transfers at once cannot be told from one on
-    /// memory) this is inconclusive; with room for all 12, whether files count is not judged,
-    /// and the pass says so. The verdict, a pass naming what was judged.
+    /// size of the reference's (`HeldTransfers`: headers and a 1-byte chunk, never the rest).
+    /// For each unit, largest first, until one judges:
+    /// - the room is measured: the number k of blocks of the unit the subject takes at once, of
+    ///   12 declared (under 2: the next unit); once their sender cancels them it is back (as
+    ///   many are taken again), and k + 1 blocks of half the unit are taken too (else the limit
+    ///   is on transfers at once, not on memory: inconclusive);
+    /// - a file of two units and a byte comes alone (refused: the next unit), then with k - 1
+    ///   blocks beside it, then after them: all must be taken. A receiver that counted the
+    ///   file would refuse one, since together they go past the room by more than a unit.
+    /// With no unit left, inconclusive; with room for all 12, whether files count is not
+    /// judged, and the pass says so. The verdict, a pass naming what was judged.
     static func besideFile(_ stage: SparkStage, out: SparkConnectionID, theirs: SparkConnectionID) async throws -> CaseOutcome {
         var held = HeldTransfers(stage, out: out, theirs: theirs)
-        var (unit, room) = (UInt64(0), 0)
-        for candidate in roomUnits where room < 2 {
-            let taken = try await held.declare(roomBlocks, .data, size: candidate, "\(roomBlocks) data blocks' headers").taken
-            try await held.cancel(taken)
-            (unit, room) = (candidate, taken.count)
+        var seen: [String] = []
+        for unit in roomUnits {
+            let room = try await held.declare(roomBlocks, .data, size: unit, "\(roomBlocks) data blocks' headers").taken
+            try await held.cancel(room)
+            let k = room.count
+            guard k >= 2 else {
+                seen.append("\(k) block(s) of \(unit) bytes at once")
+                continue
+            }
+            guard k < roomBlocks else {
+                // A file refused alone at a larger unit is not explained by room for all twelve.
+                let all = "all \(roomBlocks) data blocks of \(unit) bytes declared"
+                guard seen.isEmpty else { return .inconclusive("the subject took \((seen + [all]).joined(separator: "; ")): whether a file takes from the room for data in memory was not judged") }
+                return .pass("with room for \(all), whether a file takes from it was not judged")
+            }
+            let took = "the subject took \(k) data blocks of \(unit) bytes at once"
+            let again = try await held.declare(k, .data, size: unit, "data blocks' headers declared again")
+            try await held.cancel(again.taken)
+            guard again.refused.isEmpty else {
+                return .fail("\(took), but once their sender had cancelled them it did not take \(again.refused.count) of as many declared again: the room they held was not given back")
+            }
+            let halves = try await held.declare(k + 1, .data, size: unit / 2, "data blocks' headers of half the size")
+            try await held.cancel(halves.taken)
+            guard halves.refused.isEmpty else {
+                return .inconclusive("\(took), and only \(halves.taken.count) of \(k + 1) blocks of half that size: its limit is on blocks at once, not on memory, so whether a file takes from the room for data in memory was not judged")
+            }
+            let file = 2 * unit + 1
+            let alone = try await held.declare(1, .file, size: file, "a file's header")
+            try await held.cancel(alone.taken)
+            guard !alone.taken.isEmpty else {
+                seen.append("\(k) blocks of \(unit) bytes at once but not a file of \(file) bytes alone")
+                continue
+            }
+            return try await judgeFile(&held, unit: unit, room: k, file: file, took: "\(took) and a file of \(file) bytes alone")
         }
-        guard room > 1 else {
-            return .inconclusive("the subject took \(room) data block(s) of \(unit) bytes declared at once: with room for less than two, a limit on blocks at once cannot be told from one on memory, so whether a file takes from that room was not judged")
-        }
-        let again = try await held.declare(room, .data, size: unit, "data blocks' headers declared again")
-        try await held.cancel(again.taken)
-        guard again.refused.isEmpty else {
-            return .fail("the subject took \(room) data blocks of \(unit) bytes declared at once, but once their sender had cancelled them it did not take \(again.refused.count) of as many declared again: the room they held was not given back")
-        }
-        let file = 2 * unit + 1
-        let alone = try await held.declare(1, .file, size: file, "a file's header")
-        try await held.cancel(alone.taken)
-        guard !alone.taken.isEmpty else {
-            return .inconclusive("the subject took \(room) data blocks of \(unit) bytes at once, but not a file of \(file) bytes declared alone, a size far under the wire's bound on files: whether a file takes from the room for data in memory was not judged")
-        }
-        let took = "the subject took \(room) data blocks of \(unit) bytes at once and a file of \(file) bytes alone"
+        return .inconclusive("the subject took \(seen.joined(separator: "; ")): whether a file takes from the room for data in memory was not judged")
+    }
+
+    /// `besideFile` once the room (`room` blocks of `unit` bytes) is known and a file of `file`
+    /// bytes was taken alone (`took` says so): the file with `room - 1` blocks declared after
+    /// it, then before it.
+    private static func judgeFile(_ held: inout HeldTransfers, unit: UInt64, room: Int, file: UInt64, took: String) async throws -> CaseOutcome {
         let fileFirst = try await held.declare(1, .file, size: file, "a file's header")
         let beside = try await held.declare(room - 1, .data, size: unit, "data blocks' headers beside a file")
         try await held.cancel(fileFirst.taken + beside.taken)
@@ -85,9 +106,7 @@ extension SparkFileCases {
             return .fail("\(took), but did not take \(refused): \(counted)")
         }
         if !fileAfter.refused.isEmpty { return .fail("\(took), but did not take that file declared after \(room - 1) such blocks: \(counted)") }
-        return .pass(room < roomBlocks
-            ? "a file of \(file) bytes took none of the room for \(room) data blocks of \(unit) bytes, which came back when their sender cancelled them"
-            : "with room for all \(roomBlocks) data blocks of \(unit) bytes declared, whether a file takes from it was not judged")
+        return .pass("a file of \(file) bytes took none of the room for \(room) data blocks of \(unit) bytes, which came back when their sender cancelled them")
     }
 
     /// Two pairs of data blocks coming in at once, their frames interleaved: a long block and a
@@ -129,7 +148,8 @@ extension SparkFileCases {
         let tester = stage.testers[0]
         try await tester.write([block.header, block.chunk(0..<10)], on: out)
         try await tester.write([block.chunk(0..<1)], on: out) { SparkTester.replacingTail(of: $0, dropping: 1, with: []) }
-        try await tester.write([block.chunk(10..<20), .done(transfer: number)], on: out)
+        // A subject that closes the channel on an unreadable frame must still end the block.
+        do { try await tester.write([block.chunk(10..<20), .done(transfer: number)], on: out) } catch is StageFailure {}
         let end = try await stage.expectSubject("end of the data block \(block.name.debugDescription)", dataEnd(theirs) { $0.id == number })
         if end.transferComplete, end.data != block.bytes { return "a data block with an empty chunk among its chunks ended as \(SparkEvent.dataAvailable(theirs, end)), not whole" }
         let fractions = stage.subject.events.events.compactMap { event -> Double? in
@@ -142,12 +162,17 @@ extension SparkFileCases {
     }
 }
 
-/// A data block tester 0 writes frame by frame in its own numbering, for SPK/FILE/BV-02.
+/// A data block or file a tester writes frame by frame, numbered by hand (frames its core would
+/// never write: a number of the subject's, an empty chunk, a file past its size).
 struct HandWrittenBlock {
-    let number: UInt32, name: String, bytes: [UInt8]
+    let number: UInt32, kind: SparkTransferKind, name: String, bytes: [UInt8]
+
+    init(number: UInt32, kind: SparkTransferKind = .data, name: String, bytes: [UInt8]) {
+        (self.number, self.kind, self.name, self.bytes) = (number, kind, name, bytes)
+    }
 
     var header: SparkFrame {
-        .transferHeader(SparkTransferHeader(transfer: number, kind: .data, size: UInt64(bytes.count), sha256: SparkDigest.sha256(of: bytes), name: name))
+        .transferHeader(SparkTransferHeader(transfer: number, kind: kind, size: UInt64(bytes.count), sha256: SparkDigest.sha256(of: bytes), name: name))
     }
 
     func chunk(_ range: Range<Int>) -> SparkFrame { .chunk(transfer: number, bytes: Array(bytes[range])) }
@@ -182,10 +207,7 @@ struct HeldTransfers {
         var taken: [UInt32] = []
         for number in numbers where !refused.contains(number) {
             do {
-                let error = try await stage.subject.events.first("progress of transfer \(number)", within: max(deadline - .now, .zero)) { event -> SparkTransferError?? in
-                    guard let report = Self.report(event, on: id), report.transfer == number else { return nil }
-                    return .some(report.error)
-                }
+                let error = try await stage.subject.events.first("progress of transfer \(number)", within: max(deadline - .now, .zero)) { Self.report($0, on: id, transfer: number) }
                 if error == nil { taken.append(number) }
             } catch is TimeoutError {}  // not taken: dropped unreported
         }
@@ -203,21 +225,19 @@ struct HeldTransfers {
         try await stage.testers[0].write(numbers.map { .error(transfer: $0, failure: .cancelled) }, on: out)
         let id = theirs
         for number in numbers {
-            let error = try await stage.expectSubject("end of transfer \(number), which its sender cancelled (error cancelled),") { event -> SparkTransferError? in
-                guard let report = Self.report(event, on: id), report.transfer == number else { return nil }
-                return report.error
-            }
+            let error = try await stage.expectSubject("end of transfer \(number), which its sender cancelled (error cancelled),") { Self.report($0, on: id, transfer: number) ?? nil }
             guard error == .remote(.cancelled) else {
                 throw SparkVerdict.fail("transfer \(number), which its sender cancelled (error cancelled), ended \(error) at the subject, not as cancelled by the remote side")
             }
         }
     }
 
-    /// The incoming transfer an event reports on `id`, and its error; nil for others.
-    static func report(_ event: SparkEvent, on id: SparkConnectionID) -> (transfer: UInt32, error: SparkTransferError?)? {
+    /// What an event reports of incoming transfer `transfer` on `id`: its error, nil while it
+    /// goes on (`.some(nil)`); nil when the event is of something else.
+    static func report(_ event: SparkEvent, on id: SparkConnectionID, transfer: UInt32) -> SparkTransferError?? {
         switch event {
-        case .dataAvailable(id, let data) where data.kind == .data: (data.id, data.error)
-        case .fileAvailable(id, let file): (file.transfer, file.error)
+        case .dataAvailable(id, let data) where data.kind == .data && data.id == transfer: .some(data.error)
+        case .fileAvailable(id, let file) where file.transfer == transfer: .some(file.error)
         default: nil
         }
     }

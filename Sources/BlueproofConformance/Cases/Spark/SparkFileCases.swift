@@ -275,8 +275,8 @@ enum SparkFileCases {
     /// A received data block reports rising progress (fractions of the block), then
     /// `transferComplete` holding the data, under a description that would not do as a file
     /// name (only its length is bounded, docs/spark-wire.md "Bounds"); then the rest in
-    /// SparkFileCases+Receiving.swift: odd descriptions, files beside data in memory, blocks
-    /// coming in at once.
+    /// SparkFileCases+Receiving.swift: odd descriptions, blocks coming in at once, files beside
+    /// data in memory, an empty chunk.
     static let receiveData = SparkCase("SPK/FILE/BV-02", brokenBy: [.receivedDataDropped, .receiveProgressInBytes, .foreignTransferTaken, .filesCountedAsData,
                                                                     .dataDescriptionAsFileName, .emptyPayloadTaken]) { stage in
         let (theirs, out) = try await stage.subjectReceiving()
@@ -284,12 +284,9 @@ enum SparkFileCases {
         // core never writes): it would collide with the subject's next transfer, so it is refused.
         // The subject numbers something of its own first, so its numbering is not at its start.
         let numbering = try await stage.subject.createDataChannel(theirs, description: "bv-02 numbering")
-        let stray: [UInt8] = [9, 9, 9], foreign: UInt32 = theirs.outgoing ? 1002 : 1001
-        try await stage.testers[0].write([
-            .transferHeader(SparkTransferHeader(transfer: foreign, kind: .data, size: UInt64(stray.count), sha256: SparkDigest.sha256(of: stray),
-                                                name: "bv-02 collides")),
-            .chunk(transfer: foreign, bytes: stray), .done(transfer: foreign),
-        ], on: out)
+        let foreign: UInt32 = theirs.outgoing ? 1002 : 1001
+        let stray = HandWrittenBlock(number: foreign, name: "bv-02 collides", bytes: [9, 9, 9])
+        try await stage.testers[0].write([stray.header, stray.chunk(0..<3), .done(transfer: foreign)], on: out)
         let block = sparkPattern(300_000, seed: 7), named = "bv-02/../block"
         let send = try await stage.testers[0].perform { try $0.send(block, description: named, on: out) }
         let sent = try await stage.expectTester(0, "the end of the data block it sent", within: SparkStage.transferTimeout, SparkStage.end(of: send, on: out))
@@ -323,6 +320,7 @@ enum SparkFileCases {
         if let verdict = try await interleavedBlocks(stage, first: first, out: out, theirs: theirs) { return verdict }
         // Judged whatever the room's verdict: an inconclusive room must not hide the last rule.
         let beside = try await besideFile(stage, out: out, theirs: theirs)
+        if beside.verdict == .fail { return beside }
         if let fault = try await emptyChunk(stage, number: first + 8, out: out, theirs: theirs) { return .fail(fault) }
         guard beside.verdict == .pass else { return beside }
         return .pass("\(before.count) rising progress report(s), then transferComplete holding the \(block.count) bytes; blocks described \"\", \".\", \"..\" and with a NUL arrived; blocks with interleaved frames arrived whole, and one cancelled midway failed; \(beside.reason); an empty chunk added no progress")
@@ -377,9 +375,7 @@ enum SparkFileCases {
         let names = ["bv-04-first.bin", "bv-04-second.bin"]
         let contents = [sparkPattern(5000, seed: 20), sparkPattern(7000, seed: 21)]
         let numbers = [UInt32(1101), 1103].map { theirs.outgoing ? $0 : $0 + 1 }  // the tester's numbering
-        var frames = zip(numbers, zip(names, contents)).map { number, file in
-            SparkFrame.transferHeader(SparkTransferHeader(transfer: number, kind: .file, size: UInt64(file.1.count), sha256: SparkDigest.sha256(of: file.1), name: file.0))
-        }
+        var frames = zip(numbers, zip(names, contents)).map { number, file in HandWrittenBlock(number: number, kind: .file, name: file.0, bytes: file.1).header }
         for start in stride(from: 0, to: contents.map(\.count).max() ?? 0, by: 1000) {
             for (number, content) in zip(numbers, contents) where start < content.count {
                 frames.append(.chunk(transfer: number, bytes: Array(content[start..<min(start + 1000, content.count)])))
@@ -493,11 +489,11 @@ enum SparkFileCases {
     static func overlongFile(_ stage: SparkStage, theirs: SparkConnectionID, out: SparkConnectionID) async throws -> String? {
         let name = "bv-04-overlong.bin", content = sparkPattern(3000, seed: 22)
         let number: UInt32 = theirs.outgoing ? 1201 : 1202  // the tester's numbering
-        let header = SparkTransferHeader(transfer: number, kind: .file, size: UInt64(content.count), sha256: SparkDigest.sha256(of: content), name: name)
+        let file = HandWrittenBlock(number: number, kind: .file, name: name, bytes: content)
         try await stage.testers[0].write([
-            .transferHeader(header), .chunk(transfer: number, bytes: Array(content[..<2000])),
-            .chunk(transfer: number, bytes: Array(content[1000...])),  // 2000 bytes where 1000 are left
-            .chunk(transfer: number, bytes: Array(content[2000...])), .done(transfer: number),
+            file.header, file.chunk(0..<2000),
+            file.chunk(1000..<3000),  // 2000 bytes where 1000 are left
+            file.chunk(2000..<3000), .done(transfer: number),
         ], on: out)
         let marker = "bv-04-after-overlong.bin"
         _ = try await stage.testers[0].perform { try $0.sendFile(try stage.testers[0].placeFile([0x4D], named: marker), on: out) }
