@@ -289,6 +289,11 @@ extension Integration {
                         } else if defects.contains(.chained) && y == 28 {
                             return 29
                         }
+                        if defects.contains(.bound), let z = [x].first(where: { item in
+                            item > 31
+                        }) {
+                            return z * 32
+                        }
                         return v || x > u ? w : 17
                     }
                 }
@@ -328,7 +333,10 @@ extension Integration {
             // as any condition: `y == 28` and its body wait on the fault, the `if` before does not.
             #expect(has("relational > -> >=", 16) && has("constant 27 -> 28", 17), "\(kept)")
             #expect(!has("relational == -> !=", 18) && !has("constant 28 -> 29", 18) && !has("constant 29 -> 30", 19), "\(kept)")
-            #expect(has("constant 17 -> 18", 21), "\(kept)")
+            // Lines 21-25: a condition holding a closure over several lines guards its body
+            // (`z * 32`) as any other; the closure's own `item > 31` waits on the fault too.
+            #expect(!has("arithmetic * -> /", 24) && !has("relational > -> >=", 22), "\(kept)")
+            #expect(has("constant 17 -> 18", 26), "\(kept)")
         }
 
         @Test("mistakes are refused naming the file and the line: unmapped files, bad operators, reasonless equivalents")

@@ -13,8 +13,8 @@ A mutant is variant-only when, on its line, it lies
   looser than a ternary, `||` and `&&` (`a || defects.contains(.x), b`: `b` runs on the reference);
 - in the branch a ternary takes on a fault term (`defects.contains(.x) ? 1 : 0`: the `1`);
 
-or in the body of an `if` whose condition is such a chain or a lone fault term, or of a `case`
-whose `where` clause is. A mutant inside brackets (`events.indices.contains(n + 1)`) is judged
+or in the body of an `if` whose condition is such a chain or a lone fault term (a closure inside
+the condition included), or of a `case` whose `where` clause is. A mutant inside brackets (`events.indices.contains(n + 1)`) is judged
 as the bracketed group when its own expression is not gated, and an `if`, `guard` or `while`
 condition continued over several lines (each ending in `,`, `&&` or `||`) is read whole.
 A negated term
@@ -243,6 +243,26 @@ def _expression_around(masked, start, end):
     return text, low, bool(_CONDITION.match(text)), None
 
 
+def _statement_start(masked, brace):
+    """Where the statement whose block opens at `brace` starts: its line, or, when a parenthesis
+    or square bracket closed on that line opened on an earlier one (a closure inside an `if`
+    condition), that line; a condition continued over lines is read whole too. Braces outside
+    brackets are not crossed: `} else if` starts at its own line."""
+    depth, position = 0, brace - 1
+    while position >= 0:
+        char = masked[position]
+        if char in ")]":
+            depth += 1
+        elif char in "([":
+            if depth == 0:
+                break
+            depth -= 1
+        elif char == "\n" and depth == 0:
+            break
+        position -= 1
+    return _line_span(masked, position + 1, position + 1)[0]
+
+
 def _guarded_body(masked, start):
     """The fault name when `start` lies in the body of an `if` whose condition needs a fault term."""
     depth, position = 0, start - 1
@@ -252,7 +272,7 @@ def _guarded_body(masked, start):
             depth += 1
         elif char in _OPEN:
             if depth == 0 and char == "{":
-                head_start = _line_span(masked, position, position)[0]
+                head_start = _statement_start(masked, position)
                 head = _IF.search(masked[head_start:position].replace("\n", " "))
                 if head:
                     condition = head.group(1).strip()
