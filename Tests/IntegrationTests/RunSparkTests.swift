@@ -119,7 +119,7 @@ extension Integration {
             "dataDescriptionAsFileName": "only its length is bounded",
             "oneByteWriteFails": "a 1-byte file was reported",
             "emptyPayloadTaken": "with an empty chunk (which no encoder writes) among its chunks",
-            "endAnswered": "one it receives is final, never answered",
+            "endAnswered": "it receives is final, never answered",
             "callbacksOutliveConnection": "it is a new connection, though under the number of the old one",
             "offersFromZero": "declined the subject's offer as malformed, numbered 0, the hello's connection",
         ]

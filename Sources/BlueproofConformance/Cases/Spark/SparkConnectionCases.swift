@@ -100,25 +100,28 @@ enum SparkConnectionCases {
         if let wrong = try await withdrawnOffer(stage) { return .fail(wrong) }
         if let wrong = try await strayAnswers(stage) { return .fail(wrong) }
         if let wrong = try await endWithSendsQueued(stage) { return .fail(wrong) }
-        if let wrong = try await endsUnanswered(stage) { return .fail(wrong) }
+        if let wrong = try await endsUnanswered(stage, closed: [incoming.number, yours.tester.number]) { return .fail(wrong) }
         return .pass("a decline ended the connection on both sides, the subject calling and called, and a stray one ended nothing; so did an end from either side (a peer's as a lost link too), an offer the subject withdrew before its answer, and the file coming in failed with it; sends still queued at an end each ended once, none completing after it nor reaching the peer, blocks among them reporting fractions in [0, 1]; the subject answered no end or decline it received")
     }
 
     /// An `end` or a `decline` is final: its receiver tears the connection down and answers
     /// nothing (docs/spark-wire.md, "Exchange" 5). Once the subject has settled on a new
-    /// connection, the tester must have read no `end` or `decline` of the subject's for a
-    /// connection it no longer holds, as every one it ended or declined earlier in the case.
-    /// Why not, or nil.
-    static func endsUnanswered(_ stage: SparkStage) async throws -> String? {
+    /// connection, the tester must have read no frame of the subject's for `closed` (the
+    /// connections it declined or ended, on which nothing else was under way), and no `end` or
+    /// `decline` for any connection it no longer holds. Why not, or nil.
+    static func endsUnanswered(_ stage: SparkStage, closed: Set<UInt32>) async throws -> String? {
         let tester = stage.testers[0]
         let ids = try await stage.testerCalls(0, metadata: "after the ends")
         let barrier = try await stage.subjectSettled(0, on: ids.subject, out: ids.tester, after: "the ends and declines of this case")
         let finals: Set<UInt8> = [SparkFrame.end(.ended).kind, SparkFrame.decline(.declined).kind]
-        let answers = tester.events.events.compactMap { event -> UInt32? in
-            if case .ignored(_, .unknownConnection(let number, let kind?)) = event, finals.contains(kind) { number } else { nil }
+        let answers = tester.events.events.compactMap { event -> String? in
+            guard case .ignored(_, .unknownConnection(let number, let kind)) = event else { return nil }
+            if closed.contains(number) { return "a frame of kind \(kind.map(String.init) ?? "unknown") for connection \(number)" }
+            if let kind, finals.contains(kind) { return "an end or a decline for connection \(number)" }
+            return nil
         }
         guard answers.isEmpty else {
-            return "the subject sent an end or a decline for connection(s) \(answers), which the tester had ended or declined: one it receives is final, never answered"
+            return "the subject sent \(answers.joined(separator: ", ")), which the tester had ended or declined: an end or a decline it receives is final, never answered"
         }
         try await stage.subject.closeDataChannel(ids.subject, channel: barrier)
         try await tester.node.perform { try $0.end(ids.tester) }

@@ -44,29 +44,37 @@ extension SparkFileCases {
     ///   12 declared (under 2: the next unit); once their sender cancels them it is back (as
     ///   many are taken again), and k + 1 blocks of half the unit are taken too (else the limit
     ///   is on transfers at once, not on memory: inconclusive);
-    /// - a file of two units and a byte comes alone (refused: the next unit), then with k - 1
-    ///   blocks beside it, then after them: all must be taken. A receiver that counted the
-    ///   file would refuse one, since together they go past the room by more than a unit.
-    /// With no unit left, inconclusive; with room for all 12, whether files count is not
-    /// judged, and the pass says so. The verdict, a pass naming what was judged.
+    /// - a file of two units comes alone (refused: the next unit), then with k - 1 blocks beside
+    ///   it, then after them: all must be taken. A receiver that counted the file would refuse
+    ///   one, since together they hold as much as the k + 1 blocks it refused.
+    /// With no unit left, inconclusive; with room for all 12 blocks, a file of 1 GiB is judged
+    /// beside 11 (refused alone: inconclusive). The verdict, a pass naming what was judged.
     static func besideFile(_ stage: SparkStage, out: SparkConnectionID, theirs: SparkConnectionID) async throws -> CaseOutcome {
         var held = HeldTransfers(stage, out: out, theirs: theirs)
         var seen: [String] = []
+        func unjudged(_ last: String? = nil) -> CaseOutcome {
+            .inconclusive("the subject took \((seen + (last.map { [$0] } ?? [])).joined(separator: "; ")): whether a file takes from the room for data in memory was not judged")
+        }
         for unit in roomUnits {
             let room = try await held.declare(roomBlocks, .data, size: unit, "\(roomBlocks) data blocks' headers").taken
             try await held.cancel(room)
             let k = room.count
             guard k >= 2 else {
-                seen.append("\(k) block(s) of \(unit) bytes at once")
+                seen.append("\(k) block(s) of \(unit) bytes at once (the others refused or unreported)")
                 continue
             }
-            guard k < roomBlocks else {
-                // A file refused alone at a larger unit is not explained by room for all twelve.
-                let all = "all \(roomBlocks) data blocks of \(unit) bytes declared"
-                guard seen.isEmpty else { return .inconclusive("the subject took \((seen + [all]).joined(separator: "; ")): whether a file takes from the room for data in memory was not judged") }
-                return .pass("with room for \(all), whether a file takes from it was not judged")
-            }
             let took = "the subject took \(k) data blocks of \(unit) bytes at once"
+            guard k < roomBlocks else {
+                // The room is unbounded as far as 12 blocks show: a file far larger than they
+                // are still judges a subject that counts it (a file refused at a larger unit is
+                // not explained by such room).
+                let all = "all \(roomBlocks) data blocks of \(unit) bytes declared"
+                guard seen.isEmpty else { return unjudged(all) }
+                let alone = try await held.declare(1, .file, size: largeFileBytes, "a file's header")
+                try await held.cancel(alone.taken)
+                guard !alone.taken.isEmpty else { return unjudged("\(all), but not a file of \(largeFileBytes) bytes alone") }
+                return try await judgeFile(&held, unit: unit, room: k, file: largeFileBytes, took: "\(took) and a file of \(largeFileBytes) bytes alone")
+            }
             let again = try await held.declare(k, .data, size: unit, "data blocks' headers declared again")
             try await held.cancel(again.taken)
             guard again.refused.isEmpty else {
@@ -77,7 +85,8 @@ extension SparkFileCases {
             guard halves.refused.isEmpty else {
                 return .inconclusive("\(took), and only \(halves.taken.count) of \(k + 1) blocks of half that size: its limit is on blocks at once, not on memory, so whether a file takes from the room for data in memory was not judged")
             }
-            let file = 2 * unit + 1
+            // k + 1 blocks went past the room, so two units with k - 1 blocks beside do too.
+            let file = 2 * unit
             let alone = try await held.declare(1, .file, size: file, "a file's header")
             try await held.cancel(alone.taken)
             guard !alone.taken.isEmpty else {
@@ -86,8 +95,12 @@ extension SparkFileCases {
             }
             return try await judgeFile(&held, unit: unit, room: k, file: file, took: "\(took) and a file of \(file) bytes alone")
         }
-        return .inconclusive("the subject took \(seen.joined(separator: "; ")): whether a file takes from the room for data in memory was not judged")
+        return unjudged()
     }
+
+    /// The file declared beside a room that took all 12 blocks: far more than they hold, far
+    /// under the wire's bound on files (docs/spark-wire.md "Bounds").
+    static let largeFileBytes: UInt64 = 1 << 30
 
     /// `besideFile` once the room (`room` blocks of `unit` bytes) is known and a file of `file`
     /// bytes was taken alone (`took` says so): the file with `room - 1` blocks declared after
