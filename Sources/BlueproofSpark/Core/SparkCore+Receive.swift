@@ -5,13 +5,8 @@ extension SparkCore {
     public mutating func receive(_ bytes: [UInt8], from peer: UInt64) {
         let envelope: SparkEnvelope
         do {
-            if configuration.defects.contains(.fileNamePathTaken) {
-                envelope = try SparkEnvelope.decode(bytes, checkingFileNames: false)
-            } else if configuration.defects.contains(.emptyPayloadTaken) {
-                envelope = try SparkEnvelope.decode(bytes, checkingEmpty: false)
-            } else {
-                envelope = try SparkEnvelope.decode(bytes)
-            }
+            let defects = configuration.defects
+            envelope = try SparkEnvelope.decode(bytes, checkingFileNames: !defects.contains(.fileNamePathTaken), checkingEmpty: !defects.contains(.emptyPayloadTaken))
         } catch {
             events.append(.ignored(peer: peer, .malformed(error)))
             if !configuration.defects.contains(.malformedOfferIgnored), let header = error.header, header.kind == 2, header.origin == .sender {
