@@ -48,13 +48,20 @@ extension SparkFileCases {
     ///   it, then after them: all must be taken. A receiver that counted the file would refuse
     ///   one, since together they hold as much as the k + 1 blocks it refused.
     /// With no unit left, inconclusive; with room for all 12 blocks, a file of 1 GiB is judged
-    /// beside 11 (refused alone: inconclusive). The verdict, a pass naming what was judged.
+    /// beside 11 (refused alone: inconclusive). First, a data block one byte past the wire's
+    /// bound must not be taken. The verdict, a pass naming what was judged.
     static func besideFile(_ stage: SparkStage, out: SparkConnectionID, theirs: SparkConnectionID) async throws -> CaseOutcome {
         var held = HeldTransfers(stage, out: out, theirs: theirs)
         var seen: [String] = []
         func unjudged(_ last: String? = nil) -> CaseOutcome {
             .inconclusive("the subject took \((seen + (last.map { [$0] } ?? [])).joined(separator: "; ")): whether a file takes from the room for data in memory was not judged")
         }
+        // A block past the wire's bound is never taken, whatever room a subject has: a receiver
+        // that bounded data by files' size (or not at all) would hold it in memory.
+        let bound = SparkLimits.maxDataBytes
+        let over = try await held.declare(1, .data, size: bound, "a data block's header one byte past the wire's bound") { resized($0, to: bound + 1) }
+        try await held.cancel(over.taken)
+        guard over.taken.isEmpty else { return .fail("the subject took a data block declared at \(bound + 1) bytes: a data block is at most \(bound) bytes, held in memory") }
         for unit in roomUnits {
             let room = try await held.declare(roomBlocks, .data, size: unit, "\(roomBlocks) data blocks' headers").taken
             try await held.cancel(room)
@@ -96,6 +103,17 @@ extension SparkFileCases {
             return try await judgeFile(&held, unit: unit, room: k, file: file, took: "\(took) and a file of \(file) bytes alone")
         }
         return unjudged()
+    }
+
+    /// `frame`, when a transferHeader (kind 9, at offset 1), with the size it declares set to
+    /// `size` (after the transfer and its kind; docs/spark-wire.md "Header", "Kinds"): a size
+    /// the encoder refuses. Other frames unchanged.
+    static func resized(_ frame: [UInt8], to size: UInt64) -> [UInt8] {
+        let at = SparkEnvelope.headerBytes + 5
+        guard frame.count >= at + 8, frame[1] == 9 else { return frame }
+        var frame = frame
+        for index in 0..<8 { frame[at + index] = UInt8(truncatingIfNeeded: size >> (56 - 8 * index)) }
+        return frame
     }
 
     /// The file declared beside a room that took all 12 blocks: far more than they hold, far
@@ -208,12 +226,12 @@ struct HeldTransfers {
     /// waits): those taken (the subject reported their progress) and the rest (refused, failed,
     /// or dropped unreported, as a header over a limit of the subject's own may be:
     /// docs/spark-wire.md "Bounds").
-    mutating func declare(_ count: Int, _ kind: SparkTransferKind, size: UInt64, _ what: String) async throws -> (taken: [UInt32], refused: [UInt32]) {
+    mutating func declare(_ count: Int, _ kind: SparkTransferKind, size: UInt64, _ what: String, rewrite: ([UInt8]) -> [UInt8] = { $0 }) async throws -> (taken: [UInt32], refused: [UInt32]) {
         let numbers = (0..<UInt32(count)).map { next + 2 * $0 }
         next += 2 * UInt32(count)
         try await stage.testers[0].write(numbers.map { number in
             .transferHeader(SparkTransferHeader(transfer: number, kind: kind, size: size, sha256: [UInt8](repeating: 0, count: 32), name: "bv-02-held-\(number)"))
-        } + numbers.map { .chunk(transfer: $0, bytes: [0x48]) }, on: out)
+        } + numbers.map { .chunk(transfer: $0, bytes: [0x48]) }, on: out, rewrite: rewrite)
         let refused = try await stage.refusedTransfers(0, out: out, theirs: theirs, after: what)
         // Every report due is on its way once both sides settled; one deadline for them all.
         let deadline = ContinuousClock.now + SparkStage.eventTimeout, id = theirs

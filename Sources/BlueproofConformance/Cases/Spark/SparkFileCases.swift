@@ -323,7 +323,7 @@ enum SparkFileCases {
         if beside.verdict == .fail { return beside }
         if let fault = try await emptyChunk(stage, number: first + 8, out: out, theirs: theirs) { return .fail(fault) }
         guard beside.verdict == .pass else { return beside }
-        return .pass("\(before.count) rising progress report(s), then transferComplete holding the \(block.count) bytes; blocks described \"\", \".\", \"..\" and with a NUL arrived; blocks with interleaved frames arrived whole, and one cancelled midway failed; \(beside.reason); an empty chunk added no progress")
+        return .pass("\(before.count) rising progress report(s), then transferComplete holding the \(block.count) bytes; blocks described \"\", \".\", \"..\" and with a NUL arrived; blocks with interleaved frames arrived whole, and one cancelled midway failed; a block past the 16 MiB bound was not taken; \(beside.reason); an empty chunk added no progress")
     }
 
     /// A file send names the file by its path's last component, reports progress and completes;
