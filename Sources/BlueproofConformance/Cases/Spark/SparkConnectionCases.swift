@@ -108,7 +108,9 @@ enum SparkConnectionCases {
     /// nothing (docs/spark-wire.md, "Exchange" 5). Once the subject has settled on a new
     /// connection, the tester must have read no frame of the subject's for `closed` (the
     /// connections it declined or ended, on which nothing else was under way), and no `end` or
-    /// `decline` for any connection it no longer holds. Why not, or nil.
+    /// `decline` for any connection it no longer holds: one channel carries them in order, so
+    /// an answer sent as the frame was read comes before the barrier's (one sent later, on a
+    /// timer, is not seen). Why not, or nil.
     static func endsUnanswered(_ stage: SparkStage, closed: Set<UInt32>) async throws -> String? {
         let tester = stage.testers[0]
         let ids = try await stage.testerCalls(0, metadata: "after the ends")

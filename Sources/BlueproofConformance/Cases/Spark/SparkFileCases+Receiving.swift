@@ -179,7 +179,9 @@ extension SparkFileCases {
         let tester = stage.testers[0]
         try await tester.write([block.header, block.chunk(0..<10)], on: out)
         try await tester.write([block.chunk(0..<1)], on: out) { SparkTester.replacingTail(of: $0, dropping: 1, with: []) }
-        // A subject that closes the channel on an unreadable frame must still end the block.
+        // A subject that closes the channel on an unreadable frame, or stops granting credits,
+        // must still end the block, which the wait below judges. (These frames encode, so the
+        // write fails only by the subject's doing.)
         do { try await tester.write([block.chunk(10..<20), .done(transfer: number)], on: out) } catch is StageFailure {}
         let end = try await stage.expectSubject("end of the data block \(block.name.debugDescription)", dataEnd(theirs) { $0.id == number })
         if end.transferComplete, end.data != block.bytes { return "a data block with an empty chunk among its chunks ended as \(SparkEvent.dataAvailable(theirs, end)), not whole" }
