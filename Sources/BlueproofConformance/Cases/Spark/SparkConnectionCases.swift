@@ -96,23 +96,31 @@ enum SparkConnectionCases {
         } else {
             guard cut.path == nil, cut.error != nil else { return .fail("a file cut by the end of its connection was reported \(cut)") }
         }
-        if let wrong = try await peerLinkLost(stage) { return .fail(wrong) }
+        var endedByHand: [SparkConnectionID] = []
+        if let wrong = try await peerLinkLost(stage, endedByHand: &endedByHand) { return .fail(wrong) }
         if let wrong = try await withdrawnOffer(stage) { return .fail(wrong) }
         if let wrong = try await strayAnswers(stage) { return .fail(wrong) }
         if let wrong = try await endWithSendsQueued(stage) { return .fail(wrong) }
-        if let wrong = try await endsUnanswered(stage, closed: [incoming.number, yours.tester.number]) { return .fail(wrong) }
+        if let wrong = try await endsUnanswered(stage, closed: [incoming.number, yours.tester.number], endedByHand: endedByHand) { return .fail(wrong) }
         return .pass("a decline ended the connection on both sides, the subject calling and called, and a stray one ended nothing; so did an end from either side (a peer's as a lost link too), an offer the subject withdrew before its answer, and the file coming in failed with it; sends still queued at an end each ended once, none completing after it nor reaching the peer, blocks among them reporting fractions in [0, 1]; the subject answered no end or decline it received")
     }
 
     /// An `end` or a `decline` is final: its receiver tears the connection down and answers
     /// nothing (docs/spark-wire.md, "Exchange" 5). Once the subject has settled on a new
     /// connection, the tester must have read no frame of the subject's for `closed` (the
-    /// connections it declined or ended, on which nothing else was under way), and no `end` or
-    /// `decline` for any connection it no longer holds: one channel carries them in order, so
-    /// an answer sent as the frame was read comes before the barrier's (one sent later, on a
-    /// timer, is not seen). Why not, or nil.
-    static func endsUnanswered(_ stage: SparkStage, closed: Set<UInt32>) async throws -> String? {
+    /// connections it declined or ended, on which nothing else was under way), no `end` or
+    /// `decline` for any connection it no longer holds, and no end of those in `endedByHand`
+    /// (ended by frames written by hand, which its core still holds). First the tester ends a
+    /// connection the subject called, so that an answer may name either side's numbering. One
+    /// channel carries them in order, so an answer sent as the frame was read comes before the
+    /// barrier's (one sent later, on a timer, is not seen). Why not, or nil.
+    static func endsUnanswered(_ stage: SparkStage, closed: Set<UInt32>, endedByHand: [SparkConnectionID]) async throws -> String? {
         let tester = stage.testers[0]
+        let called = try await stage.subjectCalls(0, metadata: "ended by its callee")
+        try await tester.node.perform { try $0.end(called.tester) }
+        let ended = try await stage.expectSubject("the end of the connection its callee ended", ending(called.subject))
+        guard ended == .ended(.ended, .remote) else { return "its callee ending the connection, the subject reported \(ended)" }
+        let closed = closed.union([called.tester.number])
         let ids = try await stage.testerCalls(0, metadata: "after the ends")
         let barrier = try await stage.subjectSettled(0, on: ids.subject, out: ids.tester, after: "the ends and declines of this case")
         let finals: Set<UInt8> = [SparkFrame.end(.ended).kind, SparkFrame.decline(.declined).kind]
@@ -121,6 +129,9 @@ enum SparkConnectionCases {
             if closed.contains(number) { return "a frame of kind \(kind.map(String.init) ?? "unknown") for connection \(number)" }
             if let kind, finals.contains(kind) { return "an end or a decline for connection \(number)" }
             return nil
+        } + tester.events.events.compactMap { event -> String? in
+            guard case .ended(let id, let reason, by: .remote) = event, endedByHand.contains(id) else { return nil }
+            return "an end (\(reason)) for connection \(id.number)"
         }
         guard answers.isEmpty else {
             return "the subject sent \(answers.joined(separator: ", ")), which the tester had ended or declined: an end or a decline it receives is final, never answered"
@@ -134,14 +145,16 @@ enum SparkConnectionCases {
     /// A peer may end a connection with reason 8, link lost (docs/spark-wire.md, "End reasons"):
     /// the tester writes such an `end` on one of two accepted connections. The subject must
     /// report that one ended by its peer with that reason, refuse a channel on it, and keep the
-    /// other (the link itself was not lost): a data block on it still arrives. Why not, or nil.
-    static func peerLinkLost(_ stage: SparkStage) async throws -> String? {
+    /// other (the link itself was not lost): a data block on it still arrives. The connection so
+    /// ended joins `endedByHand` (the tester's core still holds it). Why not, or nil.
+    static func peerLinkLost(_ stage: SparkStage, endedByHand: inout [SparkConnectionID]) async throws -> String? {
         let tester = stage.testers[0]
         let kept = try await stage.testerCalls(0, metadata: "stays up")
         let ids = try await stage.testerCalls(0, metadata: "lost at the peer")
         try await stage.subject.setReceiveCallbacks(kept.subject, data: true, file: false)
         // Written by hand: the tester's core never sends reason 8, and keeps its record of `ids`.
         try await tester.write([.end(.linkLost)], on: ids.tester)
+        endedByHand.append(ids.tester)
         let ended = try await stage.expectSubject("end of a connection its peer ended as a lost link (reason 8)", ending(ids.subject))
         guard ended == .ended(.linkLost, .remote) else { return "its peer ending the connection as a lost link (reason 8), the subject reported \(ended)" }
         do {

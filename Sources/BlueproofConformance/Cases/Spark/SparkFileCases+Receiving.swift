@@ -48,20 +48,13 @@ extension SparkFileCases {
     ///   it, then after them: all must be taken. A receiver that counted the file would refuse
     ///   one, since together they hold as much as the k + 1 blocks it refused.
     /// With no unit left, inconclusive; with room for all 12 blocks, a file of 1 GiB is judged
-    /// beside 11 (refused alone: inconclusive). First, a data block one byte past the wire's
-    /// bound must not be taken. The verdict, a pass naming what was judged.
+    /// beside 11 (refused alone: inconclusive). The verdict, a pass naming what was judged.
     static func besideFile(_ stage: SparkStage, out: SparkConnectionID, theirs: SparkConnectionID) async throws -> CaseOutcome {
         var held = HeldTransfers(stage, out: out, theirs: theirs)
         var seen: [String] = []
         func unjudged(_ last: String? = nil) -> CaseOutcome {
             .inconclusive("the subject took \((seen + (last.map { [$0] } ?? [])).joined(separator: "; ")): whether a file takes from the room for data in memory was not judged")
         }
-        // A block past the wire's bound is never taken, whatever room a subject has: a receiver
-        // that bounded data by files' size (or not at all) would hold it in memory.
-        let bound = SparkLimits.maxDataBytes
-        let over = try await held.declare(1, .data, size: bound, "a data block's header one byte past the wire's bound") { resized($0, to: bound + 1) }
-        try await held.cancel(over.taken)
-        guard over.taken.isEmpty else { return .fail("the subject took a data block declared at \(bound + 1) bytes: a data block is at most \(bound) bytes, held in memory") }
         for unit in roomUnits {
             let room = try await held.declare(roomBlocks, .data, size: unit, "\(roomBlocks) data blocks' headers").taken
             try await held.cancel(room)
@@ -103,6 +96,19 @@ extension SparkFileCases {
             return try await judgeFile(&held, unit: unit, room: k, file: file, took: "\(took) and a file of \(file) bytes alone")
         }
         return unjudged()
+    }
+
+    /// A data block declared one byte past the wire's bound (16 MiB, docs/spark-wire.md
+    /// "Bounds"; written here, not read from the code a subject may be built from) is never
+    /// taken, whatever room the subject has: refused or dropped. A receiver that bounded data
+    /// by files' size, or not at all, would hold it in memory. Why not, or nil.
+    static func dataPastBound(_ stage: SparkStage, number: UInt32, out: SparkConnectionID, theirs: SparkConnectionID) async throws -> String? {
+        let bound: UInt64 = 16 << 20
+        var held = HeldTransfers(stage, out: out, theirs: theirs, next: number)
+        let over = try await held.declare(1, .data, size: bound, "a data block's header one byte past the wire's bound") { resized($0, to: bound + 1) }
+        try await held.cancel(over.taken)
+        guard over.taken.isEmpty else { return "the subject took a data block declared at \(bound + 1) bytes: a data block is at most \(bound) bytes, held in memory" }
+        return nil
     }
 
     /// `frame`, when a transferHeader (kind 9, at offset 1), with the size it declares set to
@@ -218,9 +224,10 @@ struct HeldTransfers {
     /// The next number of the tester's numbering not used yet.
     private(set) var next: UInt32
 
-    init(_ stage: SparkStage, out: SparkConnectionID, theirs: SparkConnectionID) {
+    /// `next`: the first number to declare (by default 2001 or 2002, as the tester numbers).
+    init(_ stage: SparkStage, out: SparkConnectionID, theirs: SparkConnectionID, next: UInt32? = nil) {
         (self.stage, self.out, self.theirs) = (stage, out, theirs)
-        next = theirs.outgoing ? 2001 : 2002
+        self.next = next ?? (theirs.outgoing ? 2001 : 2002)
     }
 
     /// Declares `count` transfers of `kind` and `size` at once, each with a first chunk of one

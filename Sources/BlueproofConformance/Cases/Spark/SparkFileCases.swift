@@ -321,6 +321,7 @@ enum SparkFileCases {
         // Judged whatever the room's verdict: an inconclusive room must not hide the last rule.
         let beside = try await besideFile(stage, out: out, theirs: theirs)
         if beside.verdict == .fail { return beside }
+        if let fault = try await dataPastBound(stage, number: first + 10, out: out, theirs: theirs) { return .fail(fault) }
         if let fault = try await emptyChunk(stage, number: first + 8, out: out, theirs: theirs) { return .fail(fault) }
         guard beside.verdict == .pass else { return beside }
         return .pass("\(before.count) rising progress report(s), then transferComplete holding the \(block.count) bytes; blocks described \"\", \".\", \"..\" and with a NUL arrived; blocks with interleaved frames arrived whole, and one cancelled midway failed; a block past the 16 MiB bound was not taken; \(beside.reason); an empty chunk added no progress")
