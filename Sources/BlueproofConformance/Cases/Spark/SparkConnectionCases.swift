@@ -67,6 +67,9 @@ enum SparkConnectionCases {
         guard callee == .ended(.declined, .local), atTester == .ended(.declined, .remote) else {
             return .fail("the subject declining an offer: it reported \(callee), the caller received \(atTester)")
         }
+        // Accepting the connection it declined is out of state: refused, or at least nothing
+        // sent and nothing reported accepted (read with the ends, below).
+        _ = try? await stage.subject.accept(theirs)
         // Ending an accepted connection, from each side, ends it on both.
         let mine = try await stage.testerCalls(0, metadata: "ended by the subject")
         try await stage.subject.end(mine.subject)
@@ -101,7 +104,7 @@ enum SparkConnectionCases {
         if let wrong = try await withdrawnOffer(stage) { return .fail(wrong) }
         if let wrong = try await strayAnswers(stage) { return .fail(wrong) }
         if let wrong = try await endWithSendsQueued(stage) { return .fail(wrong) }
-        if let wrong = try await endsUnanswered(stage, closed: [incoming.number, yours.tester.number], endedByHand: endedByHand) { return .fail(wrong) }
+        if let wrong = try await endsUnanswered(stage, closed: [incoming.number, offered.number, yours.tester.number], endedByHand: endedByHand, declined: theirs) { return .fail(wrong) }
         return .pass("a decline ended the connection on both sides, the subject calling and called, and a stray one ended nothing; so did an end from either side (a peer's as a lost link too), an offer the subject withdrew before its answer, and the file coming in failed with it; sends still queued at an end each ended once, none completing after it nor reaching the peer, blocks among them reporting fractions in [0, 1]; the subject answered no end or decline it received")
     }
 
@@ -110,11 +113,12 @@ enum SparkConnectionCases {
     /// connection, the tester must have read no frame of the subject's for `closed` (the
     /// connections it declined or ended, on which nothing else was under way), no `end` or
     /// `decline` for any connection it no longer holds, and no end of those in `endedByHand`
-    /// (ended by frames written by hand, which its core still holds). First the tester ends a
+    /// (ended by frames written by hand, which its core still holds); nor may the subject have
+    /// reported `declined`, which it was asked to accept after declining, accepted. First the tester ends a
     /// connection the subject called, so that an answer may name either side's numbering. One
     /// channel carries them in order, so an answer sent as the frame was read comes before the
     /// barrier's (one sent later, on a timer, is not seen). Why not, or nil.
-    static func endsUnanswered(_ stage: SparkStage, closed: Set<UInt32>, endedByHand: [SparkConnectionID]) async throws -> String? {
+    static func endsUnanswered(_ stage: SparkStage, closed: Set<UInt32>, endedByHand: [SparkConnectionID], declined: SparkConnectionID) async throws -> String? {
         let tester = stage.testers[0]
         let called = try await stage.subjectCalls(0, metadata: "ended by its callee")
         try await tester.node.perform { try $0.end(called.tester) }
@@ -133,8 +137,11 @@ enum SparkConnectionCases {
             guard case .ended(let id, let reason, by: .remote) = event, endedByHand.contains(id) else { return nil }
             return "an end (\(reason)) for connection \(id.number)"
         }
+        if stage.subject.events.events.contains(.accepted(declined)) {
+            return "the subject, asked to accept a connection it had declined, reported it accepted"
+        }
         guard answers.isEmpty else {
-            return "the subject sent \(answers.joined(separator: ", ")), which the tester had ended or declined: an end or a decline it receives is final, never answered"
+            return "the subject sent \(answers.joined(separator: ", ")), connections that one side had ended or declined: an end or a decline it receives is final, never answered, and nothing goes on a connection it declined"
         }
         try await stage.subject.closeDataChannel(ids.subject, channel: barrier)
         try await tester.node.perform { try $0.end(ids.tester) }
