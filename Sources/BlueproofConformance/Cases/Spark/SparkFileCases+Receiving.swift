@@ -143,7 +143,7 @@ extension SparkFileCases {
             return .fail("\(took), but did not take \(refused): \(counted)")
         }
         if !fileAfter.refused.isEmpty { return .fail("\(took), but did not take that file declared after \(room - 1) such blocks: \(counted)") }
-        return .pass("a file of \(file) bytes, declared and \(min(file, 2 * unit)) bytes of it come, took none of the room for \(room) data blocks of \(unit) bytes, which came back when their sender cancelled them")
+        return .pass("a file of \(file) bytes, declared and \(min(file, 2 * unit)) bytes of it come, took none of the room for \(room < roomBlocks ? "" : "at least ")\(room) data blocks of \(unit) bytes, which came back when their sender cancelled them")
     }
 
     /// Two pairs of data blocks coming in at once, their frames interleaved: a long block and a
