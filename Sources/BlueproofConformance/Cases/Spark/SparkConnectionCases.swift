@@ -104,44 +104,49 @@ enum SparkConnectionCases {
         if let wrong = try await withdrawnOffer(stage) { return .fail(wrong) }
         if let wrong = try await strayAnswers(stage) { return .fail(wrong) }
         if let wrong = try await endWithSendsQueued(stage) { return .fail(wrong) }
-        if let wrong = try await endsUnanswered(stage, closed: [incoming.number, offered.number, yours.tester.number], endedByHand: endedByHand, declined: theirs) { return .fail(wrong) }
+        if let wrong = try await endsUnanswered(stage, endedByHand: endedByHand, declined: theirs) { return .fail(wrong) }
         return .pass("a decline ended the connection on both sides, the subject calling and called, and a stray one ended nothing; so did an end from either side (a peer's as a lost link too), an offer the subject withdrew before its answer, and the file coming in failed with it; sends still queued at an end each ended once, none completing after it nor reaching the peer, blocks among them reporting fractions in [0, 1]; the subject answered no end or decline it received")
     }
 
     /// An `end` or a `decline` is final: its receiver tears the connection down and answers
-    /// nothing (docs/spark-wire.md, "Exchange" 5). Once the subject has settled on a new
-    /// connection, the tester must have read no frame of the subject's for `closed` (the
-    /// connections it declined or ended, on which nothing else was under way), no `end` or
-    /// `decline` for any connection it no longer holds, and no end of those in `endedByHand`
-    /// (ended by frames written by hand, which its core still holds); nor may the subject have
-    /// reported `declined`, which it was asked to accept after declining, accepted. First the tester ends a
-    /// connection the subject called, so that an answer may name either side's numbering. One
-    /// channel carries them in order, so an answer sent as the frame was read comes before the
-    /// barrier's (one sent later, on a timer, is not seen). Why not, or nil.
-    static func endsUnanswered(_ stage: SparkStage, closed: Set<UInt32>, endedByHand: [SparkConnectionID], declined: SparkConnectionID) async throws -> String? {
+    /// nothing (docs/spark-wire.md, "Exchange" 5). First the tester ends a connection the
+    /// subject called, so that an answer may name either side's numbering. Once the subject has
+    /// settled on a new connection, and `stallLength` after (for an answer sent on a timer), the
+    /// tester must have read no frame of the subject's for a connection it does not hold: in
+    /// this case none is legitimate, since every connection ended or declined was idle and its
+    /// end was read before the barrier. Nor may it have read anything on `endedByHand` (ended by
+    /// frames written by hand, which its core still holds), nor may the subject have reported
+    /// `declined`, which it was asked to accept after declining, accepted. Why not, or nil.
+    static func endsUnanswered(_ stage: SparkStage, endedByHand: [SparkConnectionID], declined: SparkConnectionID) async throws -> String? {
         let tester = stage.testers[0]
         let called = try await stage.subjectCalls(0, metadata: "ended by its callee")
+        // A channel left open on it: closing it after the end would answer the end too.
+        _ = try await stage.subjectSettled(0, on: called.subject, out: called.tester, after: "the call the tester will end")
         try await tester.node.perform { try $0.end(called.tester) }
         let ended = try await stage.expectSubject("the end of the connection its callee ended", ending(called.subject))
         guard ended == .ended(.ended, .remote) else { return "its callee ending the connection, the subject reported \(ended)" }
-        let closed = closed.union([called.tester.number])
         let ids = try await stage.testerCalls(0, metadata: "after the ends")
         let barrier = try await stage.subjectSettled(0, on: ids.subject, out: ids.tester, after: "the ends and declines of this case")
-        let finals: Set<UInt8> = [SparkFrame.end(.ended).kind, SparkFrame.decline(.declined).kind]
-        let answers = tester.events.events.compactMap { event -> String? in
-            guard case .ignored(_, .unknownConnection(let number, let kind)) = event else { return nil }
-            if closed.contains(number) { return "a frame of kind \(kind.map(String.init) ?? "unknown") for connection \(number)" }
-            if let kind, finals.contains(kind) { return "an end or a decline for connection \(number)" }
-            return nil
-        } + tester.events.events.compactMap { event -> String? in
-            guard case .ended(let id, let reason, by: .remote) = event, endedByHand.contains(id) else { return nil }
-            return "an end (\(reason)) for connection \(id.number)"
+        let stray: @Sendable (SparkEvent) -> String? = { event in
+            switch event {
+            case .ignored(_, .unknownConnection(let number, let kind)):
+                "a frame of kind \(kind.map(String.init) ?? "unknown") for connection \(number), which the tester no longer held"
+            case .ended(let id, let reason, by: .remote) where endedByHand.contains(id):
+                "an end (\(reason)) for connection \(id.number), which the tester had ended by reason 8"
+            case .ignored(_, .unexpected(let id, let kind)) where endedByHand.contains(id):
+                "a frame of kind \(kind) for connection \(id.number), which the tester had ended by reason 8"
+            default: nil
+            }
+        }
+        var answers = tester.events.events.compactMap(stray)
+        if answers.isEmpty, let late = try? await tester.events.first("a frame for a connection ended or declined", within: SparkStage.stallLength, stray) {
+            answers.append("\(late) (\(SparkStage.stallLength) after the barrier)")
         }
         if stage.subject.events.events.contains(.accepted(declined)) {
             return "the subject, asked to accept a connection it had declined, reported it accepted"
         }
         guard answers.isEmpty else {
-            return "the subject sent \(answers.joined(separator: ", ")), connections that one side had ended or declined: an end or a decline it receives is final, never answered, and nothing goes on a connection it declined"
+            return "the subject sent \(answers.joined(separator: ", ")): an end or a decline it receives is final, never answered, and nothing goes on a connection that has ended"
         }
         try await stage.subject.closeDataChannel(ids.subject, channel: barrier)
         try await tester.node.perform { try $0.end(ids.tester) }
@@ -187,14 +192,23 @@ enum SparkConnectionCases {
 
     /// The subject ends its own offer before the callee answers: `end` is the caller's to send
     /// at any time, `decline` only the callee's (docs/spark-wire.md, "Kinds"), so the tester,
-    /// still holding the offer, must report it ended by its peer. Why not, or nil.
+    /// still holding the offer, must report it ended by its peer. Asked before that to accept
+    /// its own offer, the subject must send no accept and report none. Why not, or nil.
     static func withdrawnOffer(_ stage: SparkStage) async throws -> String? {
         let (out, incoming) = try await stage.subjectOffers(0, metadata: "withdrawn")
+        // Its own offer is not the caller's to accept: refused, or at least nothing sent.
+        _ = try? await stage.subject.accept(out)
         try await stage.subject.end(out)
         let here = try await stage.expectSubject("the end of the offer it withdrew", settled(out))
         guard here == .ended(.ended, .local) else { return "the subject withdrawing its offer before an answer reported \(here)" }
         let there = try await stage.expectTester(0, "the end of the offer the subject withdrew before an answer (the callee still held it)", settled(incoming))
         guard there == .ended(.ended, .remote) else { return "the subject withdrawing its offer before an answer: the callee received \(there)" }
+        // An accept, had one gone, came before the end on the one channel.
+        let accept = SparkFrame.accept.kind
+        if stage.testers[0].events.events.contains(where: { $0 == .accepted(incoming) || $0 == .ignored(peer: stage.subject.registrationID, .unexpected(incoming, kind: accept)) }) {
+            return "the subject, asked to accept its own offer, sent an accept for it: only the callee accepts"
+        }
+        if stage.subject.events.events.contains(.accepted(out)) { return "the subject, asked to accept its own offer, reported it accepted" }
         return nil
     }
 
