@@ -85,7 +85,15 @@ enum SparkFileCases {
         guard !atTester.transferComplete, atTester.path == nil, atTester.error == .remote(.sourceUnavailable) else {
             return .fail("the receiver of a file that vanished mid-send got \(atTester)")
         }
-        return .pass("the file removed mid-send failed the transfer: sourceUnavailable at the sender, the error and no file at the receiver, the subject sending and receiving")
+        // The failed send is over: the next goes out, and the failed one never ends again.
+        let after = sparkPattern(100, seed: 9)
+        let next = try await stage.subject.send(after, description: "after the vanished file", on: out)
+        _ = try await stage.subjectSend(next, on: out)
+        let arrived = try await stage.expectTester(0, "the data block sent after the vanished file", within: SparkStage.transferTimeout, dataEnd(incoming) { $0.description == "after the vanished file" })
+        guard arrived.transferComplete, arrived.data == after else { return .fail("a data block the subject sent after its file vanished mid-send arrived as \(SparkEvent.dataAvailable(incoming, arrived)), not whole") }
+        let ends = stage.subjectProgress(send, on: out).filter { $0.done || $0.error != nil }
+        guard ends.count == 1 else { return .fail("the send of a file that vanished mid-send ended \(ends.count) times (\(ends.map(\.description).joined(separator: ", "))), not once") }
+        return .pass("the file removed mid-send failed the transfer once: sourceUnavailable at the sender, the error and no file at the receiver, the subject sending and receiving; the subject's next send arrived whole")
     }
 
     /// A receiver's `error` frame fails the one send it names, and that send stops
