@@ -45,9 +45,9 @@ extension SparkFileCases {
     ///   many are taken again), and k + 1 blocks of half the unit are taken too (else the limit
     ///   is on transfers at once, not on memory: inconclusive);
     /// - a file of two units comes alone (refused: the next unit), then with k - 1 blocks beside
-    ///   it (its bytes come first), then after them: all must be taken. A receiver that counted
-    ///   the file, by its size or by its bytes come, would refuse one, since together they hold
-    ///   as much as the k + 1 blocks it refused.
+    ///   it, then after them: all must be taken. A receiver that counted the file would refuse
+    ///   one, since together they hold as much as the k + 1 blocks it refused. (Only declared
+    ///   sizes: a file's bytes, two units of them, would take 157 s on Rootcanal.)
     /// With no unit left, inconclusive; with room for all 12 blocks, a file of 1 GiB is judged
     /// beside 11 (refused alone: inconclusive). The verdict, a pass naming what was judged.
     static func besideFile(_ stage: SparkStage, out: SparkConnectionID, theirs: SparkConnectionID) async throws -> CaseOutcome {
@@ -128,9 +128,6 @@ extension SparkFileCases {
     /// it, then before it.
     private static func judgeFile(_ held: inout HeldTransfers, unit: UInt64, room: Int, file: UInt64, took: String) async throws -> CaseOutcome {
         let fileFirst = try await held.declare(1, .file, size: file, "a file's header")
-        // Its bytes arrive too (up to two units, its whole size but for the largest file), so
-        // that a receiver counting a file's bytes as they come, not its size, is judged as well.
-        for number in fileFirst.taken { try await held.fill(number, upTo: min(file, 2 * unit)) }
         let beside = try await held.declare(room - 1, .data, size: unit, "data blocks' headers beside a file")
         try await held.cancel(fileFirst.taken + beside.taken)
         guard fileFirst.refused.isEmpty else { return .fail("\(took), but once its sender had cancelled that file it did not take it again: its room was not given back") }
@@ -143,7 +140,7 @@ extension SparkFileCases {
             return .fail("\(took), but did not take \(refused): \(counted)")
         }
         if !fileAfter.refused.isEmpty { return .fail("\(took), but did not take that file declared after \(room - 1) such blocks: \(counted)") }
-        return .pass("a file of \(file) bytes, declared and \(min(file, 2 * unit)) bytes of it come, took none of the room for \(room < roomBlocks ? "" : "at least ")\(room) data blocks of \(unit) bytes, which came back when their sender cancelled them")
+        return .pass("a file of \(file) bytes took none of the room for \(room < roomBlocks ? "" : "at least ")\(room) data blocks of \(unit) bytes, which came back when their sender cancelled them")
     }
 
     /// Two pairs of data blocks coming in at once, their frames interleaved: a long block and a
@@ -263,24 +260,6 @@ struct HeldTransfers {
         let alone = try await declare(1, .file, size: size, "a file's header")
         try await cancel(alone.taken)
         return !alone.taken.isEmpty
-    }
-
-    /// Writes the bytes of held transfer `number` after its first, up to `end`, in the largest
-    /// chunks a frame holds (docs/spark-wire.md "Bounds"), never its `done`: the subject holds
-    /// them until the transfer is cancelled.
-    func fill(_ number: UInt32, upTo end: UInt64) async throws {
-        let piece = SparkLimits.maxFrameBytes - SparkEnvelope.chunkOverhead, bytes = [UInt8](repeating: 0x48, count: piece)
-        var at: UInt64 = 1
-        while at < end {
-            // A write of 16 chunks at a time stays well within its timeout.
-            var frames: [SparkFrame] = []
-            while at < end, frames.count < 16 {
-                let count = Int(min(UInt64(piece), end - at))
-                frames.append(.chunk(transfer: number, bytes: Array(bytes[0..<count])))
-                at += UInt64(count)
-            }
-            try await stage.testers[0].write(frames, on: out)
-        }
     }
 
     /// Cancels `numbers` as their sender would, and waits until the subject reports each failed
