@@ -224,6 +224,10 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
     /// (docs/spark-wire.md "Exchange" 5): the peer gets an end for a connection it no longer
     /// holds (SPK/CONN/BI-01).
     public static let endAnswered = SparkDefects(rawValue: 1 << 81)
+    /// `accept` takes a connection in any state, or one it no longer holds: it sends an accept
+    /// and reports the connection accepted, though only an available one may be
+    /// (docs/spark-wire.md "Exchange" 3; SPK/CONN/BI-01).
+    public static let acceptOutOfState = SparkDefects(rawValue: 1 << 82)
 
     /// Every defect by name, for reports and the broken-variant table.
     public static let named: [(name: String, defect: SparkDefects)] = [
@@ -265,6 +269,7 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
         ("filesCountedAsData", .filesCountedAsData), ("callbacksOutliveConnection", .callbacksOutliveConnection),
         ("dataDescriptionAsFileName", .dataDescriptionAsFileName), ("oneByteWriteFails", .oneByteWriteFails),
         ("emptyPayloadTaken", .emptyPayloadTaken), ("endAnswered", .endAnswered),
+        ("acceptOutOfState", .acceptOutOfState),
     ]
 
     /// The names of the defects in this set, in `named` order.

@@ -49,7 +49,7 @@ enum SparkConnectionCases {
     /// An accepted connection ended by either side ends on both, and a file coming in fails with
     /// it; an offer the subject withdraws before an answer ends at the callee; stray answers end
     /// nothing; sends queued at an end end with it.
-    static let declined = SparkCase("SPK/CONN/BI-01", brokenBy: [.declineTakenAsAccept, .endUnannounced, .endKeepsTransfers, .endKeepsSends, .cancelledSendsDelivered, .cancelledSendsFlushed, .strayDeclineEnds, .withdrawalDeclined, .cancelledProgressInBytes, .peerLinkLostIgnored, .endAnswered]) { stage in
+    static let declined = SparkCase("SPK/CONN/BI-01", brokenBy: [.declineTakenAsAccept, .endUnannounced, .endKeepsTransfers, .endKeepsSends, .cancelledSendsDelivered, .cancelledSendsFlushed, .strayDeclineEnds, .withdrawalDeclined, .cancelledProgressInBytes, .peerLinkLostIgnored, .endAnswered, .acceptOutOfState]) { stage in
         try await stage.link(0)
         let tester = stage.testers[0]
         let (out, incoming) = try await stage.subjectOffers(0, metadata: "decline me")
