@@ -187,7 +187,24 @@ enum SparkStreamCases {
             }
             if let wrong = Self.notOneDone(progress, of: block.count) { return .fail("by the end, \(wrong)") }
         }
-        return .pass("\(blocks.count + stalled.count) stream sends each ended with done and no progress fraction, \(stalled.count) of them across \(SparkStage.stallLength) of withheld credits; the peer received their bytes in order")
+        if let wrong = try await backPressureLetsGo(stage, channel: channel, on: out) { return .fail(wrong) }
+        return .pass("\(blocks.count + stalled.count) stream sends each ended with done and no progress fraction, \(stalled.count) of them across \(SparkStage.stallLength) of withheld credits; the peer received their bytes in order; back-pressure let go of bytes sent")
+    }
+
+    /// Back-pressure counts the stream bytes still waiting, never those gone
+    /// (docs/spark-wire.md "Bounds": stream bytes queued, per connection): 2.5 MiB in sends of
+    /// 64 KiB, each awaited before the next, so that no more than one waits, are all taken.
+    /// Why not, or nil.
+    private static func backPressureLetsGo(_ stage: SparkStage, channel: UInt32, on out: SparkConnectionID) async throws -> String? {
+        let piece = sparkPattern(64 << 10, seed: 0x5B), count = 40
+        for index in 0..<count {
+            let send: UInt64
+            do { send = try await stage.subject.send(piece, toChannel: channel, on: out) } catch let error as SparkError {
+                return "after \(index) stream sends of \(piece.count) bytes, each done before the next, the subject refused the next: \(error); back-pressure counts the bytes still waiting, and none were"
+            }
+            if let wrong = try await Self.notOneDone(stage.subjectSend(send, on: out), of: piece.count) { return "of \(count) stream sends one at a time, \(wrong)" }
+        }
+        return nil
     }
 
     /// The credit breaches the tester's host recorded from the subject (a K-frame without
