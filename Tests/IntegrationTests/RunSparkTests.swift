@@ -120,7 +120,7 @@ extension Integration {
             "oneByteWriteFails": "a 1-byte file was reported",
             "emptyPayloadTaken": "with an empty chunk (which no encoder writes) among its chunks",
             "endAnswered": "it receives is final, never answered",
-            "acceptOutOfState": "before an answer reported accepted",
+            "acceptOutOfState": "asked to accept its own offer",
             "callbacksOutliveConnection": "it is a new connection, though under the number of the old one",
             "offersFromZero": "declined the subject's offer as malformed, numbered 0, the hello's connection",
         ]

@@ -38,7 +38,12 @@ extension SparkCore {
 
     /// `accept(_ connection:)`: an available connection is accepted on both sides.
     public mutating func accept(_ id: SparkConnectionID) throws(SparkError) {
-        if configuration.defects.contains(.acceptOutOfState) { return acceptingAnyway(id) }
+        if configuration.defects.contains(.acceptOutOfState) {
+            // The variant's accept: no state checked.
+            connections[id]?.state = .accepted
+            sendControl(id, .accept)
+            return events.append(.accepted(id))
+        }
         try expect(id, in: .available)
         connections[id]?.state = .accepted
         sendControl(id, .accept)
@@ -46,13 +51,6 @@ extension SparkCore {
         if configuration.defects.contains(.acceptEndsOthers) {
             for other in connections.keys where other != id && !other.outgoing && connections[other]?.state == .accepted { sendControl(other, .end(.ended)) }
         }
-    }
-
-    /// The `acceptOutOfState` variant's accept: no state checked.
-    private mutating func acceptingAnyway(_ id: SparkConnectionID) {
-        connections[id]?.state = .accepted
-        sendControl(id, .accept)
-        events.append(.accepted(id))
     }
 
     /// Declines an incoming connection not yet accepted (the sample's decline button).

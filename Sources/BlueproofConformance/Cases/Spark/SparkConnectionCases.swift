@@ -199,7 +199,7 @@ enum SparkConnectionCases {
         // Its own offer is not the caller's to accept: refused, or at least nothing sent.
         _ = try? await stage.subject.accept(out)
         try await stage.subject.end(out)
-        let here = try await stage.expectSubject("the end of the offer it withdrew", settled(out))
+        let here = try await stage.expectSubject("the end of the offer it withdrew", ending(out))
         guard here == .ended(.ended, .local) else { return "the subject withdrawing its offer before an answer reported \(here)" }
         let there = try await stage.expectTester(0, "the end of the offer the subject withdrew before an answer (the callee still held it)", settled(incoming))
         guard there == .ended(.ended, .remote) else { return "the subject withdrawing its offer before an answer: the callee received \(there)" }

@@ -88,7 +88,9 @@ enum SparkFileCases {
         // The failed send is over: the next goes out, and the failed one never ends again.
         let after = sparkPattern(100, seed: 9)
         let next = try await stage.subject.send(after, description: "after the vanished file", on: out)
-        _ = try await stage.subjectSend(next, on: out)
+        if let failed = try await stage.subjectSend(next, on: out).last?.error {
+            return .fail("a data block the subject sent after its file vanished mid-send failed at the subject: \(failed)")
+        }
         let arrived = try await stage.expectTester(0, "the data block sent after the vanished file", within: SparkStage.transferTimeout, dataEnd(incoming) { $0.description == "after the vanished file" })
         guard arrived.transferComplete, arrived.data == after else { return .fail("a data block the subject sent after its file vanished mid-send arrived as \(SparkEvent.dataAvailable(incoming, arrived)), not whole") }
         let ends = stage.subjectProgress(send, on: out).filter { $0.done || $0.error != nil }
