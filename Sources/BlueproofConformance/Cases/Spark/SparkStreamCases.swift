@@ -113,7 +113,24 @@ enum SparkStreamCases {
         guard !arrived.isEmpty else { return .fail("the block sent on channel \(channel) reached the peer on a channel it was never told of") }
         let opened = stage.testers[0].events.events.contains { $0 == .channelOpened(incoming, channel: channel, description: description, by: .remote) }
         guard opened, arrived == block else { return .fail("channel \(channel): opened at the peer \(opened), block received whole \(arrived == block)") }
-        return .pass("channel \(channel) reached the peer with its description and carried a block")
+        if let wrong = try await closedByPeer(stage, out: out, incoming: incoming) { return .fail(wrong) }
+        return .pass("channel \(channel) reached the peer with its description and carried a block; a channel the peer opened and closed was reported both, and refused a send after")
+    }
+
+    /// A channel its peer opens and then closes (`channelOpen`, `channelClose`, docs/spark-wire.md
+    /// "Kinds"): the subject reports it opened and then closed by the remote side, and refuses
+    /// a send on it after. Why not, or nil.
+    static func closedByPeer(_ stage: SparkStage, out: SparkConnectionID, incoming: SparkConnectionID) async throws -> String? {
+        let tester = stage.testers[0], description = "bv-01 closed by the peer"
+        let theirs = try await tester.perform { try $0.createDataChannel(incoming, description: description) }
+        _ = try await stage.expectSubject("channelOpened for the channel its peer opened") { $0 == .channelOpened(out, channel: theirs, description: description, by: .remote) ? true : nil }
+        try await tester.perform { try $0.closeDataChannel(incoming, channel: theirs) }
+        _ = try await stage.expectSubject("channelClosed for the channel its peer closed") { $0 == .channelClosed(out, channel: theirs, by: .remote) ? true : nil }
+        do {
+            let send = try await stage.subject.send([0xC1], toChannel: theirs, on: out)
+            return "the subject took a send (\(send)) on channel \(theirs), which its peer had closed"
+        } catch is SparkError {}
+        return nil
     }
 
     /// A stream send ends with `done` and no progress fraction, however many frames it took;
