@@ -105,7 +105,7 @@ enum SparkConnectionCases {
         if let wrong = try await strayAnswers(stage) { return .fail(wrong) }
         if let wrong = try await endWithSendsQueued(stage) { return .fail(wrong) }
         if let wrong = try await endsUnanswered(stage, endedByHand: endedByHand, declined: theirs) { return .fail(wrong) }
-        return .pass("a decline ended the connection on both sides, the subject calling and called, and a stray one ended nothing; so did an end from either side (a peer's as a lost link too), an offer the subject withdrew before its answer, and the file coming in failed with it; sends still queued at an end each ended once, none completing after it nor reaching the peer, blocks among them reporting fractions in [0, 1]; the subject answered no end or decline it received")
+        return .pass("a decline ended the connection on both sides, the subject calling and called, and a stray one ended nothing; so did an end from either side (a peer's as a lost link too), an offer the subject withdrew before its answer, and the file coming in failed with it; sends still queued at an end each ended once, none completing after it nor reaching the peer, blocks among them reporting fractions in [0, 1]; the subject answered no end or decline it received, sent nothing on a connection that had ended, and accepted neither an offer it had declined nor its own")
     }
 
     /// An `end` or a `decline` is final: its receiver tears the connection down and answers
