@@ -148,27 +148,28 @@ extension SparkFileCases {
     /// block its sender cancels midway, which fails as cancelled by the remote side, beside one
     /// that still arrives whole. The verdict when not a pass, or nil.
     static func interleavedBlocks(_ stage: SparkStage, first: UInt32, out: SparkConnectionID, theirs: SparkConnectionID) async throws -> CaseOutcome? {
-        let (long, short, cancelled, beside) = (first, first + 2, first + 4, first + 6)
-        let bytes = [long: sparkPattern(2500, seed: 13), short: sparkPattern(10, seed: 14), cancelled: sparkPattern(600, seed: 15), beside: sparkPattern(700, seed: 16)]
-        let name = [long: "bv-02 long", short: "bv-02 short", cancelled: "bv-02 cancelled", beside: "bv-02 beside the cancelled"]
-        func block(_ number: UInt32) -> HandWrittenBlock { HandWrittenBlock(number: number, name: name[number] ?? "", bytes: bytes[number] ?? []) }
+        let long = HandWrittenBlock(number: first, name: "bv-02 long", bytes: sparkPattern(2500, seed: 13))
+        let short = HandWrittenBlock(number: first + 2, name: "bv-02 short", bytes: sparkPattern(10, seed: 14))
+        let cancelled = HandWrittenBlock(number: first + 4, name: "bv-02 cancelled", bytes: sparkPattern(600, seed: 15))
+        let beside = HandWrittenBlock(number: first + 6, name: "bv-02 beside the cancelled", bytes: sparkPattern(700, seed: 16))
         try await stage.testers[0].write([
-            block(long).header, block(short).header, block(long).chunk(0..<1000), block(short).chunk(0..<10), block(long).chunk(1000..<2000),
-            .done(transfer: short), block(long).chunk(2000..<2500), .done(transfer: long),
-            block(cancelled).header, block(beside).header, block(cancelled).chunk(0..<300), .error(transfer: cancelled, failure: .cancelled),
-            block(beside).chunk(0..<700), .done(transfer: beside),
+            long.header, short.header, long.chunk(0..<1000), short.chunk(0..<10), long.chunk(1000..<2000),
+            .done(transfer: short.number), long.chunk(2000..<2500), .done(transfer: long.number),
+            cancelled.header, beside.header, cancelled.chunk(0..<300), .error(transfer: cancelled.number, failure: .cancelled),
+            beside.chunk(0..<700), .done(transfer: beside.number),
         ], on: out)
         // The subject has read them all once both sides have settled; then each end is due. (An
         // `error` frame naming the cancelled block may be the subject's answer to the cancel.)
         let refused = try await stage.refusedTransfers(0, out: out, theirs: theirs, after: "data blocks with interleaved frames")
-        if let number = [long, short, beside].first(where: refused.contains) {
-            return .fail("of two data blocks coming in at once, \(name[number] ?? "") was refused")
+        if let block = [long, short, beside].first(where: { refused.contains($0.number) }) {
+            return .fail("of two data blocks coming in at once, \(block.name) was refused")
         }
-        for number in [long, short, cancelled, beside] {
-            let end = try await stage.expectSubject("end of the data block \((name[number] ?? "").debugDescription)", dataEnd(theirs) { $0.id == number })
-            let whole = end.transferComplete && end.error == nil && end.data == bytes[number]
-            guard number == cancelled ? !end.transferComplete && end.error == .remote(.cancelled) : whole else {
-                return .fail("of two data blocks coming in at once, their frames interleaved, \(name[number] ?? "") ended as \(SparkEvent.dataAvailable(theirs, end)), not \(number == cancelled ? "failed as cancelled by its sender (error cancelled)" : "whole")")
+        for block in [long, short, cancelled, beside] {
+            let end = try await stage.expectSubject("end of the data block \(block.name.debugDescription)", dataEnd(theirs) { $0.id == block.number })
+            let isCancelled = block.number == cancelled.number
+            let whole = end.transferComplete && end.error == nil && end.data == block.bytes
+            guard isCancelled ? !end.transferComplete && end.error == .remote(.cancelled) : whole else {
+                return .fail("of two data blocks coming in at once, their frames interleaved, \(block.name) ended as \(SparkEvent.dataAvailable(theirs, end)), not \(isCancelled ? "failed as cancelled by its sender (error cancelled)" : "whole")")
             }
         }
         return nil
