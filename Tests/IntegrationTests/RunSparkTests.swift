@@ -121,6 +121,7 @@ extension Integration {
             "emptyPayloadTaken": "with an empty chunk (which no encoder writes) among its chunks",
             "endAnswered": "it receives is final, never answered",
             "acceptOutOfState": "asked to accept its own offer",
+            "streamQueueNeverReleased": "back-pressure counts the bytes still waiting",
             "callbacksOutliveConnection": "it is a new connection, though under the number of the old one",
             "offersFromZero": "declined the subject's offer as malformed, numbered 0, the hello's connection",
         ]

@@ -65,6 +65,7 @@ extension SparkCore {
         case .stream(let send, let id, let channel, let bytes):
             let piece = Array(bytes.prefix(chunk))
             connections[id]?.queuedStreamBytes -= piece.count
+            if configuration.defects.contains(.streamQueueNeverReleased) { connections[id]?.queuedStreamBytes += piece.count }
             if bytes.count > chunk {
                 let overlap = configuration.defects.contains(.streamPiecesOverlap) ? 1 : 0
                 queue.bulk[0] = .stream(send: send, connection: id, channel: channel, bytes: Array(bytes.dropFirst(chunk - overlap)))

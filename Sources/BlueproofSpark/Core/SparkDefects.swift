@@ -228,6 +228,10 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
     /// and reports the connection accepted, though only an available one may be
     /// (docs/spark-wire.md "Exchange" 3; SPK/CONN/BI-01).
     public static let acceptOutOfState = SparkDefects(rawValue: 1 << 82)
+    /// Stream bytes stay counted toward back-pressure after they leave, so a connection that
+    /// has sent 4 MiB of stream refuses every stream send though none waits
+    /// (docs/spark-wire.md "Bounds"; SPK/STRM/BV-02).
+    public static let streamQueueNeverReleased = SparkDefects(rawValue: 1 << 83)
 
     /// Every defect by name, for reports and the broken-variant table.
     public static let named: [(name: String, defect: SparkDefects)] = [
@@ -269,7 +273,7 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
         ("filesCountedAsData", .filesCountedAsData), ("callbacksOutliveConnection", .callbacksOutliveConnection),
         ("dataDescriptionAsFileName", .dataDescriptionAsFileName), ("oneByteWriteFails", .oneByteWriteFails),
         ("emptyPayloadTaken", .emptyPayloadTaken), ("endAnswered", .endAnswered),
-        ("acceptOutOfState", .acceptOutOfState),
+        ("acceptOutOfState", .acceptOutOfState), ("streamQueueNeverReleased", .streamQueueNeverReleased),
     ]
 
     /// The names of the defects in this set, in `named` order.

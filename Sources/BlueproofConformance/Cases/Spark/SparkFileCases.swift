@@ -82,6 +82,7 @@ enum SparkFileCases {
                 : "the whole file had left before it was removed")
         }
         guard case .sourceUnavailable? = progress.last?.error else { return .fail("the send failed with \(String(describing: progress.last?.error)), not source unavailable") }
+        guard progress.last?.done == false else { return .fail("the send of a file that vanished mid-send ended failed and done at once (\(progress.last.map(\.description) ?? "")): a failed send is not done") }
         guard !atTester.transferComplete, atTester.path == nil, atTester.error == .remote(.sourceUnavailable) else {
             return .fail("the receiver of a file that vanished mid-send got \(atTester)")
         }

@@ -326,3 +326,18 @@ func sparkChannelBytes(_ log: SparkEventLog, on id: SparkConnectionID, channel: 
 
 /// A byte pattern of `count` bytes that a shifted or truncated copy does not match.
 func sparkPattern(_ count: Int, seed: UInt8 = 0) -> [UInt8] { (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 8 &+ Int(seed)) } }
+
+extension SparkEvent {
+    /// The connection the event names, if any: an `ignored` frame names one unless it was
+    /// unreadable or for a connection its reader does not hold.
+    var namedConnection: SparkConnectionID? {
+        switch self {
+        case .offering(let id, _), .offered(let id, _), .available(let id), .accepted(let id), .ended(let id, _, _),
+             .channelOpened(let id, _, _, _), .channelClosed(let id, _, _), .sendProgress(let id, _, _),
+             .dataAvailable(let id, _), .fileAvailable(let id, _),
+             .ignored(_, .noReceiveCallback(let id)), .ignored(_, .unknownChannel(let id, _)),
+             .ignored(_, .unknownTransfer(let id, _)), .ignored(_, .unexpected(let id, _)): id
+        case .ignored(_, .unknownConnection), .ignored(_, .malformed): nil
+        }
+    }
+}

@@ -113,14 +113,16 @@ enum SparkStreamCases {
         guard !arrived.isEmpty else { return .fail("the block sent on channel \(channel) reached the peer on a channel it was never told of") }
         let opened = stage.testers[0].events.events.contains { $0 == .channelOpened(incoming, channel: channel, description: description, by: .remote) }
         guard opened, arrived == block else { return .fail("channel \(channel): opened at the peer \(opened), block received whole \(arrived == block)") }
-        if let wrong = try await closedByPeer(stage, out: out, incoming: incoming) { return .fail(wrong) }
+        if let wrong = try await closedByPeer(stage, channel: channel, out: out, incoming: incoming) { return .fail(wrong) }
         return .pass("channel \(channel) reached the peer with its description and carried a block; a channel the peer opened and closed was reported both, and refused a send after")
     }
 
     /// A channel its peer opens and then closes (`channelOpen`, `channelClose`, docs/spark-wire.md
-    /// "Kinds"): the subject reports it opened and then closed by the remote side, and refuses
-    /// a send on it after. Why not, or nil.
-    static func closedByPeer(_ stage: SparkStage, out: SparkConnectionID, incoming: SparkConnectionID) async throws -> String? {
+    /// "Kinds"): the subject reports it opened and then closed by the remote side, and a send on
+    /// it after is refused, by the API or as a send that ends failed, and carries nothing: a
+    /// block sent behind it on `channel`, still open, arrives with nothing on the closed one
+    /// before it (data goes in queue order). Why not, or nil.
+    static func closedByPeer(_ stage: SparkStage, channel: UInt32, out: SparkConnectionID, incoming: SparkConnectionID) async throws -> String? {
         let tester = stage.testers[0], description = "bv-01 closed by the peer"
         let theirs = try await tester.perform { try $0.createDataChannel(incoming, description: description) }
         _ = try await stage.expectSubject("channelOpened for the channel its peer opened") { $0 == .channelOpened(out, channel: theirs, description: description, by: .remote) ? true : nil }
@@ -128,16 +130,27 @@ enum SparkStreamCases {
         _ = try await stage.expectSubject("channelClosed for the channel its peer closed") { $0 == .channelClosed(out, channel: theirs, by: .remote) ? true : nil }
         do {
             let send = try await stage.subject.send([0xC1], toChannel: theirs, on: out)
-            return "the subject took a send (\(send)) on channel \(theirs), which its peer had closed"
+            let ended = try await stage.subjectSend(send, on: out)
+            guard ended.last?.done == false, ended.last?.error != nil else {
+                return "the subject's send on channel \(theirs), which its peer had closed, ended \(ended), not failed"
+            }
         } catch is SparkError {}
-        return nil
+        let mark = sparkPattern(3, seed: 0xC2)
+        _ = try await stage.subject.send(mark, toChannel: channel, on: out)
+        _ = try await stage.expectTester(0, "the block sent on channel \(channel) behind the send on the closed one") { event -> Bool? in
+            if case .dataAvailable(incoming, let data) = event, data.id == channel, data.data == mark { true } else { nil }
+        }
+        let carried = tester.events.events.contains { event in
+            if case .ignored(_, .unknownChannel(incoming, theirs)) = event { true } else { false }
+        }
+        return carried ? "the subject sent a block on channel \(theirs) after its peer had closed it" : nil
     }
 
     /// A stream send ends with `done` and no progress fraction, however many frames it took;
     /// and with the peer withholding L2CAP credits (Core Vol 3, Part A §10.1) the sends wait
     /// on flow control: none fails, none overruns the credits, and once credits return every
     /// byte arrives, in order.
-    static let noProgress = SparkCase("SPK/STRM/BV-02", brokenBy: [.streamProgressReported, .streamPiecesOverlap, .stalledFramesDropped, .creditsOverrun]) { stage in
+    static let noProgress = SparkCase("SPK/STRM/BV-02", brokenBy: [.streamProgressReported, .streamPiecesOverlap, .stalledFramesDropped, .creditsOverrun, .streamQueueNeverReleased]) { stage in
         let (out, incoming) = try await stage.subjectSending()
         let tester = stage.testers[0]
         let channel = try await stage.subject.createDataChannel(out, description: "bv-02")
@@ -209,11 +222,12 @@ enum SparkStreamCases {
     }
 
     /// Back-pressure counts the stream bytes still waiting, never those gone
-    /// (docs/spark-wire.md "Bounds": stream bytes queued, per connection): 2.5 MiB in sends of
-    /// 64 KiB, each awaited before the next, so that no more than one waits, are all taken.
-    /// Why not, or nil.
+    /// (docs/spark-wire.md "Bounds": 4 MiB of stream queued, per connection): two sends of
+    /// 64 KiB past that bound, each awaited before the next, so that no more than one waits,
+    /// are all taken, whether a broken count grows as bytes leave or never falls. The bound is
+    /// written here, not read from `SparkLimits`, which a subject may share. Why not, or nil.
     private static func backPressureLetsGo(_ stage: SparkStage, channel: UInt32, on out: SparkConnectionID) async throws -> String? {
-        let piece = sparkPattern(64 << 10, seed: 0x5B), count = 40
+        let piece = sparkPattern(64 << 10, seed: 0x5B), count = (4 << 20) / piece.count + 2
         for index in 0..<count {
             let send: UInt64
             do { send = try await stage.subject.send(piece, toChannel: channel, on: out) } catch let error as SparkError {
