@@ -246,6 +246,7 @@ public actor BluenetHost<C: Clock> where C.Duration == Duration {
         let previous = connectTask
         connectTask = Task { [host, weak self] in
             await previous?.value
+            await self?.attemptStarted(handle)
             do throws(LEHostError) {
                 let link = try await host.connect(to: address, type: type, timeout: timeout)
                 await self?.linkUp(handle, link)
@@ -253,6 +254,11 @@ public actor BluenetHost<C: Clock> where C.Duration == Duration {
                 await self?.linkFailed(handle, error)
             }
         }
+    }
+
+    private func attemptStarted(_ handle: String) {
+        connection.attemptStarted(handle, now: now)
+        armTick()
     }
 
     private func linkUp(_ handle: String, _ link: LEConnection) {

@@ -2,7 +2,8 @@
 /// README, "Methods"):
 ///
 /// - `connect(uuid)` aborts a pending connection request and disconnects a connected device
-///   first; its timeout (3 s) runs from the actual start of the attempt, after that disconnection;
+///   first; its timeout (3 s) runs from the actual start of the attempt, after that disconnection
+///   or once the host has given up the aborted attempt;
 /// - `disconnect()` times out after 2 s, and fulfils at once when nothing is connected (a
 ///   pending connection attempt is aborted);
 /// - `setSwitchState(state)` takes 0 or 1 only; values between (dimming) are refused.
@@ -14,6 +15,9 @@ public struct BluenetConnection {
     public struct Configuration: Hashable, Sendable {
         public var connectTimeout: Duration = .seconds(3)
         public var disconnectTimeout: Duration = .seconds(2)
+        /// A deliberate fault (variant `bluenetConnectTimeoutFromCall`): the connect timeout runs
+        /// from the call, ignoring ``BluenetConnection/attemptStarted(_:now:)``.
+        public var connectTimeoutFromCall = false
         public init() {}
     }
 
@@ -127,6 +131,13 @@ public struct BluenetConnection {
         }
         state = .connected(handle: handle)
         fulfil(request)
+    }
+
+    /// The host began the attempt at `handle`, once any attempt it was still giving up had
+    /// ended: the connect timeout runs from here ("from the actual start of the attempt").
+    public mutating func attemptStarted(_ handle: String, now: Duration) {
+        guard !configuration.connectTimeoutFromCall, case let .connecting(pending, request, _) = state, pending == handle else { return }
+        state = .connecting(handle: handle, request: request, deadline: now + configuration.connectTimeout)
     }
 
     /// The attempt to connect to `handle` failed.

@@ -33,6 +33,7 @@ public final class DefectiveBluenet: BluenetControl {
         if defects.contains(.bluenetConnectTimeoutShort) { configuration.connectTimeout = .seconds(2) }
         if defects.contains(.bluenetConnectTimeoutLong) { configuration.connectTimeout = .seconds(6) }
         if defects.contains(.bluenetDisconnectTimeoutLong) { configuration.disconnectTimeout = .seconds(4) }
+        configuration.connectTimeoutFromCall = defects.contains(.bluenetConnectTimeoutFromCall)
         return configuration
     }
 

@@ -224,6 +224,10 @@ public enum Defect: String, CaseIterable, Sendable, Codable {
     // issue 18: Bluenet connect to a device that answers too late (BLN/CONN/BI-01)
     /// connect gives up after 6 s, not 3.
     case bluenetConnectTimeoutLong
+    // issue 18: a connect that aborted a pending one (BLN/CONN/BV-02)
+    /// connect's timeout runs from the call, not from the start of its attempt once the
+    /// aborted one was given up.
+    case bluenetConnectTimeoutFromCall
     // issue 18: the timeouts judged against the harness's own timer (BLN/CONN/BI-02, BI-04)
     /// disconnect gives up after 4 s, not 2; connect while connected is rejected (failed) at
     /// once, without waiting for the current device's disconnection.
