@@ -50,6 +50,24 @@ struct ConnectionTests {
         #expect(core.drainActions() == [.complete(request: second, .fulfilled)])
     }
 
+    /// BLN/CONN/BV-02: an attempt the host starts only once the aborted one was given up has
+    /// its 3 s from then; with the variant's fault, from the call.
+    @Test(arguments: [false, true]) func abortingConnectTimesFromItsAttempt(fromCall: Bool) {
+        var configuration = BluenetConnection.Configuration()
+        configuration.connectTimeoutFromCall = fromCall
+        var core = BluenetConnection(configuration: configuration)
+        _ = core.connect("a", now: .zero)
+        let second = core.connect("b", now: .seconds(1))
+        _ = core.drainActions()
+        core.attemptStarted("a", now: .seconds(2)) // not the pending handle: changes nothing
+        core.attemptStarted("b", now: .seconds(2))
+        core.tick(now: .seconds(4.5))
+        let timedOut: [BluenetConnectionAction] = [.cancelConnect(handle: "b"), .complete(request: second, .rejected(.connection(.connectTimeout(seconds: 3))))]
+        #expect(core.drainActions() == (fromCall ? timedOut : []))
+        core.tick(now: .seconds(5))
+        #expect(core.drainActions() == (fromCall ? [] : timedOut))
+    }
+
     /// BLN/CONN/BV-03: connect while connected disconnects first; the 3 s start when the attempt does.
     @Test func connectWhileConnectedDisconnectsFirstAndTimesFromTheActualStart() {
         var core = Self.connected("a")
