@@ -175,7 +175,8 @@ public actor Transmitter: TransmitterControl {
         guard mode == .onDemand else { throw TransmitterError.functionNotAvailableInMode.with(detail: "connect is for on-demand mode") }
         guard !connected.contains(user) else { return }
         guard nearby.contains(user) else { throw TransmitterError.directReceiverNotInRange.with(detail: "\(user) is not nearby") }
-        let open = openPeers.count
+        // A peer already linked and in its hello is no new connection (BFT/OND/BV-04).
+        let open = openPeers.subtracting([user]).count
         if open >= configuration.maxOnDemandConnections && !defects.contains(.onDemandUncapped) {
             throw TransmitterError.connectionLimitReached.with(detail: "\(open) of \(configuration.maxOnDemandConnections) connections open")
         }
