@@ -68,6 +68,19 @@ struct ConnectionTests {
         #expect(core.drainActions() == (fromCall ? [] : timedOut))
     }
 
+    /// BLN/CONN/BV-02: before the host starts the attempt (it is still giving up the aborted
+    /// one, for up to its own connect timeout) the deadline allows both timeouts from the call.
+    @Test func abortingConnectWaitsForTheAbortedAttemptWithinBothTimeouts() {
+        var core = BluenetConnection()
+        _ = core.connect("a", now: .zero)
+        let second = core.connect("b", now: .seconds(1))
+        _ = core.drainActions()
+        core.tick(now: .seconds(4.5))
+        #expect(core.drainActions().isEmpty, "3 s from the call is not yet the attempt's timeout")
+        core.tick(now: .seconds(7))
+        #expect(core.drainActions() == [.cancelConnect(handle: "b"), .complete(request: second, .rejected(.connection(.connectTimeout(seconds: 3))))])
+    }
+
     /// BLN/CONN/BV-03: connect while connected disconnects first; the 3 s start when the attempt does.
     @Test func connectWhileConnectedDisconnectsFirstAndTimesFromTheActualStart() {
         var core = Self.connected("a")

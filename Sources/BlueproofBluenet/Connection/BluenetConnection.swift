@@ -63,7 +63,10 @@ public struct BluenetConnection {
         case let .connecting(pending, pendingRequest, _):
             actions.append(.cancelConnect(handle: pending))
             reject(pendingRequest, .connection(.aborted))
-            startConnecting(handle, request: request, now: now)
+            // The attempt starts once the host has given up the aborted one, which its own
+            // connect timeout bounds: until ``attemptStarted(_:now:)`` the deadline allows both.
+            let provisional = configuration.connectTimeoutFromCall ? configuration.connectTimeout : configuration.connectTimeout * 2
+            startConnecting(handle, request: request, now: now, timeout: provisional)
         case let .switchingDevice(current, _, pendingRequest, waiting, deadline):
             reject(pendingRequest, .connection(.aborted))
             state = .switchingDevice(current: current, target: handle, request: request, waiting: waiting, deadline: deadline)
@@ -196,9 +199,9 @@ public struct BluenetConnection {
 
     // MARK: Internals
 
-    private mutating func startConnecting(_ handle: String, request: Int, now: Duration) {
+    private mutating func startConnecting(_ handle: String, request: Int, now: Duration, timeout: Duration? = nil) {
         actions.append(.connect(handle: handle))
-        state = .connecting(handle: handle, request: request, deadline: now + configuration.connectTimeout)
+        state = .connecting(handle: handle, request: request, deadline: now + (timeout ?? configuration.connectTimeout))
     }
 
     private mutating func abortPendingWrite() {
