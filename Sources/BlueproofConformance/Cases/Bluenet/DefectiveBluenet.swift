@@ -30,7 +30,7 @@ public final class DefectiveBluenet: BluenetControl {
     /// The connection configuration of the reference under `defects` (its connect timeout).
     public static func connection(_ defects: Set<Defect>) -> BluenetConnection.Configuration {
         var configuration = BluenetConnection.Configuration()
-        if defects.contains(.bluenetConnectTimeoutShort) { configuration.connectTimeout = .seconds(2) }
+        if defects.contains(.bluenetConnectTimeoutShort) { configuration.connectTimeout = .seconds(1) }
         if defects.contains(.bluenetConnectTimeoutLong) { configuration.connectTimeout = .seconds(6) }
         if defects.contains(.bluenetDisconnectTimeoutLong) { configuration.disconnectTimeout = .seconds(4) }
         configuration.connectTimeoutFromCall = defects.contains(.bluenetConnectTimeoutFromCall)

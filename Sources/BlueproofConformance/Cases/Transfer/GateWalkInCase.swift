@@ -4,7 +4,8 @@ import BlueproofTransfer
 /// below the gate and connected once a report passes it (corebluetooth-transfer-sample.md,
 /// "Discover Bluetooth Peripherals and Connect to Them": the central re-judges each report,
 /// since it scans with duplicates, and connects at -50 dBm or more). The radio proxy walks
-/// the peripheral from `gate - 10` dBm up through the gate in 4 s. Judged on what the central
+/// the peripheral from `gate - 10` dBm (held 3 s, so a central that starts scanning late
+/// still hears it below the gate) up through the gate in 4 s. Judged on what the central
 /// heard, in order, and when it connected: for a central under test from its capture (taken
 /// above the proxy: the reports it was given, its LE Create Connection), for ours from its
 /// gate decisions and connection.
@@ -33,7 +34,8 @@ struct GateWalkInCase: ConformanceCase {
         id = swings ? "CBT/GATE/BV-05" : "CBT/GATE/BV-04"
     }
 
-    /// One below the gate for 2.5 s, at it for 1.5 s, below again for 1.5 s, then at it.
+    /// One below the gate for 5 s (a central that starts scanning late still hears it there),
+    /// at it for 1.5 s, below again for 1.5 s, then at it.
     static func swing(gate: Int) -> String {
         """
         seed: 2
@@ -46,14 +48,14 @@ struct GateWalkInCase: ConformanceCase {
           - between: [peripheral, central]
             schedule:
               - {at: 0s, rssi: \(gate - 1)}
-              - {at: 2500ms, rssi: \(gate)}
-              - {at: 4s, rssi: \(gate - 1)}
-              - {at: 5500ms, rssi: \(gate)}
+              - {at: 5s, rssi: \(gate)}
+              - {at: 6500ms, rssi: \(gate - 1)}
+              - {at: 8s, rssi: \(gate)}
         """
     }
 
-    /// Path loss with the gate 10 dB below the one-metre power: heard at `gate - 10` at 10 m,
-    /// at the gate 3.16 m away (2.74 s into the walk), always in range.
+    /// Path loss with the gate 10 dB below the one-metre power: heard at `gate - 10` at 10 m
+    /// for 3 s, at the gate 3.16 m away (5.74 s in), always in range.
     static func scenario(gate: Int) -> String {
         """
         seed: 2
@@ -63,7 +65,8 @@ struct GateWalkInCase: ConformanceCase {
           - name: peripheral
             path:
               - {at: 0s, position: [10, 0]}
-              - {at: 4s, position: [0, 0]}
+              - {at: 3s, position: [10, 0]}
+              - {at: 7s, position: [0, 0]}
           - name: central
         rssi:
           path-loss: {tx-power: \(gate + 10), exponent: 2}
@@ -78,7 +81,7 @@ struct GateWalkInCase: ConformanceCase {
 
     func run(_ context: CaseContext) async throws -> CaseOutcome {
         let payload = TransferExchange.payload(2000)
-        let profile = TransferExchange.transferProfile(context, scanTimeout: .seconds(10))
+        let profile = TransferExchange.transferProfile(context, scanTimeout: .seconds(15))
         let exchange = await TransferExchange.run(context, .send(payload), .receive(reply: .echoPrefix), profile: profile)
         let central = try CaptureEvidence(path: context.captures[1])
         let heard: [Heard]
