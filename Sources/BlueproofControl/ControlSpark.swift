@@ -147,8 +147,10 @@ extension ControlSparkFields {
         switch ignored {
         case .noReceiveCallback(let id): self.init("noReceiveCallback"); connection = ControlSparkConnection(id)
         case .unknownConnection(let number, let kind): self.init("unknownConnection"); self.number = number; self.kind = kind
-        case .unknownChannel(let id, let channel): self.init("unknownChannel"); connection = ControlSparkConnection(id); self.channel = channel
-        case .unknownTransfer(let id, let transfer): self.init("unknownTransfer"); connection = ControlSparkConnection(id); self.transfer = transfer
+        case .unknownChannel(let id, let channel, let kind): self.init("unknownChannel"); connection = ControlSparkConnection(id); self.channel = channel; self.kind = kind
+        case .unknownTransfer(let id, let transfer, let failure):
+            self.init("unknownTransfer"); connection = ControlSparkConnection(id); self.transfer = transfer
+            reason = failure.map { ControlSparkNames.name($0) }
         case .malformed(let error): self.init("malformed"); detail = error.description
         case .unexpected(let id, let kind): self.init("unexpected"); connection = ControlSparkConnection(id); self.kind = kind
         }
@@ -167,10 +169,11 @@ extension ControlSparkFields {
             return .unknownConnection(number: number, kind: kind)
         case "unknownChannel":
             guard let channel else { throw ControlSparkDecoding("ignored unknownChannel needs channel") }
-            return .unknownChannel(try id(), channel)
+            return .unknownChannel(try id(), channel, kind: kind)
         case "unknownTransfer":
             guard let transfer else { throw ControlSparkDecoding("ignored unknownTransfer needs transfer") }
-            return .unknownTransfer(try id(), transfer)
+            let failure = try reason.map { (reason) throws(ControlSparkDecoding) in try ControlSparkNames.value(reason, of: SparkTransferFailure.self, field: "reason") }
+            return .unknownTransfer(try id(), transfer, failure: failure)
         case "malformed": return .malformed(SparkWireError(offset: 0, reason: .invalidField(detail ?? "")))
         case "unexpected":
             guard let kind else { throw ControlSparkDecoding("ignored unexpected needs kind") }

@@ -19,7 +19,8 @@ struct ControlSparkCodingTests {
         .fileAvailable(from, SparkFileData(transfer: 4, name: "a.bin", progress: 1, transferComplete: true, path: "/tmp/a.bin")),
         .ignored(peer: 42, .noReceiveCallback(from)), .ignored(peer: 42, .unknownConnection(number: 77, kind: 8)),
         .ignored(peer: 42, .unknownConnection(number: 78, kind: nil)),
-        .ignored(peer: 42, .unknownChannel(from, 9)), .ignored(peer: 42, .unknownTransfer(from, 8)),
+        .ignored(peer: 42, .unknownChannel(from, 9, kind: 8)), .ignored(peer: 42, .unknownChannel(from, 11, kind: nil)), .ignored(peer: 42, .unknownTransfer(from, 8, failure: nil)),
+        .ignored(peer: 42, .unknownTransfer(from, 10, failure: .storageFailed)),
         .ignored(peer: 42, .unexpected(from, kind: 3)),
     ] + SparkEndReason.allCases.flatMap { reason in SparkSide.allCases.map { SparkEvent.ended(to, reason, by: $0) } }
         + transferErrors.map { SparkEvent.sendProgress(to, send: 1, SparkProgress(fraction: 0.5, done: true, error: $0)) }

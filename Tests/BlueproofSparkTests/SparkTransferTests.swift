@@ -154,7 +154,7 @@ struct SparkTransferTests {
         #expect(net.files[Self.b]?.committed.isEmpty == true && net.files[Self.b]?.partialCount == 0)
         // The refusal comes after the send was done, so the sender, holding no such send, reports it ignored.
         let sender = net.take(Self.a)
-        #expect(sender.suffix(2) == [.sendProgress(out, send: send, SparkProgress(fraction: 1, done: true)), .ignored(peer: Self.b, .unknownTransfer(out, 2))])
+        #expect(sender.suffix(2) == [.sendProgress(out, send: send, SparkProgress(fraction: 1, done: true)), .ignored(peer: Self.b, .unknownTransfer(out, 2, failure: .refused))])
         let refusal = try SparkEnvelope(origin: .receiver, connection: out.number, frame: .error(transfer: 2, failure: .refused)).encoded()
         #expect(net.wire.contains { $0.from == Self.b && $0.bytes == refusal })
     }

@@ -122,6 +122,8 @@ extension Integration {
             "endAnswered": "it receives is final, never answered",
             "acceptOutOfState": "asked to accept its own offer",
             "streamQueueNeverReleased": "back-pressure counts the bytes still waiting",
+            "channelKeptWithoutHello": "kept a Spark channel on which no hello came open",
+            "refusalAsCancelled": "with cancelled",
             "callbacksOutliveConnection": "it is a new connection, though under the number of the old one",
             "offersFromZero": "declined the subject's offer as malformed, numbered 0, the hello's connection",
         ]

@@ -42,6 +42,10 @@ extension SparkCore {
                   record.incoming.count < SparkLimits.maxIncomingTransfers,
                   !descriptionRefused(header),
                   header.kind == .file || bufferedDataBytes + header.size <= SparkLimits.maxBufferedDataBytes else {
+                if configuration.defects.contains(.refusalAsCancelled) {
+                    sendControl(id, .error(transfer: header.transfer, failure: .cancelled))
+                    return events.append(.ignored(peer: id.peer, .unexpected(id, kind: frame.kind)))
+                }
                 sendControl(id, .error(transfer: header.transfer, failure: .refused))
                 return events.append(.ignored(peer: id.peer, .unexpected(id, kind: frame.kind)))
             }
@@ -68,7 +72,7 @@ extension SparkCore {
             }
             connections[id]?.incoming[header.transfer] = transfer
         case .chunk(let number, let bytes):
-            guard var transfer = record.incoming[number] else { return events.append(.ignored(peer: id.peer, .unknownTransfer(id, number))) }
+            guard var transfer = record.incoming[number] else { return events.append(.ignored(peer: id.peer, .unknownTransfer(id, number, failure: nil))) }
             guard transfer.received + UInt64(bytes.count) <= transfer.header.size else {
                 return failAndRefuse(transfer, on: id, error: .sizeMismatch(declared: transfer.header.size, received: transfer.received + UInt64(bytes.count)))
             }
@@ -93,7 +97,7 @@ extension SparkCore {
             report(transfer, on: id, complete: false, error: nil)
         case .done(let number):
             guard let transfer = connections[id]?.incoming.removeValue(forKey: number) else {
-                return events.append(.ignored(peer: id.peer, .unknownTransfer(id, number)))
+                return events.append(.ignored(peer: id.peer, .unknownTransfer(id, number, failure: nil)))
             }
             finish(transfer, on: id)
         case .error(let number, let failure):
@@ -112,7 +116,7 @@ extension SparkCore {
                     if case .transfer(let outgoing) = item { outgoing.header.transfer == number || all } else { streams }
                 }, error: .remote(failure))
                 // Naming neither (a send already done, or frames the peer wrote by hand): nothing changes.
-                if cancelled == 0 { events.append(.ignored(peer: id.peer, .unknownTransfer(id, number))) }
+                if cancelled == 0 { events.append(.ignored(peer: id.peer, .unknownTransfer(id, number, failure: failure))) }
             }
         default:
             break
@@ -158,6 +162,9 @@ extension SparkCore {
     /// Fails an incoming transfer this side refuses, and tells the sender.
     private mutating func failAndRefuse(_ transfer: IncomingTransfer, on id: SparkConnectionID, error: SparkTransferError,
                                         failure: SparkTransferFailure = .refused, removed: Bool = false) {
+        if configuration.defects.contains(.refusalAsCancelled) {
+            if failure == .refused { return failAndRefuse(transfer, on: id, error: error, failure: .cancelled, removed: removed) }
+        }
         if !removed && !configuration.defects.contains(.refusedTransferKept) { connections[id]?.incoming[transfer.header.transfer] = nil }
         if !configuration.defects.contains(.refusalUnsent) { sendControl(id, .error(transfer: transfer.header.transfer, failure: failure)) }
         failIncoming(transfer, on: id, error: error)

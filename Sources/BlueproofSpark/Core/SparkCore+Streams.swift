@@ -73,12 +73,12 @@ extension SparkCore {
             events.append(.channelOpened(id, channel: channel, description: description, by: .remote))
         case .channelClose(let channel):
             guard connections[id]?.channels.removeValue(forKey: channel) != nil else {
-                return events.append(.ignored(peer: id.peer, .unknownChannel(id, channel)))
+                return events.append(.ignored(peer: id.peer, .unknownChannel(id, channel, kind: frame.kind)))
             }
             dropStreamSends(on: id, channel: channel)
             events.append(.channelClosed(id, channel: channel, by: .remote))
         case .streamBlock(let channel, let bytes):
-            guard let description = record.channels[channel] else { return events.append(.ignored(peer: id.peer, .unknownChannel(id, channel))) }
+            guard let description = record.channels[channel] else { return events.append(.ignored(peer: id.peer, .unknownChannel(id, channel, kind: frame.kind))) }
             guard record.dataCallback || configuration.defects.contains(.deliversBeforeCallbacks) else { return events.append(.ignored(peer: id.peer, .noReceiveCallback(id))) }
             let kind: SparkChannelData.Kind = configuration.defects.contains(.streamTypedAsData) ? .data : .stream
             events.append(.dataAvailable(id, SparkChannelData(kind: kind, id: channel, description: description, data: bytes,

@@ -232,6 +232,12 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
     /// has sent 4 MiB of stream refuses every stream send though none waits
     /// (docs/spark-wire.md "Bounds"; SPK/STRM/BV-02).
     public static let streamQueueNeverReleased = SparkDefects(rawValue: 1 << 83)
+    /// A channel on which no `hello` comes within the node's 10 s is kept open, not closed
+    /// (docs/spark-wire.md "Transport"; SPK/CONN/BV-01).
+    public static let channelKeptWithoutHello = SparkDefects(rawValue: 1 << 84)
+    /// A receiver refuses a transfer with `cancelled`, the sender's reason, not `refused`
+    /// (docs/spark-wire.md "Data and files"; SPK/FILE/BV-02, BV-04).
+    public static let refusalAsCancelled = SparkDefects(rawValue: 1 << 85)
 
     /// Every defect by name, for reports and the broken-variant table.
     public static let named: [(name: String, defect: SparkDefects)] = [
@@ -274,6 +280,7 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
         ("dataDescriptionAsFileName", .dataDescriptionAsFileName), ("oneByteWriteFails", .oneByteWriteFails),
         ("emptyPayloadTaken", .emptyPayloadTaken), ("endAnswered", .endAnswered),
         ("acceptOutOfState", .acceptOutOfState), ("streamQueueNeverReleased", .streamQueueNeverReleased),
+        ("channelKeptWithoutHello", .channelKeptWithoutHello), ("refusalAsCancelled", .refusalAsCancelled),
     ]
 
     /// The names of the defects in this set, in `named` order.

@@ -106,8 +106,12 @@ public enum SparkIgnored: Hashable, Sendable {
     /// A frame (of `kind`, the header's byte; nil when a device's report names none) for a
     /// connection the receiver does not hold.
     case unknownConnection(number: UInt32, kind: UInt8?)
-    case unknownChannel(SparkConnectionID, UInt32)
-    case unknownTransfer(SparkConnectionID, UInt32)
+    /// A `channelClose` or stream block (`kind`, the header's byte; nil when a device's report
+    /// names none) for a channel the receiver does not hold open.
+    case unknownChannel(SparkConnectionID, UInt32, kind: UInt8?)
+    /// A chunk, `done` or `error` for a transfer the receiver does not hold; `failure` is an
+    /// `error` frame's reason (nil for the others).
+    case unknownTransfer(SparkConnectionID, UInt32, failure: SparkTransferFailure?)
     /// A frame that did not decode.
     case malformed(SparkWireError)
     /// A frame not valid in the connection's state (data before accept, a second accept, ...).

@@ -28,6 +28,9 @@ extension SparkChannelNode {
         try await host.withholdCredits(withheld, on: channel(of: peer))
     }
 
+    /// Whether a channel to `peer` is open now: a tester checks the subject kept it.
+    public func isLinked(to peer: UInt64) -> Bool { (try? channel(of: peer)) != nil }
+
     /// Waits until `peer` has used every credit this side granted it; throws when its link goes first.
     public func creditsExhausted(by peer: UInt64) async throws(LEHostError) {
         try await host.peerCreditsExhausted(on: channel(of: peer))

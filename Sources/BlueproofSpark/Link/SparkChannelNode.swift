@@ -40,22 +40,32 @@ public actor SparkChannelNode {
     public func listen(mtu: UInt16 = UInt16(SparkLimits.maxFrameBytes)) async {
         let channels = await host.listen(spsm: Self.spsm, mtu: mtu, mps: Self.mps(aclBufferSize: await host.aclBuffers.size), credits: Self.credits)
         Task {
-            for await channel in channels { _ = try? await self.attach(channel, opener: false) }
+            // Each channel waits for its own hello: a silent one holds up no other.
+            for await channel in channels { Task { _ = try? await self.attach(channel, opener: false) } }
         }
     }
 
     /// Opens a Spark channel on `connection`; returns the peer's registration id from its `hello`.
     public func open(on connection: LEConnection, mtu: UInt16 = UInt16(SparkLimits.maxFrameBytes)) async throws -> UInt64 {
-        let channel = try await host.openChannel(on: connection, spsm: Self.spsm, mtu: mtu, mps: Self.mps(aclBufferSize: await host.aclBuffers.size),
-                                                 credits: Self.credits)
-        return try await attach(channel, opener: true)
+        try await attach(try await Self.openChannel(host, on: connection, mtu: mtu), opener: true)
     }
 
-    /// Connects to the listener at `address` over LE (5 s to connect) and opens the Spark channel
-    /// on that link, as a peer that found a listener does; `made` sees the connection before
-    /// the channel opens. Returns the registration id the listener's `hello` names.
+    /// Opens a channel at the Spark SPSM on `connection` with a node's parameters, nothing
+    /// attached to it (a tester that withholds its `hello` reads and writes it itself).
+    public static func openChannel(_ host: LEHost, on connection: LEConnection, mtu: UInt16 = UInt16(SparkLimits.maxFrameBytes)) async throws -> L2CAPChannel {
+        try await host.openChannel(on: connection, spsm: spsm, mtu: mtu, mps: mps(aclBufferSize: await host.aclBuffers.size), credits: credits)
+    }
+
+    /// Connects `host` to the listener at `address` over LE, as a peer that found it does (5 s).
+    public static func connect(_ host: LEHost, to address: BDAddress) async throws -> LEConnection {
+        try await host.connect(to: address, type: .publicDevice, timeout: .seconds(5))
+    }
+
+    /// Connects to the listener at `address` over LE and opens the Spark channel on that link;
+    /// `made` sees the connection before the channel opens. Returns the registration id the
+    /// listener's `hello` names.
     public func connectAndOpen(to address: BDAddress, made: @Sendable (LEConnection) -> Void = { _ in }) async throws -> UInt64 {
-        let connection = try await host.connect(to: address, type: .publicDevice, timeout: .seconds(5))
+        let connection = try await Self.connect(host, to: address)
         made(connection)
         return try await open(on: connection)
     }
@@ -76,10 +86,10 @@ public actor SparkChannelNode {
             var peer: UInt64?
             for await sdu in inbound {
                 guard let known = peer else {
-                    guard case .hello(let id)? = (try? SparkEnvelope.decode(sdu))?.frame else { break }
+                    // A hello after the wait was given up names no peer: the channel is closing.
+                    guard case .hello(let id)? = (try? SparkEnvelope.decode(sdu))?.frame, named.resolve(id) else { break }
                     peer = id
                     self.named(id, on: channel)
-                    _ = named.resolve(id)
                     continue
                 }
                 self.receive(sdu, from: known)
@@ -87,7 +97,13 @@ public actor SparkChannelNode {
             if let peer { self.lost(peer, on: channel) }
             _ = named.resolve(0)
         }
-        let peer = try await withTimeout(Self.helloTimeout, what: "the peer's Spark hello") { await named.wait() ?? 0 }
+        // A channel whose peer names itself neither in time nor at all is closed, not kept.
+        _ = try? await withTimeout(Self.helloTimeout, what: "the peer's Spark hello") { await named.wait() }
+        // Over for good: a hello that comes later finds `named` resolved and names no peer.
+        let peer = named.resolve(0) ? 0 : named.current ?? 0
+        if core.configuration.defects.contains(.channelKeptWithoutHello) {
+            guard peer != 0 else { throw LEHostError.channelRefused(spsm: Self.spsm, reason: "no Spark hello") }
+        }
         guard peer != 0 else {
             await host.close(channel)
             throw LEHostError.channelRefused(spsm: Self.spsm, reason: "no Spark hello")

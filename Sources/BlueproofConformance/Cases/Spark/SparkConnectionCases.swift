@@ -507,15 +507,17 @@ enum SparkConnectionCases {
         return nil
     }
 
-    /// The subject, listening, takes a tester's channel with its hello first; an offer on it is
+    /// The subject, listening, takes a tester's channel with its hello first, and closes the two
+    /// that follow with no hello (``SparkStage/linkToSubject(_:rawChannels:)``); an offer on the first is
     /// reported offered with its metadata, then available once set up, without the
     /// application's help; the application's accept reaches the caller. Then the tester
     /// restarts (`restartedPeerTaken`).
     static let available = SparkCase("SPK/CONN/BV-01", testers: 2, restarts: true,
                                      brokenBy: [.setupNeverCompletes, .availableBeforeOffered, .calleeAcceptUnreported, .listenerHelloWithheld,
-                                                .restartKeepsOldChannel, .callbacksOutliveConnection]) { stage in
-        // The subject listens here, as the section's title says; every other case has it open the channel.
-        try await stage.linkToSubject(0)
+                                                .restartKeepsOldChannel, .callbacksOutliveConnection, .channelKeptWithoutHello]) { stage in
+        // The subject listens here, as the section's title says; every other case has it open the
+        // channel. Two channels with no hello follow on the same link: the subject must close them.
+        try await stage.linkToSubject(0, rawChannels: true)
         let tester = stage.testers[0]
         let offered = try await tester.perform { try $0.startDataConnection(to: stage.subject.registrationID, metadata: "bv-01") }
         let theirs = stage.mirror(offered, peer: tester.registrationID)
@@ -531,7 +533,7 @@ enum SparkConnectionCases {
         // "Once a connection is established the delegate will get dataConnectionAccepted": the callee's too.
         _ = try await stage.expectSubject("dataConnectionAccepted on its own side, as callee") { $0 == .accepted(theirs) ? true : nil }
         if let wrong = try await restartedPeerTaken(stage, old: theirs) { return .fail(wrong) }
-        return .pass("listening, the subject took the tester's channel and named itself; the offer was reported offered with its metadata, then available, and accepted on both sides; when the tester restarted on another link, the old connection ended as lost, and the new one, under its number, dropped what came before its callbacks were set and carried data both ways")
+        return .pass("listening, the subject took the tester's channel and named itself, and closed or refused two that followed with no hello; the offer was reported offered with its metadata, then available, and accepted on both sides; when the tester restarted on another link, the old connection ended as lost, and the new one, under its number, dropped what came before its callbacks were set and carried data both ways")
     }
 
     /// Tester 1 restarts: tester 2, with its registration id and key id and a core of its own,

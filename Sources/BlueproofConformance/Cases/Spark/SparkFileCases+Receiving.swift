@@ -17,7 +17,7 @@ extension SparkFileCases {
             let end = try await stage.expectTester(0, "the end of a data block it sent", within: SparkStage.transferTimeout, SparkStage.end(of: send, on: out))
             if let error = end.error { return "a 16-byte data block described as no file may be named ended \(error) at its sender: only a description's length is bounded" }
         }
-        let refused = try await stage.refusedTransfers(0, out: out, theirs: theirs, after: "data blocks described as no file may be named").subtracting(before)
+        let refused = Set(try await stage.refusedTransfers(0, out: out, theirs: theirs, after: "data blocks described as no file may be named").keys).subtracting(before)
         guard refused.isEmpty else {
             return "\(refused.count) of the data blocks described \(blocks.map(\.0.debugDescription).joined(separator: ", ")) were refused: only a description's length is bounded"
         }
@@ -161,7 +161,7 @@ extension SparkFileCases {
         // The subject has read them all once both sides have settled; then each end is due. (An
         // `error` frame naming the cancelled block may be the subject's answer to the cancel.)
         let refused = try await stage.refusedTransfers(0, out: out, theirs: theirs, after: "data blocks with interleaved frames")
-        if let block = [long, short, beside].first(where: { refused.contains($0.number) }) {
+        if let block = [long, short, beside].first(where: { refused[$0.number] != nil }) {
             return .fail("of two data blocks coming in at once, \(block.name) was refused")
         }
         for block in [long, short, cancelled, beside] {
@@ -240,10 +240,16 @@ struct HeldTransfers {
             .transferHeader(SparkTransferHeader(transfer: number, kind: kind, size: size, sha256: [UInt8](repeating: 0, count: 32), name: "bv-02-held-\(number)"))
         } + numbers.map { .chunk(transfer: $0, bytes: [0x48]) }, on: out, rewrite: rewrite)
         let refused = try await stage.refusedTransfers(0, out: out, theirs: theirs, after: what)
+        // A bound is refused with `refused`; a file may also find no room on disk (`storageFailed`),
+        // never a sender's reason (docs/spark-wire.md "Transfer failures", "Bounds").
+        let allowed: Set<SparkTransferFailure> = kind == .file ? [.refused, .storageFailed] : [.refused]
+        if let (number, failure) = numbers.lazy.compactMap({ number in refused[number].map { (number, $0) } }).first(where: { !allowed.contains($0.1) }) {
+            throw SparkVerdict.fail("the subject refused transfer \(number) of \(what) with \(failure.debugDescription), not \(allowed.map(\.debugDescription).sorted().joined(separator: " or ")): the receiver's reason for a \(kind) past its bounds")
+        }
         // Every report due is on its way once both sides settled; one deadline for them all.
         let deadline = ContinuousClock.now + SparkStage.eventTimeout, id = theirs
         var taken: [UInt32] = []
-        for number in numbers where !refused.contains(number) {
+        for number in numbers where refused[number] == nil {
             do {
                 let error = try await stage.subject.events.first("progress of transfer \(number)", within: max(deadline - .now, .zero)) { Self.report($0, on: id, transfer: number) }
                 if error == nil { taken.append(number) }
@@ -251,7 +257,7 @@ struct HeldTransfers {
         }
         // Those neither taken nor refused are cancelled too, unawaited: a subject that keeps a
         // header it did not report would count it against the next declared.
-        let unanswered = numbers.filter { !taken.contains($0) && !refused.contains($0) }
+        let unanswered = numbers.filter { !taken.contains($0) && refused[$0] == nil }
         if !unanswered.isEmpty { try await stage.testers[0].write(unanswered.map { .error(transfer: $0, failure: .cancelled) }, on: out) }
         return (taken, numbers.filter { !taken.contains($0) })
     }

@@ -289,7 +289,7 @@ enum SparkFileCases {
     /// SparkFileCases+Receiving.swift: odd descriptions, blocks coming in at once, files beside
     /// data in memory, an empty chunk.
     static let receiveData = SparkCase("SPK/FILE/BV-02", brokenBy: [.receivedDataDropped, .receiveProgressInBytes, .foreignTransferTaken, .filesCountedAsData,
-                                                                    .dataDescriptionAsFileName, .emptyPayloadTaken]) { stage in
+                                                                    .dataDescriptionAsFileName, .emptyPayloadTaken, .refusalAsCancelled]) { stage in
         let (theirs, out) = try await stage.subjectReceiving()
         // First a block under a transfer id of the subject's own numbering (frames the tester's
         // core never writes): it would collide with the subject's next transfer, so it is refused.
@@ -305,8 +305,11 @@ enum SparkFileCases {
         // A refusal may also come after the send left whole; the tester's core then reports an
         // error frame of its own numbering that no send of its names.
         let late = try await stage.refusedTransfers(0, out: out, theirs: theirs, after: "the data block")
-        if sent.error != nil || late.contains(where: { $0 % 2 != foreign % 2 }) {
+        if sent.error != nil || late.keys.contains(where: { $0 % 2 != foreign % 2 }) {
             return .fail("a data block described \(named.debugDescription) was refused: a data block's description may hold what a file name may not (only its length is bounded)")
+        }
+        if let reason = late[foreign], reason != .refused {
+            return .fail("the peer sent a block under transfer id \(foreign), of the subject's own numbering, and the subject refused it with \(reason.debugDescription), not refused")
         }
         _ = try await stage.expectSubject("the data block's end", within: SparkStage.transferTimeout, dataEnd(theirs) { $0.description == named })
         let reports = stage.subject.events.events.compactMap { event -> SparkChannelData? in
@@ -326,7 +329,7 @@ enum SparkFileCases {
             return .fail("the peer sent a block under transfer id \(foreign), of the subject's own numbering, and the subject took it: \(collided)")
         }
         try await stage.subject.closeDataChannel(theirs, channel: numbering)
-        if let odd = try await oddDescriptions(stage, out: out, theirs: theirs, before: late) { return .fail(odd) }
+        if let odd = try await oddDescriptions(stage, out: out, theirs: theirs, before: Set(late.keys)) { return .fail(odd) }
         let first: UInt32 = theirs.outgoing ? 3001 : 3002
         if let verdict = try await interleavedBlocks(stage, first: first, out: out, theirs: theirs) { return verdict }
         // Judged whatever the room's verdict: an inconclusive room must not hide the last rule.
@@ -409,7 +412,7 @@ enum SparkFileCases {
     /// with no file; one whose name is a path (`../`, written by the tester as its encoder never
     /// would) is refused, never written.
     static let receivedFile = SparkCase("SPK/FILE/BV-04", brokenBy: [.digestUnchecked, .incomingFileProgressSilent, .fileNamePathTaken, .partialNamedAfterFile, .overlappingFilesShareHandle,
-                                                                     .emptyFileNeverCreated, .refusedTransferKept, .refusalUnsent, .oneByteWriteFails]) { stage in
+                                                                     .emptyFileNeverCreated, .refusedTransferKept, .refusalUnsent, .oneByteWriteFails, .refusalAsCancelled]) { stage in
         let (theirs, out) = try await stage.subjectReceiving()
         let tester = stage.testers[0]
         // Files of the tester's numbering whose names are not one path component.
@@ -479,7 +482,7 @@ enum SparkFileCases {
                 + "not with fractions in (0, 1] that rise and no path")
         }
         let altered = try tester.placeFile(sparkPattern(200_000, seed: 11), named: "bv-04-altered.bin")
-        _ = try await tester.perform { try $0.sendFile(altered, on: out) }
+        let alteredSend = try await tester.perform { try $0.sendFile(altered, on: out) }
         let bad = try await stage.expectSubject("the end of a file whose bytes disagree with its SHA-256", within: SparkStage.transferTimeout,
                                                 fileEnd(theirs, "bv-04-altered.bin"))
         guard !bad.transferComplete, bad.path == nil, bad.error != nil else {
@@ -487,6 +490,19 @@ enum SparkFileCases {
         }
         guard try await stage.subject.readFile(at: "\(cache)/bv-04-altered.bin") == nil else {
             return .fail("the unverified file was left under its name in the cache folder")
+        }
+        // Its sender is told, with the receiver's reason ("Transfer failures": a digest mismatch is
+        // `refused`), as its send fails or, once done, as an error frame it holds no send for.
+        let subject = stage.subject.registrationID, number = bad.transfer
+        let told = try await stage.expectTester(0, "an error frame for the file that failed its SHA-256 at the subject (the sender was never told)") { event -> SparkTransferFailure? in
+            switch event {
+            case .sendProgress(out, send: alteredSend, let progress): if case .remote(let failure)? = progress.error { failure } else { nil }
+            case .ignored(subject, .unknownTransfer(out, number, let failure?)): failure
+            default: nil
+            }
+        }
+        guard told == .refused else {
+            return .fail("the subject refused a file whose bytes disagree with its SHA-256 with \(told.debugDescription), not refused (docs/spark-wire.md \"Transfer failures\")")
         }
         if let wrong = try await overlongFile(stage, theirs: theirs, out: out) { return .fail(wrong) }
         return .pass("the verified file was in the cache folder once complete, a 255-byte name too, an empty one, a 1-byte one, and two sent at once with their chunks interleaved each whole, progress always in (0, 1]; one failing its SHA-256 was refused with no file, one longer than its header said failed once, and names that are not one path component were refused")
@@ -521,8 +537,11 @@ enum SparkFileCases {
         }
         // The refusal's `error` frame reaches the tester, whose core holds no such send (it wrote the frames by hand).
         let subject = stage.subject.registrationID
-        _ = try await stage.expectTester(0, "an error frame for the file longer than its header said, which failed at the subject (the sender was never told)") {
-            $0 == .ignored(peer: subject, .unknownTransfer(out, number)) ? true : nil
+        let failure = try await stage.expectTester(0, "an error frame for the file longer than its header said, which failed at the subject (the sender was never told)") { event -> SparkTransferFailure? in
+            if case .ignored(subject, .unknownTransfer(out, number, let failure?)) = event { failure } else { nil }
+        }
+        guard failure == .refused else {
+            return "the subject refused a file longer than its header said with \(failure.debugDescription), not refused: the receiver's reason for a transfer that broke the format (docs/spark-wire.md \"Data and files\")"
         }
         return nil
     }

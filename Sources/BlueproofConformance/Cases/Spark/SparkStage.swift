@@ -1,4 +1,5 @@
 import BlueproofAsync
+import BlueproofHost
 import BlueproofSpark
 import BlueproofWire
 import Foundation
@@ -15,6 +16,9 @@ struct SparkVerdict: Error, CustomStringConvertible {
 /// of our own, each advertising; the subject links to them over LE.
 final class SparkStage: Sendable {
     static let subjectRegistration: UInt64 = 0x5B17_0000_0000_0001
+    /// The header's kind byte of a stream block (docs/spark-wire.md "Kinds"): what a case
+    /// counts as carried on a channel, where a `channelClose` carries nothing.
+    static let streamBlockKind = SparkFrame.streamBlock(channel: 0, bytes: []).kind
     /// How long a case waits for a callback that follows a frame at once.
     static let eventTimeout: Duration = .seconds(15)
     /// How long a case waits for a transfer to end.
@@ -83,7 +87,11 @@ final class SparkStage: Sendable {
     /// exchanged both ways first ("Listening For Data Connections"). A subject that does not
     /// take the channel, or whose hello does not name it, fails; a `sparkListen` it refuses or
     /// cannot carry out is an unmet precondition.
-    func linkToSubject(_ index: Int) async throws {
+    ///
+    /// With `rawChannels`, the tester then opens three more channels on the same LE connection
+    /// (``judgeRawChannels(_:linked:)``), which must not outlive the 10 s a peer has to send
+    /// its hello (docs/spark-wire.md "Transport"), nor take the real one with them.
+    func linkToSubject(_ index: Int, rawChannels: Bool = false) async throws {
         try await exchangeKeys(index)
         let address: BDAddress
         do { address = try await subject.listen() } catch {
@@ -93,8 +101,52 @@ final class SparkStage: Sendable {
         do { peer = try await testers[index].link(to: address) } catch {
             throw SparkVerdict.fail("listening at \(address), the subject did not take tester \(index + 1)'s LE connection and Spark channel with its hello first: \(error)")
         }
+        let linked = ContinuousClock.now
         guard peer == subject.registrationID else {
             throw SparkVerdict.fail("the subject's hello named \(String(peer, radix: 16)), not its registration \(String(subject.registrationID, radix: 16))")
+        }
+        if rawChannels { try await judgeRawChannels(index, linked: linked) }
+    }
+
+    /// How soon and how late the subject may close a channel on which no hello came: the
+    /// 10 s of docs/spark-wire.md "Transport", with room for the runner's timing either side.
+    static let helloWait: ClosedRange<Duration> = .milliseconds(9500) ... .seconds(15)
+
+    /// The first frame of a channel that opens with no `hello`: a `channelClose` for a
+    /// connection the subject never heard of, harmless if it were read.
+    static let notHello = SparkEnvelope(origin: .sender, connection: 1, frame: .channelClose(channel: 1))
+
+    /// Tester `index`'s channels with no hello, opened at once on its LE connection a second
+    /// after its real channel (`linked`): two silent ones, which the subject must close within
+    /// ``helloWait`` each (one wait at a time keeps the second 20 s; a timer from the LE
+    /// connection closes them a second early), and one whose first frame is no hello, closed
+    /// by then too; any may be refused instead. The real channel must still be open 11 s after
+    /// it was (a hello timer never stopped would have closed it).
+    private func judgeRawChannels(_ index: Int, linked: ContinuousClock.Instant) async throws {
+        let tester = testers[index], limit = Self.helloWait.upperBound
+        try await Task.sleep(until: linked + .seconds(1))
+        async let first = tester.rawChannel(sending: nil, limit: limit)
+        async let second = tester.rawChannel(sending: nil, limit: limit)
+        async let wrong = tester.rawChannel(sending: try Self.notHello.encoded(), limit: limit)
+        for outcome in try await [first, second] {
+            if let wrong = Self.verdict(on: outcome, "on which no hello came", earliest: Self.helloWait.lowerBound) { throw wrong }
+        }
+        if let wrong = Self.verdict(on: try await wrong, "whose first frame was no hello", earliest: nil) { throw wrong }
+        try await Task.sleep(until: linked + .seconds(11))
+        guard await tester.node.isLinked(to: subject.registrationID) else {
+            throw SparkVerdict.fail("the subject closed the Spark channel its peer had named itself on within 11 s, while channels with no hello came and went on the same link: a hello timer left running, or the link dropped")
+        }
+    }
+
+    /// What is wrong with the subject's handling of a channel `what` (nil when nothing is): kept
+    /// past ``helloWait``, never answered, or closed before `earliest`.
+    private static func verdict(on outcome: SparkTester.RawChannel, _ what: String, earliest: Duration?) -> SparkVerdict? {
+        switch outcome {
+        case .kept: .fail("the subject kept a Spark channel \(what) open for \(helloWait.upperBound); it is to close it after 10 s")
+        case .unanswered(let error): .fail("the subject never answered the request for a Spark channel \(what): \(error)")
+        case .closed(let took) where earliest.map({ took < $0 }) == true:
+            .fail("the subject closed a Spark channel \(what) after \(took), before the 10 s a peer has to send it")
+        case .closed, .refused: nil
         }
     }
 
@@ -173,16 +225,19 @@ final class SparkStage: Sendable {
     /// wrote by hand, or one that came after its send was done), once both sides have settled:
     /// the subject has read what the tester wrote before (`settle`) and what it sent back has
     /// reached the tester (`subjectSettled`). `after` names what was written, for the waits.
-    /// Both barrier channels are closed again, so calls in a row leave none open.
-    func refusedTransfers(_ index: Int, out: SparkConnectionID, theirs: SparkConnectionID, after: String) async throws -> Set<UInt32> {
+    /// Both barrier channels are closed again, so calls in a row leave none open. Each number
+    /// comes with the reason of its first `error` frame.
+    func refusedTransfers(_ index: Int, out: SparkConnectionID, theirs: SparkConnectionID, after: String) async throws -> [UInt32: SparkTransferFailure] {
         let testerBarrier = try await settle(index, sends: [], on: out, theirs: theirs)
         let subjectBarrier = try await subjectSettled(index, on: theirs, out: out, after: after)
         try await testers[index].perform { try $0.closeDataChannel(out, channel: testerBarrier) }
         try await subject.closeDataChannel(theirs, channel: subjectBarrier)
         let subject = subject.registrationID
-        return Set(testers[index].events.events.compactMap { event -> UInt32? in
-            if case .ignored(subject, .unknownTransfer(out, let number)) = event { number } else { nil }
-        })
+        var refused: [UInt32: SparkTransferFailure] = [:]
+        for case .ignored(subject, .unknownTransfer(out, let number, let failure?)) in testers[index].events.events where refused[number] == nil {
+            refused[number] = failure
+        }
+        return refused
     }
 
     /// The subject offers to tester `index`, which has it available to answer: the connection
@@ -335,8 +390,8 @@ extension SparkEvent {
         case .offering(let id, _), .offered(let id, _), .available(let id), .accepted(let id), .ended(let id, _, _),
              .channelOpened(let id, _, _, _), .channelClosed(let id, _, _), .sendProgress(let id, _, _),
              .dataAvailable(let id, _), .fileAvailable(let id, _),
-             .ignored(_, .noReceiveCallback(let id)), .ignored(_, .unknownChannel(let id, _)),
-             .ignored(_, .unknownTransfer(let id, _)), .ignored(_, .unexpected(let id, _)): id
+             .ignored(_, .noReceiveCallback(let id)), .ignored(_, .unknownChannel(let id, _, _)),
+             .ignored(_, .unknownTransfer(let id, _, _)), .ignored(_, .unexpected(let id, _)): id
         case .ignored(_, .unknownConnection), .ignored(_, .malformed): nil
         }
     }

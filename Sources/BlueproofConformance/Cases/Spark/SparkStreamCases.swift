@@ -76,7 +76,7 @@ enum SparkStreamCases {
         let late = tester.events.records.drop { $0.event != .channelClosed(incoming, channel: channel, by: .remote) }.dropFirst().filter { record in
             switch record.event {
             case .dataAvailable(incoming, let data): data.id == channel
-            case .ignored(_, .unknownChannel(incoming, channel)): true
+            case .ignored(_, .unknownChannel(incoming, channel, kind: SparkStage.streamBlockKind)): true
             default: false
             }
         }
@@ -106,7 +106,7 @@ enum SparkStreamCases {
         let arrived = try await stage.expectTester(0, "the block on the new channel") { event -> [UInt8]? in
             switch event {
             case .dataAvailable(incoming, let data) where data.id == channel: data.data
-            case .ignored(_, .unknownChannel(incoming, channel)): []
+            case .ignored(_, .unknownChannel(incoming, channel, _)): []
             default: nil
             }
         }
@@ -141,7 +141,7 @@ enum SparkStreamCases {
             if case .dataAvailable(incoming, let data) = event, data.id == channel, data.data == mark { true } else { nil }
         }
         let carried = tester.events.events.contains { event in
-            if case .ignored(_, .unknownChannel(incoming, theirs)) = event { true } else { false }
+            if case .ignored(_, .unknownChannel(incoming, theirs, kind: SparkStage.streamBlockKind)) = event { true } else { false }
         }
         return carried ? "the subject sent a block on channel \(theirs) after its peer had closed it" : nil
     }

@@ -94,10 +94,55 @@ final class SparkTester: Sendable {
 
     /// Connects to the subject at `address` and opens the Spark channel, as a peer that found
     /// a listener does; returns the registration id the subject's hello names. Errors are the
-    /// host's and the node's own (`LEHostError`, a `TimeoutError` naming the hello).
+    /// host's and the node's own (`LEHostError`; `channelRefused` when no hello came).
     func link(to address: BDAddress) async throws -> UInt64 {
         let held = connection
         return try await node.connectAndOpen(to: address) { made in held.value.withLock { $0 = made } }
+    }
+
+    /// What the subject did with a channel that opened with no `hello`.
+    enum RawChannel: Sendable {
+        /// It refused the channel, or closed it at once with nothing said on it.
+        case refused(String)
+        /// It closed the channel this long after the tester asked for it.
+        case closed(after: Duration)
+        /// It still held the channel open after the limit.
+        case kept
+        /// It never answered the request for the channel.
+        case unanswered(String)
+    }
+
+    /// How soon a channel closed with nothing said on it counts as refused: a stack that cannot
+    /// refuse a channel (a platform's socket API) accepts and closes it.
+    static let closedAtOnce: Duration = .seconds(1)
+
+    /// Opens a channel at the Spark SPSM on the LE connection the subject and this tester share,
+    /// writes `first` on it (nothing when nil), never a `hello`, and waits up to `limit` for
+    /// the subject to close it. The time runs from the request, before the subject could
+    /// have started any timer of its own.
+    func rawChannel(sending first: [UInt8]?, limit: Duration) async throws -> RawChannel {
+        guard let made = connection.value.withLock({ $0 }) else { throw StageFailure(.tester, "the subject's LE connection to the tester was never seen") }
+        let clock = ContinuousClock(), start = clock.now
+        let channel: L2CAPChannel
+        do { channel = try await SparkChannelNode.openChannel(host, on: made) } catch let error as LEHostError {
+            if case .channelRefused = error { return .refused("\(error)") }
+            return .unanswered("\(error)")
+        }
+        let sdus = await host.incomingSDUs(on: channel)
+        // A send that fails finds the channel closed already: its end is what is judged.
+        if let first { try? await host.send(first, on: channel) }
+        // The subject's own hello (it listens) may come first: only the channel's end counts.
+        let heard: Int? = try? await withTimeout(max(limit - start.duration(to: clock.now), .zero), what: "the subject closing a channel with no hello") {
+            var count = 0
+            for await _ in sdus { count += 1 }
+            return count
+        }
+        guard let heard else {
+            await host.close(channel)
+            return .kept
+        }
+        let took = start.duration(to: clock.now)
+        return heard == 0 && took < Self.closedAtOnce ? .refused("closed after \(took) with nothing said on it") : .closed(after: took)
     }
 
     /// Drops the LE link between the subject and this tester.
