@@ -15,25 +15,10 @@ struct EndedHandles: Sendable {
 
     /// Takes note of a packet from the controller.
     mutating func observe(received packet: H4Packet) {
-        guard packet.type == .event, let event = try? HCIEventPacket(payload: packet.payload) else { return }
-        switch event.code {
-        case HCIDisconnectionCompleteEvent.code:
-            guard let complete = try? HCIDisconnectionCompleteEvent(event), complete.status == .success else { return }
-            ended.insert(complete.connectionHandle & 0x0FFF)
-        case HCILEMetaEvent.code:
-            guard let meta = try? HCILEMetaEvent(event) else { return }
-            switch meta {
-            case let .connectionComplete(complete) where complete.status == .success:
-                ended.remove(complete.connectionHandle & 0x0FFF)
-            case let .enhancedConnectionComplete(complete) where complete.status == .success:
-                ended.remove(complete.connectionHandle & 0x0FFF)
-            case let .enhancedConnectionCompleteV2(complete) where complete.base.status == .success:
-                ended.remove(complete.base.connectionHandle & 0x0FFF)
-            default:
-                return
-            }
-        default:
-            return
+        guard packet.type == .event, let change = HCIConnectionChange(eventPayload: packet.payload) else { return }
+        switch change {
+        case let .ended(handle): ended.insert(handle)
+        case let .opened(handle): ended.remove(handle)
         }
     }
 

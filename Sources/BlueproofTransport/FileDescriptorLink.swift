@@ -46,6 +46,14 @@ final class FileDescriptorLink: HCITransport {
     }
 
     func close() { core.close() }
+
+    func tapInbound(_ tap: @escaping @Sendable (H4Packet) -> Void) -> Bool {
+        ledger.tap.withLock { installed in
+            guard installed == nil else { return false }
+            installed = InboundTap(tap)
+            return true
+        }
+    }
 }
 
 /// How a link cuts the bytes it reads into the values its stream yields. Used by the reader
@@ -66,6 +74,8 @@ protocol LinkFraming: Sendable {
 final class H4LinkLedger: Sendable {
     private let capture: (any CaptureSink)?
     private let ended = Mutex(EndedHandles())
+    /// ``HCITransport/tapInbound(_:)``'s tap; called outside `ended`'s lock, since it may send.
+    let tap = Mutex<InboundTap?>(nil)
 
     init(capture: (any CaptureSink)?) { self.capture = capture }
 
@@ -102,6 +112,7 @@ struct H4Framing: LinkFraming {
         do throws(WireError) {
             while let packet = try deframer.next() {
                 ledger.record(received: packet, arrival: arrival)
+                ledger.tap.withLock { $0 }?.call(packet)
                 yield(packet)
             }
         } catch {

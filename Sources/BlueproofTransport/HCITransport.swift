@@ -26,6 +26,26 @@ public protocol HCITransport: Sendable {
     /// Ends the link: wakes the reader, finishes ``inbound``, releases the descriptors.
     /// Idempotent.
     func close()
+
+    /// Installs `tap`, which from then on sees every packet from the controller on the reader
+    /// thread, in order, before ``inbound`` yields it. A tap may ``send(_:)``, and must not
+    /// wait for anything else. Returns false when this transport has no reader thread to call
+    /// it from, or already has a tap; the caller then handles packets only as ``inbound``
+    /// yields them.
+    func tapInbound(_ tap: @escaping @Sendable (H4Packet) -> Void) -> Bool
+}
+
+/// An installed ``HCITransport/tapInbound(_:)``, for transports to keep under a lock. Boxed:
+/// a closure kept directly in a `Mutex` is rewrapped in a reabstraction thunk each time
+/// `withLock` hands it out, so every call would go one thunk deeper.
+public final class InboundTap: Sendable {
+    public let call: @Sendable (H4Packet) -> Void
+    public init(_ call: @escaping @Sendable (H4Packet) -> Void) { self.call = call }
+}
+
+extension HCITransport {
+    /// No tap: packets reach the consumer only through ``inbound``.
+    public func tapInbound(_ tap: @escaping @Sendable (H4Packet) -> Void) -> Bool { false }
 }
 
 /// Opens the transport a spec names. Connects synchronously; the returned transport is

@@ -319,4 +319,23 @@ private func dataLengths(_ packets: [HCIACLPacket]) -> [Int] { packets.map(\.dat
         _ = flow.close(handle: 0x0040)
         #expect(flow.pdusQueued(on: 0x0040) == 0 && flow.pdusCompleted(on: 0x0040) == 0)
     }
+
+    @Test("a paused handle keeps its fragments queued and lets others take the buffers; resumed, it goes on")
+    func pauseAndResume() throws {
+        var flow = ACLFlow(bufferSize: 27, bufferCount: 1)
+        flow.open(handle: 1)
+        flow.open(handle: 2)
+        #expect(dataLengths(try flow.send(bFrame(56), on: 1)) == [27])
+        #expect(try flow.send(bFrame(10), on: 2).isEmpty)
+        flow.pause(handle: 1)
+        #expect(flow.completed(1, on: 1).packets.map(\.handle) == [2])
+        #expect(flow.completed(1, on: 2).packets.isEmpty)
+        #expect(flow.freeBuffers == 1)
+        #expect(flow.queuedPDUs(on: 1) == 1)
+        #expect(flow.resume(handle: 2).isEmpty)
+        #expect(dataLengths(flow.resume(handle: 1)) == [27])
+        #expect(flow.resume(handle: 1).isEmpty)
+        flow.pause(handle: 9)
+        #expect(flow.resume(handle: 9).isEmpty)
+    }
 }

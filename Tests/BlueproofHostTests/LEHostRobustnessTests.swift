@@ -19,9 +19,9 @@ struct LEHostRobustnessTests {
 
     // MARK: ACL flow control
 
-    @Test("Number Of Completed Packets beyond what is in flight: one violation, credits not over-counted")
-    func completedBeyondInFlight() async throws {
-        try await withRig(leBuffers: (27, 1)) { rig in
+    @Test("Number Of Completed Packets beyond what is in flight: one violation, credits not over-counted", arguments: [false, true])
+    func completedBeyondInFlight(readerThread: Bool) async throws {
+        try await withRig(offersTap: readerThread, leBuffers: (27, 1)) { rig in
             let connection = try await rig.open()
             let client = rig.host.gattClient(for: connection)
             try await client.writeWithoutResponse(handle: 0x0003, value: [1])
@@ -47,9 +47,9 @@ struct LEHostRobustnessTests {
         }
     }
 
-    @Test("Number Of Completed Packets for an unknown handle: violation, nothing freed")
-    func completedForUnknownHandle() async throws {
-        try await withRig(leBuffers: (27, 1)) { rig in
+    @Test("Number Of Completed Packets for an unknown handle: violation, nothing freed", arguments: [false, true])
+    func completedForUnknownHandle(readerThread: Bool) async throws {
+        try await withRig(offersTap: readerThread, leBuffers: (27, 1)) { rig in
             let connection = try await rig.open()
             rig.controller.completePackets(2, on: 0x0ABC)
             let line = try #require(await rig.log.line(containing: "handle 0x0abc"))
@@ -155,9 +155,9 @@ struct LEHostRobustnessTests {
 
     // MARK: Fragmentation
 
-    @Test("A 100-octet notification leaves in 4 fragments of 27, at most 2 before a completion")
-    func notificationFragmented() async throws {
-        try await withRig(leBuffers: (27, 2)) { rig in
+    @Test("A 100-octet notification leaves in 4 fragments of 27, at most 2 before a completion", arguments: [false, true])
+    func notificationFragmented(readerThread: Bool) async throws {
+        try await withRig(offersTap: readerThread, leBuffers: (27, 2)) { rig in
             try await rig.host.serve(KnownDatabase.definitions)
             let connection = try await rig.open()
             // The client raises ATT_MTU and subscribes to 0x2A37 (value 0x000C, CCCD 0x000D).
@@ -333,9 +333,9 @@ struct LEHostRobustnessTests {
 
     // MARK: Connections
 
-    @Test("LE Connection Complete for a handle already open: violation, the old connection ends, the new one is served")
-    func handleReusedUnreported() async throws {
-        try await withRig { rig in
+    @Test("LE Connection Complete for a handle already open: violation, the old connection ends, the new one is served", arguments: [false, true])
+    func handleReusedUnreported(readerThread: Bool) async throws {
+        try await withRig(offersTap: readerThread) { rig in
             let old = try await rig.open()
             // btvirt gives a handle again, with no Disconnection Complete, when the peer's controller went away.
             let new = try await rig.open()
@@ -344,6 +344,9 @@ struct LEHostRobustnessTests {
             #expect(old.endReason == .unknownConnectionIdentifier, "the old connection was left open")
             #expect(new.endReason == nil && old != new)
             #expect(await rig.host.connections == [new])
+            // Disconnecting the old one must not end the new one, which has its handle now.
+            try await rig.host.disconnect(old)
+            #expect(!rig.controller.sentCommands.contains { $0.opcode == .disconnect }, "HCI Disconnect sent for the reused handle")
             try await rig.expectRecovery(pduIndex: 0)
         }
     }
@@ -377,9 +380,9 @@ struct LEHostRobustnessTests {
 
     // MARK: Links that end
 
-    @Test("Disconnection Complete while a GATT request waits: it fails with disconnected")
-    func disconnectionFailsWaitingRequest() async throws {
-        try await withRig { rig in
+    @Test("Disconnection Complete while a GATT request waits: it fails with disconnected", arguments: [false, true])
+    func disconnectionFailsWaitingRequest(readerThread: Bool) async throws {
+        try await withRig(offersTap: readerThread) { rig in
             let connection = try await rig.open()
             let client = rig.host.gattClient(for: connection)
             let read = Task { try await client.read(handle: 0x0003) }
@@ -453,9 +456,11 @@ struct Rig {
 }
 
 /// Runs `body` on a started rig and closes it afterwards, also when `body` throws.
-func withRig(leBuffers: (size: UInt16, count: UInt8) = (27, 8), clock: any Clock<Duration> = ContinuousClock(),
-             _ body: (Rig) async throws -> Void) async throws {
-    let controller = ScriptedController(leBuffers: leBuffers)
+/// With `offersTap`, the controller offers the inbound tap a transport with a reader thread
+/// offers, and the host counts completions there (``ACLScheduler``).
+func withRig(offersTap: Bool = false, leBuffers: (size: UInt16, count: UInt8) = (27, 8),
+             clock: any Clock<Duration> = ContinuousClock(), _ body: (Rig) async throws -> Void) async throws {
+    let controller = ScriptedController(leBuffers: leBuffers, offersTap: offersTap)
     let log = LogRecorder()
     let host = LEHost(controller: HCIController(transport: controller, logger: log.logger(label: "hci")),
                       clock: clock, logger: log.logger(label: "host"))

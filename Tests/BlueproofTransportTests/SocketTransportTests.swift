@@ -1,6 +1,7 @@
 import BlueproofCapture
 import BlueproofWire
 import Glibc
+import Synchronization
 import Testing
 @testable import BlueproofTransport
 
@@ -46,6 +47,40 @@ struct SocketTransportTests {
         #expect(records.allSatisfy { $0.timestampMicros > 1_600_000_000_000_000 })
         let received = records.filter { $0.direction == .received }.map(\.timestampMicros)
         #expect(received == received.sorted())
+    }
+
+    @Test("a tap sees every packet on the reader thread before the stream yields it, and may send",
+          arguments: FakeListener.Kind.allCases)
+    func tap(kind: FakeListener.Kind) async throws {
+        let listener = try FakeListener(kind)
+        let transport = try openTransport(listener.spec, capture: nil)
+        defer { transport.close() }
+        let peer = try listener.accept()
+        let tapped = Mutex<[H4Packet]>([])
+        // The tap answers every ACL packet at once, from the reader thread.
+        #expect(transport.tapInbound { packet in
+            tapped.withLock { $0.append(packet) }
+            if packet.type == .acl { try? transport.send(commandComplete(0x0C03)) }
+        })
+        // Few enough that the answers fit the socket unread (as the ACL flow keeps what it
+        // writes from the reader thread within the controller's buffers).
+        let incoming = (0..<100).map { acl([UInt8($0)]) }
+        try peer.write(incoming.flatMap(\.h4Bytes))
+        // Each packet the stream yields has been tapped already, in the same order.
+        var yielded: [H4Packet] = []
+        var tappedFirst = true
+        for try await packet in transport.inbound {
+            yielded.append(packet)
+            tappedFirst = tappedFirst && tapped.withLock { $0.count >= yielded.count && $0[yielded.count - 1] == packet }
+            if yielded.count == incoming.count { break }
+        }
+        #expect(yielded == incoming)
+        #expect(tappedFirst)
+        #expect(tapped.withLock { $0 } == incoming)
+        // A second tap is refused; the first stays.
+        #expect(!transport.tapInbound { _ in })
+        let answer = commandComplete(0x0C03).h4Bytes
+        #expect(try peer.read(answer.count * incoming.count) == Array([[UInt8]](repeating: answer, count: incoming.count).joined()))
     }
 
     @Test("the peer closing ends the stream with closedByPeer, and send reports it",

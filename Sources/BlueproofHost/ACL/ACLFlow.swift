@@ -30,6 +30,8 @@ public struct ACLFlow: Sendable {
     /// One open connection.
     private struct Link: Sendable {
         var queue = FIFO<PendingPDU>()
+        /// Held: its fragments stay queued and take no buffer (``pause(handle:)``).
+        var paused = false
         var inFlight = 0
         /// PDUs ever queued, and of them those whose every fragment the controller completed.
         var queuedTotal = 0
@@ -131,6 +133,24 @@ public struct ACLFlow: Sendable {
         return (drain(), violation)
     }
 
+    /// Holds `handle`'s queued fragments: none is released until ``resume(handle:)``, and
+    /// other connections take the buffers. For a connection being disconnected, or one whose
+    /// end the host has read but not yet handled. Returns false, changing nothing, for a
+    /// handle not open.
+    @discardableResult
+    public mutating func pause(handle: UInt16) -> Bool {
+        guard links[handle & 0x0FFF] != nil else { return false }
+        links[handle & 0x0FFF]?.paused = true
+        return true
+    }
+
+    /// Releases `handle`'s fragments again, as buffers allow; returns those allowed now.
+    public mutating func resume(handle: UInt16) -> [HCIACLPacket] {
+        guard links[handle & 0x0FFF]?.paused == true else { return [] }
+        links[handle & 0x0FFF]?.paused = false
+        return drain()
+    }
+
     /// Disconnection Complete (§7.7.5): forgets the handle and drops its queued PDUs (one only
     /// partly written counts as dropped). Its packets in flight are counted free, since the
     /// controller flushes them without reporting them completed (§4.3). Returns the number of
@@ -187,12 +207,12 @@ public struct ACLFlow: Sendable {
         return packets
     }
 
-    /// Index in `order` of the first handle with queued data, starting at `cursor`.
+    /// Index in `order` of the first handle with queued data and not paused, starting at `cursor`.
     private func nextReady() -> Int? {
         guard !order.isEmpty else { return nil }
         for step in 0..<order.count {
             let index = (cursor + step) % order.count
-            if links[order[index]]?.queue.isEmpty == false { return index }
+            if let link = links[order[index]], !link.paused, !link.queue.isEmpty { return index }
         }
         return nil
     }

@@ -190,9 +190,9 @@ extension LEHost {
             try server.notifications(for: characteristic, value: value, mtu: link.att.mtu).filter { $0.connection == handle }
         }
         guard let first = outbound.first, case let .handleValueNotification(attribute, whole) = first.pdu else { return nil }
-        let before = flow?.pdusQueued(on: handle) ?? 0
+        let before = acl?.pdusQueued(on: handle) ?? 0
         performATT(on: handle) { $0.notify(handle: attribute, value: whole) }
-        let number = flow?.pdusQueued(on: handle) ?? 0
+        let number = acl?.pdusQueued(on: handle) ?? 0
         guard number > before else {
             // Nothing left: the connection is closing, or the bearer is dead (Vol 3, Part F §3.3.3).
             guard links[handle]?.closing == false else { throw .notConnected(handle: handle) }

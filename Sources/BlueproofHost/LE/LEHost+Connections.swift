@@ -83,14 +83,20 @@ extension LEHost {
     /// the Bluenet library uses). Returns at once if it already ended.
     public func disconnect(_ connection: LEConnection, reason: HCIStatus = .remoteUserTerminated,
                            timeout: Duration = .seconds(2)) async throws(LEHostError) {
-        guard let link = links[connection.handle] else { return }
+        // Already ended, whether or not the handle names another connection by now.
+        guard let link = links[connection.handle], link.connection == connection else { return }
         links[connection.handle]?.closing = true
+        acl?.hold(true, handle: connection.handle)
         do {
             try await controller.send(HCIDisconnect(connectionHandle: connection.handle, reason: reason))
         } catch .failed(_, .unknownConnectionIdentifier) {
             // It ended meanwhile; Disconnection Complete is on its way.
         } catch {
-            links[connection.handle]?.closing = false
+            // Refused: the connection goes on, unless the handle meanwhile names another one.
+            if links[connection.handle]?.connection == connection {
+                links[connection.handle]?.closing = false
+                acl?.hold(false, handle: connection.handle)
+            }
             throw .command(error)
         }
         let ended = link.connection.ended
@@ -156,7 +162,7 @@ extension LEHost {
             advertisingMayRun = true
         }
         links[connection.handle] = LELink(connection)
-        flow?.open(handle: connection.handle)
+        acl?.open(handle: connection.handle)
         linkOpened(connection)
         logger.debug("connected \(connection)")
         if connection.role == .central, let pending = pendingConnection {
@@ -173,9 +179,7 @@ extension LEHost {
             return
         }
         recombiner.close(handle: handle)
-        if let closed = flow?.close(handle: handle) {
-            write(closed.packets)
-        }
+        acl?.close(handle: handle)
         for waiter in link.roomWaiters { waiter.resolve(false) }
         linkClosed(link, reason: reason)
         link.connection.ended.resolve(reason)

@@ -106,8 +106,8 @@ extension LEHost {
             links[handle]?.channelWaiters[cid, default: []].append(moved)
             guard await moved.wait() == true, links[handle]?.connection == channel.connection else { throw .channelClosed(cid: cid) }
         }
-        guard links[handle]?.signaling.channel(cid) != nil, let flow else { throw .channelClosed(cid: cid) }
-        try await waitForCompletion(ofPDU: flow.pdusQueued(on: handle), on: channel.connection)
+        guard links[handle]?.signaling.channel(cid) != nil, let acl else { throw .channelClosed(cid: cid) }
+        try await waitForCompletion(ofPDU: acl.pdusQueued(on: handle), on: channel.connection)
     }
 
     /// Stops returning credits to the peer on `channel`, or resumes and gives back what it used

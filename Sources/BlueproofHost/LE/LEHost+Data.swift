@@ -6,24 +6,22 @@ extension LEHost {
     /// to the controller's ACL size and leaves as ACL buffers free up.
     func sendL2CAP(_ payload: [UInt8], channel: L2CAPChannelID, on handle: UInt16) throws(LEHostError) {
         guard let link = links[handle], !link.closing else { throw .notConnected(handle: handle) }
-        let packets: [HCIACLPacket]
         do {
             let pdu = try L2CAPBasicFrame(channelID: channel, payload: payload).encoded()
-            packets = try flow?.send(pdu, on: handle) ?? []
+            try acl?.send(pdu, on: handle)
         } catch let error as WireError {
             throw .oversizePDU(error)
         } catch {
             violation("\(error)")
             throw .notConnected(handle: handle)
         }
-        write(packets)
     }
 
     /// Waits until fewer than `limit` PDUs of `connection` wait for ACL buffers. Throws when the
     /// connection ends first.
     func waitForRoom(on handle: UInt16, below limit: Int) async throws(LEHostError) {
-        guard let flow, let link = links[handle], !link.closing else { throw .notConnected(handle: handle) }
-        guard flow.queuedPDUs(on: handle) >= limit else { return }
+        guard let acl, let link = links[handle], !link.closing else { throw .notConnected(handle: handle) }
+        guard acl.queuedPDUs(on: handle) >= limit else { return }
         let room = OneShot<Bool>()
         links[handle]?.roomWaiters.append(room)
         guard await room.wait() == true else { throw .notConnected(handle: handle) }
@@ -44,7 +42,7 @@ extension LEHost {
         let handle = connection.handle
         while true {
             if connection.completions.current >= number { return }
-            guard flow != nil, links[handle]?.connection == connection else { break }
+            guard acl != nil, links[handle]?.connection == connection else { break }
             let moved = OneShot<Bool>()
             links[handle]?.roomWaiters.append(moved)
             guard await moved.wait() == true else { break }
@@ -53,12 +51,13 @@ extension LEHost {
         throw .notConnected(handle: handle)
     }
 
-    /// Number Of Completed Packets for one handle (Vol 4, Part E §7.7.19).
+    /// Number Of Completed Packets for one handle (Vol 4, Part E §7.7.19), counted here unless
+    /// the transport's reader thread already did (``ACLScheduler``).
     func packetsCompleted(_ count: Int, on handle: UInt16) {
-        guard let result = flow?.completed(count, on: handle) else { return }
-        if let problem = result.violation { violation("\(problem)") }
-        if let flow { links[handle]?.connection.completions.set(flow.pdusCompleted(on: handle)) }
-        write(result.packets)
+        guard let acl else { return }
+        if !acl.completesOnReaderThread { acl.completed(count, on: handle) }
+        for problem in acl.takeViolations() { violation("\(problem)") }
+        links[handle]?.connection.completions.set(acl.pdusCompleted(on: handle))
         wakeRoomWaiters()
     }
 
@@ -68,20 +67,6 @@ extension LEHost {
             let waiters = links[handle]?.roomWaiters ?? []
             links[handle]?.roomWaiters = []
             for waiter in waiters { waiter.resolve(true) }
-        }
-    }
-
-    /// Writes ACL packets straight to the transport, in order, except those of connections that
-    /// ended or are being disconnected; a write failure means the controller is gone, which the
-    /// inbound stream reports.
-    func write(_ packets: [HCIACLPacket]) {
-        for packet in packets where links[packet.handle].map({ !$0.closing }) ?? false {
-            do {
-                try controller.transport.send(packet.packet)
-            } catch {
-                logger.debug("ACL write failed: \(error)")
-                return
-            }
         }
     }
 

@@ -135,12 +135,8 @@ struct LinkProbeError: Error, CustomStringConvertible {
 
 /// The handle of a successful LE (Enhanced) Connection Complete.
 @Sendable func connectionComplete(_ event: HCIEvent) -> UInt16? {
-    switch event {
-    case let .le(.connectionComplete(complete)) where complete.status == .success: complete.connectionHandle
-    case let .le(.enhancedConnectionComplete(complete)) where complete.status == .success: complete.connectionHandle
-    case let .le(.enhancedConnectionCompleteV2(complete)) where complete.base.status == .success: complete.base.connectionHandle
-    default: nil
-    }
+    guard case let .opened(handle)? = HCIConnectionChange(event) else { return nil }
+    return handle
 }
 
 @Sendable func disconnection(_ event: HCIEvent) -> Bool? {

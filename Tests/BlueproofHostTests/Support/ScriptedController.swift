@@ -50,8 +50,10 @@ enum ScriptedAnswer: Sendable {
 /// - ``finish(throwing:)`` plays a controller that vanished: the inbound stream ends with the
 ///   error, and every later send throws it.
 ///
-/// All state sits behind one `Mutex`; inbound packets are yielded under it, so the order the
-/// host reads is the order the state recorded.
+/// All state sits behind one `Mutex`, and inbound packets are yielded under it; a command's
+/// answers go out before any later injection (both hold `delivery`), so the order the host
+/// reads is the order the state recorded. With `offersTap`, the tap sees each inbound packet
+/// just before the host's stream does, as on a transport's reader thread.
 final class ScriptedController: HCITransport {
     let endpoint: String
     let inbound: AsyncThrowingStream<H4Packet, any Error>
@@ -94,11 +96,19 @@ final class ScriptedController: HCITransport {
     }
 
     private let state = Mutex(State())
+    /// Whether ``tapInbound(_:)`` is offered, as a transport with a reader thread offers it.
+    private let offersTap: Bool
+    /// The installed tap: it sees each packet for the host (injected, or a command's answer)
+    /// before the host's stream does.
+    private let tap = Mutex<InboundTap?>(nil)
+    /// Held while a packet goes to the tap and the host, so deliveries keep one order.
+    private let delivery = Mutex<Void>(())
 
     init(leBuffers: (size: UInt16, count: UInt8) = (27, 20),
          sharedBuffers: (size: UInt16, count: UInt16) = (0, 0),
          address: BDAddress = BDAddress("C0:FF:EE:00:00:01")!,
-         endpoint: String = "scripted:controller") {
+         endpoint: String = "scripted:controller", offersTap: Bool = false) {
+        self.offersTap = offersTap
         self.leBuffers = leBuffers
         self.sharedBuffers = sharedBuffers
         self.address = address
@@ -108,27 +118,40 @@ final class ScriptedController: HCITransport {
 
     // MARK: HCITransport
 
+    /// A command's answers are delivered before any later injection: both hold `delivery`.
     func send(_ packet: H4Packet) throws(TransportError) {
-        try state.withLock { state throws(TransportError) in
+        guard packet.type == .command else {
+            _ = try record(packet)
+            return
+        }
+        try delivery.withLock { _ throws(TransportError) in
+            for event in try record(packet) { deliverHolding(event.packet.packet) }
+        }
+    }
+
+    /// Records what the host sent; returns the answers to a command.
+    private func record(_ packet: H4Packet) throws(TransportError) -> [HCIEvent] {
+        try state.withLock { state throws(TransportError) -> [HCIEvent] in
             if let ended = state.ended { throw ended }
             switch packet.type {
             case .command:
                 guard let command = try? HCICommandPacket(payload: packet.payload) else {
                     state.packets.publish(.other(packet))
-                    return
+                    return []
                 }
                 state.packets.publish(.command(command))
-                for event in answer(command, &state) { toHost.yield(event.packet.packet) }
+                return answer(command, &state)
             case .acl:
                 guard let data = try? HCIACLPacket(payload: packet.payload) else {
                     state.packets.publish(.other(packet))
-                    return
+                    return []
                 }
                 state.packets.publish(.acl(data))
                 recombine(data, &state)
             default:
                 state.packets.publish(.other(packet))
             }
+            return []
         }
     }
 
@@ -136,24 +159,46 @@ final class ScriptedController: HCITransport {
         end(.closed, error: nil)
     }
 
+    func tapInbound(_ tap: @escaping @Sendable (H4Packet) -> Void) -> Bool {
+        guard offersTap else { return false }
+        return self.tap.withLock { installed in
+            guard installed == nil else { return false }
+            installed = InboundTap(tap)
+            return true
+        }
+    }
+
+    /// Shows `packet` to the tap, unless the link ended, then yields it to the host, as a
+    /// reader thread would: one packet at a time.
+    private func deliver(_ packet: H4Packet, noting: (inout State) -> Void = { _ in }) {
+        delivery.withLock { _ in deliverHolding(packet, noting: noting) }
+    }
+
+    /// ``deliver(_:noting:)`` for a caller that holds `delivery`. The tap runs outside the
+    /// state's lock: it may send ACL data (never a command, which would wait for `delivery`).
+    private func deliverHolding(_ packet: H4Packet, noting: (inout State) -> Void = { _ in }) {
+        guard state.withLock({ $0.ended == nil }) else { return }
+        tap.withLock { $0 }?.call(packet)
+        state.withLock { state in
+            guard state.ended == nil else { return }
+            noting(&state)
+            toHost.yield(packet)
+        }
+    }
+
     // MARK: Playing the controller
 
     /// Sends `event` to the host.
     func inject(_ event: HCIEvent) {
-        state.withLock { state in
-            guard state.ended == nil else { return }
+        deliver(event.packet.packet) { state in
             if case .le(.connectionComplete) = event { state.initiating = nil }
             if case .le(.enhancedConnectionComplete) = event { state.initiating = nil }
-            toHost.yield(event.packet.packet)
         }
     }
 
     /// Sends one ACL data packet to the host.
     func injectACL(handle: UInt16, pb: HCIACLPacketBoundary, data: [UInt8]) {
-        state.withLock { state in
-            guard state.ended == nil else { return }
-            toHost.yield(HCIACLPacket(handle: handle, packetBoundary: pb, data: data).packet)
-        }
+        deliver(HCIACLPacket(handle: handle, packetBoundary: pb, data: data).packet)
     }
 
     /// Sends a whole L2CAP PDU on `channel` to the host in one fragment (first flushable, as
