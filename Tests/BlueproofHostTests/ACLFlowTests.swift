@@ -338,4 +338,16 @@ private func dataLengths(_ packets: [HCIACLPacket]) -> [Int] { packets.map(\.dat
         flow.pause(handle: 9)
         #expect(flow.resume(handle: 9).isEmpty)
     }
+
+    @Test("a handle held for two reasons stays held until both are resumed")
+    func holdReasons() throws {
+        var flow = ACLFlow(bufferSize: 27, bufferCount: 1)
+        flow.open(handle: 1)
+        flow.pause(handle: 1, for: .disconnecting)
+        flow.pause(handle: 1, for: .endRead)
+        #expect(try flow.send(bFrame(10), on: 1).isEmpty)
+        #expect(flow.resume(handle: 1, from: .disconnecting).isEmpty, "released while its end was read")
+        #expect(flow.freeBuffers == 1 && flow.queuedPDUs(on: 1) == 1)
+        #expect(dataLengths(flow.resume(handle: 1, from: .endRead)) == [14])
+    }
 }

@@ -107,7 +107,7 @@ private func scheduler(tap: Bool = true, sendingOn handles: [UInt16] = [0x40]) t
     func heldHandles() throws {
         let (transport, acl) = try scheduler(sendingOn: [1, 2])
         #expect(transport.sentACL.map(\.handle) == [1])
-        acl.hold(true, handle: 1)
+        acl.hold(handle: 1)
         transport.read(completedPackets([(1, 1)]))
         transport.read(completedPackets([(2, 1)]))
         transport.read(completedPackets([(2, 1)]))
@@ -115,7 +115,7 @@ private func scheduler(tap: Bool = true, sendingOn handles: [UInt16] = [0x40]) t
         transport.read(completedPackets([(2, 1)]))
         #expect(transport.sentACL.count == 4)
         // A disconnection that failed: handle 1 goes on where it stopped, nothing lost.
-        acl.hold(false, handle: 1)
+        acl.release(handle: 1)
         #expect(transport.sentACL.map(\.handle) == [1, 2, 2, 2, 1])
         #expect(transport.sentACL.filter { $0.handle == 1 }.map(\.length) == [27, 27])
     }
@@ -138,17 +138,17 @@ private func scheduler(tap: Bool = true, sendingOn handles: [UInt16] = [0x40]) t
     @Test("a refused Disconnect does not release a handle whose end the reader thread has read")
     func refusedDisconnectAfterEndRead() throws {
         let (transport, acl) = try scheduler()
-        acl.hold(true, handle: 0x40)
+        acl.hold(handle: 0x40)
         transport.read(disconnectionComplete(0x40))
         transport.read(completedPackets([(0x40, 1)]))
-        acl.hold(false, handle: 0x40)
+        acl.release(handle: 0x40)
         #expect(transport.sentACL.count == 1)
         // Once the actor has handled the end, the handle is a new one.
         acl.close(handle: 0x40)
         acl.open(handle: 0x40)
-        acl.hold(true, handle: 0x40)
+        acl.hold(handle: 0x40)
         try acl.send(pdu, on: 0x40)
-        acl.hold(false, handle: 0x40)
+        acl.release(handle: 0x40)
         #expect(transport.sentACL.count == 2)
     }
 

@@ -30,8 +30,9 @@ public struct ACLFlow: Sendable {
     /// One open connection.
     private struct Link: Sendable {
         var queue = FIFO<PendingPDU>()
-        /// Held: its fragments stay queued and take no buffer (``pause(handle:)``).
-        var paused = false
+        /// Why it is held; while any reason is left its fragments stay queued and take no
+        /// buffer (``pause(handle:for:)``).
+        var holds: Set<HoldReason> = []
         var inFlight = 0
         /// PDUs ever queued, and of them those whose every fragment the controller completed.
         var queuedTotal = 0
@@ -133,21 +134,29 @@ public struct ACLFlow: Sendable {
         return (drain(), violation)
     }
 
-    /// Holds `handle`'s queued fragments: none is released until ``resume(handle:)``, and
-    /// other connections take the buffers. For a connection being disconnected, or one whose
-    /// end the host has read but not yet handled. Returns false, changing nothing, for a
+    /// Why a handle's fragments are held.
+    public enum HoldReason: Hashable, Sendable {
+        /// The host asked the controller to disconnect it; released if the controller refuses.
+        case disconnecting
+        /// Its end (or the handle's reuse) has been read but not yet handled; only
+        /// ``close(handle:)`` ends this hold.
+        case endRead
+    }
+
+    /// Holds `handle`'s queued fragments for `reason`: none is released until every reason is
+    /// resumed, and other connections take the buffers. Returns false, changing nothing, for a
     /// handle not open.
     @discardableResult
-    public mutating func pause(handle: UInt16) -> Bool {
+    public mutating func pause(handle: UInt16, for reason: HoldReason = .disconnecting) -> Bool {
         guard links[handle & 0x0FFF] != nil else { return false }
-        links[handle & 0x0FFF]?.paused = true
+        links[handle & 0x0FFF]?.holds.insert(reason)
         return true
     }
 
-    /// Releases `handle`'s fragments again, as buffers allow; returns those allowed now.
-    public mutating func resume(handle: UInt16) -> [HCIACLPacket] {
-        guard links[handle & 0x0FFF]?.paused == true else { return [] }
-        links[handle & 0x0FFF]?.paused = false
+    /// Ends the hold for `reason`; once none is left, `handle`'s fragments go on as buffers
+    /// allow. Returns those allowed now.
+    public mutating func resume(handle: UInt16, from reason: HoldReason = .disconnecting) -> [HCIACLPacket] {
+        guard links[handle & 0x0FFF]?.holds.remove(reason) != nil, links[handle & 0x0FFF]?.holds.isEmpty == true else { return [] }
         return drain()
     }
 
@@ -212,7 +221,7 @@ public struct ACLFlow: Sendable {
         guard !order.isEmpty else { return nil }
         for step in 0..<order.count {
             let index = (cursor + step) % order.count
-            if let link = links[order[index]], !link.paused, !link.queue.isEmpty { return index }
+            if let link = links[order[index]], link.holds.isEmpty, !link.queue.isEmpty { return index }
         }
         return nil
     }

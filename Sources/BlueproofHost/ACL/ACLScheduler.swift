@@ -19,9 +19,6 @@ final class ACLScheduler: Sendable {
         var flow: ACLFlow
         /// Completions that broke the rules, until the actor takes them.
         var violations: [ACLFlowViolation] = []
-        /// Handles whose end the reader thread has read and the actor not yet handled: held
-        /// whatever the host asks (``hold(_:handle:)``) until ``close(handle:)``.
-        var ending: Set<UInt16> = []
     }
 
     /// The most buffers, and bytes in them, for which completions are handled on the reader
@@ -70,9 +67,7 @@ final class ACLScheduler: Sendable {
             }
         } else if let change = HCIConnectionChange(eventPayload: packet.payload) {
             let handle = switch change { case let .opened(handle), let .ended(handle): handle }
-            state.withLock { state in
-                if state.flow.pause(handle: handle) { state.ending.insert(handle) }
-            }
+            state.withLock { _ = $0.flow.pause(handle: handle, for: .endRead) }
         }
     }
 
@@ -80,24 +75,20 @@ final class ACLScheduler: Sendable {
         state.withLock { $0.flow.open(handle: handle) }
     }
 
-    /// Holds `handle`'s fragments (a disconnection was asked for, or has been read), or
-    /// releases them again (the disconnection failed); see ``ACLFlow/pause(handle:)``.
-    func hold(_ held: Bool, handle: UInt16) {
-        state.withLock { state in
-            if held {
-                state.flow.pause(handle: handle)
-            } else if !state.ending.contains(handle & 0x0FFF) {
-                write(state.flow.resume(handle: handle))
-            }
-        }
+    /// Holds `handle`'s fragments while the controller is asked to disconnect it.
+    func hold(handle: UInt16) {
+        state.withLock { _ = $0.flow.pause(handle: handle, for: .disconnecting) }
+    }
+
+    /// The controller refused the disconnection: `handle`'s fragments go on, unless its end
+    /// has been read meanwhile (``ACLFlow/HoldReason/endRead``).
+    func release(handle: UInt16) {
+        state.withLock { write($0.flow.resume(handle: handle, from: .disconnecting)) }
     }
 
     /// Disconnection Complete: drops `handle`'s queue and writes what that frees for others.
     func close(handle: UInt16) {
-        state.withLock { state in
-            state.ending.remove(handle & 0x0FFF)
-            write(state.flow.close(handle: handle).packets)
-        }
+        state.withLock { write($0.flow.close(handle: handle).packets) }
     }
 
     /// Queues a whole L2CAP PDU on `handle` and writes the fragments buffers allow now.

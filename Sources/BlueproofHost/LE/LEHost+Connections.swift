@@ -86,7 +86,7 @@ extension LEHost {
         // Already ended, whether or not the handle names another connection by now.
         guard let link = links[connection.handle], link.connection == connection else { return }
         links[connection.handle]?.closing = true
-        acl?.hold(true, handle: connection.handle)
+        acl?.hold(handle: connection.handle)
         do {
             try await controller.send(HCIDisconnect(connectionHandle: connection.handle, reason: reason))
         } catch .failed(_, .unknownConnectionIdentifier) {
@@ -95,7 +95,7 @@ extension LEHost {
             // Refused: the connection goes on, unless the handle meanwhile names another one.
             if links[connection.handle]?.connection == connection {
                 links[connection.handle]?.closing = false
-                acl?.hold(false, handle: connection.handle)
+                acl?.release(handle: connection.handle)
             }
             throw .command(error)
         }
