@@ -42,6 +42,9 @@ extension SparkCore {
                   record.incoming.count < SparkLimits.maxIncomingTransfers,
                   !descriptionRefused(header),
                   header.kind == .file || bufferedDataBytes + header.size <= SparkLimits.maxBufferedDataBytes else {
+                if configuration.defects.contains(.refusalUnsent) {
+                    return events.append(.ignored(peer: id.peer, .unexpected(id, kind: frame.kind)))
+                }
                 if configuration.defects.contains(.refusalAsCancelled) {
                     sendControl(id, .error(transfer: header.transfer, failure: .cancelled))
                     return events.append(.ignored(peer: id.peer, .unexpected(id, kind: frame.kind)))

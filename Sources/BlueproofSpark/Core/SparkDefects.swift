@@ -169,8 +169,8 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
     /// A transfer refused as it arrives (a chunk past its declared size) is kept, so the
     /// frames that follow for it are taken again and it fails more than once (SPK/FILE/BV-04).
     public static let refusedTransferKept = SparkDefects(rawValue: 1 << 65)
-    /// A transfer refused as it arrives fails on the receiver's side only: no `error` frame
-    /// tells its sender (SPK/FILE/BV-04).
+    /// A transfer refused as it arrives (its header, or a chunk past its declared size) fails on
+    /// the receiver's side only: no `error` frame tells its sender (SPK/FILE/BV-02, BV-04).
     public static let refusalUnsent = SparkDefects(rawValue: 1 << 66)
     /// An `error` frame from the receiver fails every data block and file queued on the
     /// connection, not only the one it names (SPK/FILE/BI-01).

@@ -289,7 +289,7 @@ enum SparkFileCases {
     /// SparkFileCases+Receiving.swift: odd descriptions, blocks coming in at once, files beside
     /// data in memory, an empty chunk.
     static let receiveData = SparkCase("SPK/FILE/BV-02", brokenBy: [.receivedDataDropped, .receiveProgressInBytes, .foreignTransferTaken, .filesCountedAsData,
-                                                                    .dataDescriptionAsFileName, .emptyPayloadTaken, .refusalAsCancelled]) { stage in
+                                                                    .dataDescriptionAsFileName, .emptyPayloadTaken, .refusalAsCancelled, .refusalUnsent]) { stage in
         let (theirs, out) = try await stage.subjectReceiving()
         // First a block under a transfer id of the subject's own numbering (frames the tester's
         // core never writes): it would collide with the subject's next transfer, so it is refused.
@@ -327,6 +327,10 @@ enum SparkFileCases {
         let collided = stage.subject.events.events.filter { if case .dataAvailable(theirs, let data) = $0 { data.description == "bv-02 collides" } else { false } }
         guard collided.isEmpty else {
             return .fail("the peer sent a block under transfer id \(foreign), of the subject's own numbering, and the subject took it: \(collided)")
+        }
+        // Refused, not dropped: its sender must hear of it (docs/spark-wire.md, "Header").
+        guard late[foreign] != nil else {
+            return .fail("the peer sent a block under transfer id \(foreign), of the subject's own numbering, and the subject dropped it: the sender was never told (error refused)")
         }
         try await stage.subject.closeDataChannel(theirs, channel: numbering)
         if let odd = try await oddDescriptions(stage, out: out, theirs: theirs, before: Set(late.keys)) { return .fail(odd) }
