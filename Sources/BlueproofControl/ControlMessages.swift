@@ -58,6 +58,8 @@ struct ControlRequest: Codable, Sendable, Equatable {
     var fileCallback: Bool?
     /// `sparkSendFile`, `sparkPlaceFile`, `sparkRemoveFile`, `sparkReadFile`.
     var path: String?
+    /// `sparkRemoveFile`: a folder takes the file's place in the same step.
+    var folder: Bool?
     /// `sparkPlaceFile`: more pieces of the file follow. `sparkReadFile`: where the piece starts, its most bytes.
     var more: Bool?
     var offset: Int?
@@ -162,6 +164,9 @@ struct ControlResponse: Codable, Sendable, Equatable {
     var channel: UInt32?
     /// A send's id, which its `sparkSendProgress` events name.
     var send: UInt64?
+    /// `sparkRemoveFile` with `folder`: true once a folder stands at the path (an implementation
+    /// that ignored the field would only have removed the file).
+    var folder: Bool?
     /// `sparkPlaceFile`: where the file is. `sparkReadFile`: a piece (base64), absent when there is no file.
     var path: String?
     var data: String?

@@ -132,7 +132,9 @@ extension ControlServer {
                 return request.more == true ? nil : held
             }
             if let whole { response.path = try await subject.placeFile(whole, at: path) }
-        case .sparkRemoveFile: try await subject.removeFile(at: try request.need(request.path, "path"))
+        case .sparkRemoveFile:
+            try await subject.removeFile(at: try request.need(request.path, "path"), leavingFolder: request.folder == true)
+            response.folder = request.folder == true ? true : nil
         case .sparkReadFile:
             let offset = max(0, request.offset ?? 0)
             let count = min(max(0, request.count ?? ControlSparkLimits.maxPieceBytes), ControlSparkLimits.maxPieceBytes)

@@ -132,7 +132,15 @@ public final class ControlSparkSubject: SparkControl {
         }
     }
 
-    public func removeFile(at path: String) async throws { _ = try await client.spark(.sparkRemoveFile) { $0.path = path } }
+    public func removeFile(at path: String, leavingFolder: Bool) async throws {
+        let response = try await client.spark(.sparkRemoveFile) { request in
+            request.path = path
+            request.folder = leavingFolder ? true : nil
+        }
+        guard !leavingFolder || response.folder == true else {
+            throw TransmitterError.controlChannel("sparkRemoveFile with folder true was answered without folder true: the implementation only removed \(path), no folder took its place (docs/control-protocol.md)")
+        }
+    }
 
     /// Reads the file back in pieces; a size over `ControlSparkLimits.maxFileBytes` is refused.
     public func readFile(at path: String) async throws -> [UInt8]? {

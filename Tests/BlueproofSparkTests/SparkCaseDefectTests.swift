@@ -58,12 +58,12 @@ struct SparkCaseDefectTests {
     }
 
     /// SPK/FILE/BI-01: a file gone mid-send ends with `sourceUnavailable`, never `done`.
-    static func vanishedFails(_ net: SparkNet) throws -> Bool {
+    static func vanishedFails(_ net: SparkNet, unreadable: Bool = false) throws -> Bool {
         let (out, _) = try net.connect(a, b)
         net.files[a]?.put([UInt8](repeating: 4, count: 1000), at: "f")
         let send = try net.on(a) { try $0.sendFile("f", on: out) }
         net.pump(budget: 4)
-        net.files[a]?.remove("f")
+        if unreadable { net.files[a]?.spoil("f") } else { net.files[a]?.remove("f") }
         net.pump()
         let last = net.take(a).compactMap { event -> SparkProgress? in if case .sendProgress(_, send, let p) = event { p } else { nil } }.last
         guard case .sourceUnavailable? = last?.error else { return false }
@@ -146,6 +146,13 @@ struct SparkCaseDefectTests {
     func vanished() throws {
         #expect(try Self.vanishedFails(Self.net()))
         #expect(try !Self.vanishedFails(Self.net(caller: .vanishedFileEndsAsDone)))
+    }
+
+    @Test("unreadableFileStalls fails SPK/FILE/BI-01: a file still there but unreadable ends its send only without it")
+    func unreadable() throws {
+        #expect(try Self.vanishedFails(Self.net(), unreadable: true))
+        #expect(try !Self.vanishedFails(Self.net(caller: .unreadableFileStalls), unreadable: true))
+        #expect(try Self.vanishedFails(Self.net(caller: .unreadableFileStalls)), "a file removed still fails its send")
     }
 
     @Test("receivedDataDropped fails SPK/FILE/BV-02")

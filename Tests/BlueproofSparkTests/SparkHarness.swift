@@ -8,6 +8,8 @@ import Synchronization
 final class MemoryFiles: SparkFileSource, SparkFileSink {
     struct State {
         var sources: [String: [UInt8]] = [:]
+        /// Paths still there that cannot be read (a folder in a file's place).
+        var unreadable: Set<String> = []
         var partial: [UInt64: (name: String, bytes: [UInt8])] = [:]
         var committed: [String: [UInt8]] = [:]
         var next: UInt64 = 1
@@ -17,6 +19,8 @@ final class MemoryFiles: SparkFileSource, SparkFileSink {
 
     func put(_ bytes: [UInt8], at path: String) { state.withLock { $0.sources[path] = bytes } }
     func remove(_ path: String) { state.withLock { $0.sources[path] = nil } }
+    /// The file at `path` stays but can no longer be read.
+    func spoil(_ path: String) { state.withLock { _ = $0.unreadable.insert(path) } }
     var committed: [String: [UInt8]] { state.withLock { $0.committed } }
     var partialCount: Int { state.withLock { $0.partial.count } }
 
@@ -26,7 +30,10 @@ final class MemoryFiles: SparkFileSource, SparkFileSink {
     }
 
     func read(_ path: String, at offset: UInt64, count: Int) throws(SparkFileFailure) -> [UInt8] {
-        guard let bytes = state.withLock({ $0.sources[path] }) else { throw SparkFileFailure(path: path, reason: "missing") }
+        guard let (bytes, unreadable) = state.withLock({ state in state.sources[path].map { ($0, state.unreadable.contains(path)) } }) else {
+            throw SparkFileFailure(path: path, reason: "missing")
+        }
+        guard !unreadable else { throw SparkFileFailure(path: path, reason: "\(SparkFileFailure.readStep): a folder") }
         let start = min(Int(offset), bytes.count)
         return Array(bytes[start..<min(start + count, bytes.count)])
     }

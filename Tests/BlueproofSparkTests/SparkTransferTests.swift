@@ -122,8 +122,9 @@ struct SparkTransferTests {
         #expect(net.files[Self.b]?.committed.isEmpty == true && net.files[Self.b]?.partialCount == 0)
     }
 
-    @Test("on disk: a file unlinked mid-send fails both sides and leaves nothing in the cache folder (SPK/FILE/BI-01, BI-02)")
-    func vanishedOnDisk() throws {
+    @Test("on disk: a file unlinked, or replaced by a folder that opens but cannot be read, mid-send fails both sides and leaves nothing in the cache folder (SPK/FILE/BI-01, BI-02)",
+          arguments: [false, true])
+    func vanishedOnDisk(leavingFolder: Bool) throws {
         let folder = try TemporaryFolder()
         let cache = folder.path + "/cache"
         try FileManager.default.createDirectory(atPath: cache, withIntermediateDirectories: true)
@@ -133,6 +134,7 @@ struct SparkTransferTests {
         _ = try net.on(Self.a) { try $0.sendFile(folder.path + "/gone.bin", on: out) }
         net.pump(budget: 10)
         try FileManager.default.removeItem(atPath: folder.path + "/gone.bin")
+        if leavingFolder { try FileManager.default.createDirectory(atPath: folder.path + "/gone.bin", withIntermediateDirectories: false) }
         net.pump()
         guard case .sendProgress(_, _, let failed) = net.take(Self.a).last else { Issue.record("no failure"); return }
         #expect(failed.error == .sourceUnavailable(folder.path + "/gone.bin"))

@@ -126,6 +126,7 @@ extension Integration {
             "refusalAsCancelled": "with cancelled",
             "callbacksOutliveConnection": "it is a new connection, though under the number of the old one",
             "offersFromZero": "declined the subject's offer as malformed, numbered 0, the hello's connection",
+            "unreadableFileStalls": "became a folder mid-send stalled",
         ]
 
         /// How many variant runs go at once. One: the failing reasons are checked, and some race
@@ -314,7 +315,8 @@ extension Integration {
             for path in [outside, "\(subject.cacheFolder)/../../\(outside)"] {
                 // sendFile is refused for the path before its connection is looked up, so any id does.
                 let anyConnection = SparkConnectionID(peer: 1, number: 1, outgoing: true)
-                for attempt in [{ _ = try await subject.readFile(at: path) }, { try await subject.removeFile(at: path) },
+                for attempt in [{ _ = try await subject.readFile(at: path) }, { try await subject.removeFile(at: path, leavingFolder: false) },
+                                { try await subject.removeFile(at: path, leavingFolder: true) },
                                 { _ = try await subject.sendFile(path, on: anyConnection) }] as [@Sendable () async throws -> Void] {
                     do {
                         try await attempt()

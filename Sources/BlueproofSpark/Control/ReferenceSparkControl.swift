@@ -118,9 +118,15 @@ public final class ReferenceSparkControl: SparkControl {
         return path
     }
 
-    public func removeFile(at path: String) async throws {
+    public func removeFile(at path: String, leavingFolder: Bool) async throws {
         try confined(path)
-        try FileManager.default.removeItem(atPath: path)
+        guard leavingFolder else { return try FileManager.default.removeItem(atPath: path) }
+        guard FileManager.default.fileExists(atPath: path) else { throw SparkFileFailure(path: path, reason: "no file to replace") }
+        // A link to a new folder renamed over the file: one rename, so no read finds the path missing.
+        let (standIn, link) = (path + ".folder", path + ".link")
+        try FileManager.default.createDirectory(atPath: standIn, withIntermediateDirectories: false)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: (standIn as NSString).lastPathComponent)
+        guard rename(link, path) == 0 else { throw SparkFileFailure.system(path, "cannot put a folder in its place") }
     }
 
     public func readFile(at path: String) async throws -> [UInt8]? {

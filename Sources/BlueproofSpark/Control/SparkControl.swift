@@ -54,8 +54,9 @@ public protocol SparkControl: Sendable {
 
     /// Puts a file with `bytes` at `relativePath` on the subject's side; returns its path there.
     func placeFile(_ bytes: [UInt8], at relativePath: String) async throws -> String
-    /// Removes a file on the subject's side.
-    func removeFile(at path: String) async throws
+    /// Removes a file on the subject's side; with `leavingFolder`, a folder takes its place in
+    /// the same step, so the path opens but cannot be read and is never missing.
+    func removeFile(at path: String, leavingFolder: Bool) async throws
     /// A file on the subject's side, whole; nil when it is not there.
     func readFile(at path: String) async throws -> [UInt8]?
     /// Ends what the subject holds for the case.

@@ -94,14 +94,17 @@ extension SparkCore {
                     if !configuration.defects.contains(.progressSkipped) {
                         events.append(.sendProgress(id, send: transfer.send, SparkProgress(fraction: backwards ? 0 : transfer.fraction, done: early)))
                     }
+                case .failure(let failure) where configuration.defects.contains(.unreadableFileStalls) && failure.reason.hasPrefix(SparkFileFailure.readStep):
+                    queue.bulk.removeFirst()
+                    return nil
                 case .failure where configuration.defects.contains(.vanishedFileEndsAsDone):
                     queue.bulk.removeFirst()
                     frame = .done(transfer: transfer.header.transfer)
                     events.append(.sendProgress(id, send: transfer.send, SparkProgress(fraction: 1, done: true)))
-                case .failure(let error):
+                case .failure(let failure):
                     queue.bulk.removeFirst()
                     frame = .error(transfer: transfer.header.transfer, failure: .sourceUnavailable)
-                    events.append(.sendProgress(id, send: transfer.send, SparkProgress(fraction: transfer.fraction, done: false, error: error)))
+                    events.append(.sendProgress(id, send: transfer.send, SparkProgress(fraction: transfer.fraction, done: false, error: .sourceUnavailable(failure.path))))
                 }
             } else {
                 queue.bulk.removeFirst()
@@ -113,16 +116,17 @@ extension SparkCore {
         }
     }
 
-    /// `count` bytes of the transfer at its offset; a file that is gone or shorter is `sourceUnavailable`.
-    private func readPiece(_ transfer: OutgoingTransfer, count: Int) -> Result<[UInt8], SparkTransferError> {
+    /// `count` bytes of the transfer at its offset, or why a file cannot give them: gone,
+    /// shorter, or there but unreadable. Each fails the send as `sourceUnavailable`.
+    private func readPiece(_ transfer: OutgoingTransfer, count: Int) -> Result<[UInt8], SparkFileFailure> {
         switch transfer.body {
         case .memory(let data):
             let start = Int(transfer.offset)
             return .success(Array(data[start..<start + count]))
         case .file(let path):
-            guard let bytes = try? source.read(path, at: transfer.offset, count: count), bytes.count == count else {
-                return .failure(.sourceUnavailable(path))
-            }
+            let bytes: [UInt8]
+            do { bytes = try source.read(path, at: transfer.offset, count: count) } catch { return .failure(error) }
+            guard bytes.count == count else { return .failure(SparkFileFailure(path: path, reason: "shorter than its header said")) }
             return .success(bytes)
         }
     }

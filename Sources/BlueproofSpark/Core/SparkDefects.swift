@@ -238,6 +238,10 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
     /// A receiver refuses a transfer with `cancelled`, the sender's reason, not `refused`
     /// (docs/spark-wire.md "Data and files"; SPK/FILE/BV-02, BV-04).
     public static let refusalAsCancelled = SparkDefects(rawValue: 1 << 85)
+    /// A file that is still at its path but cannot be read (a folder took its place) stalls
+    /// its send: the failure is swallowed and nothing ends it. From outside it looks like a read
+    /// loop that retries every failure, though the core stays free (SPK/FILE/BI-01).
+    public static let unreadableFileStalls = SparkDefects(rawValue: 1 << 86)
 
     /// Every defect by name, for reports and the broken-variant table.
     public static let named: [(name: String, defect: SparkDefects)] = [
@@ -281,6 +285,7 @@ public struct SparkDefects: OptionSet, Hashable, Sendable {
         ("emptyPayloadTaken", .emptyPayloadTaken), ("endAnswered", .endAnswered),
         ("acceptOutOfState", .acceptOutOfState), ("streamQueueNeverReleased", .streamQueueNeverReleased),
         ("channelKeptWithoutHello", .channelKeptWithoutHello), ("refusalAsCancelled", .refusalAsCancelled),
+        ("unreadableFileStalls", .unreadableFileStalls),
     ]
 
     /// The names of the defects in this set, in `named` order.

@@ -4,8 +4,9 @@ import Glibc
 import Darwin
 #endif
 
-/// Reads files to send from disk, opening the path at every read: a file removed or
-/// truncated mid-transfer is seen at the next chunk ("You must ensure that the file remains
+/// Reads files to send from disk, opening the path at every read: a file removed, truncated
+/// or replaced by a folder mid-transfer is seen at the next chunk, and a failed read is never
+/// retried but an interrupted one ("You must ensure that the file remains
 /// at the specified path for the duration of the transfer", "Data and Files").
 public struct DiskFileSource: SparkFileSource {
     public init() {}
@@ -28,7 +29,7 @@ public struct DiskFileSource: SparkFileSource {
                 pread(fd, buffer.baseAddress.map { $0 + filled }, count - filled, off_t(offset) + off_t(filled))
             }
             if got < 0 && errno == EINTR { continue }
-            guard got >= 0 else { throw SparkFileFailure.system(path, "cannot read") }
+            guard got >= 0 else { throw SparkFileFailure.system(path, SparkFileFailure.readStep) }
             if got == 0 { break }
             filled += got
         }

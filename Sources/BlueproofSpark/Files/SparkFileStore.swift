@@ -43,6 +43,10 @@ public struct SparkFileFailure: Error, Hashable, Sendable, CustomStringConvertib
 }
 
 extension SparkFileFailure {
+    /// How the reason of a read that failed on a path that opened begins: the file is there
+    /// (a folder in its place), its bytes are not.
+    public static let readStep = "cannot read"
+
     /// A system call's failure: the step and the reason `errno` gives.
     static func system(_ path: String, _ step: String) -> SparkFileFailure {
         SparkFileFailure(path: path, reason: "\(step): \(String(cString: strerror(errno)))")

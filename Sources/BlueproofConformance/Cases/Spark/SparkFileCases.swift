@@ -1,3 +1,4 @@
+import BlueproofAsync
 import BlueproofSpark
 import Foundation
 
@@ -44,9 +45,10 @@ enum SparkFileCases {
 
     /// A file removed from its path mid-send fails the transfer on both sides: the sender's
     /// progress ends with the error, the receiver gets the error and no file; with the subject
-    /// receiving too. A receiver's `error` frame fails the one send it names.
+    /// receiving too. A receiver's `error` frame fails the one send it names. A file replaced by
+    /// a folder mid-send, which opens but cannot be read, fails the same way and never stalls.
     static let vanishedSource = SparkCase("SPK/FILE/BI-01", brokenBy: [.vanishedFileEndsAsDone, .remoteErrorIgnored, .remoteErrorCancelsAll, .refusedSendGoesOn,
-                                                                      .remoteErrorCancelsStreams]) { stage in
+                                                                      .remoteErrorCancelsStreams, .unreadableFileStalls]) { stage in
         let (out, incoming) = try await stage.subjectSending()
         // Receiving: the sender's file vanishes; the subject reports the sender's failure and keeps no file.
         try await stage.subject.setReceiveCallbacks(out, data: true, file: true)
@@ -61,31 +63,7 @@ enum SparkFileCases {
             return .fail("a file whose sender lost it mid-send was left in the cache folder")
         }
         if let wrong = try await refusedByReceiver(stage, out: out, incoming: incoming) { return .fail(wrong) }
-        let path = try await stage.subject.placeFile(sparkPattern(1 << 20), at: "bi-01/vanishing.bin")
-        let send = try await stage.subject.sendFile(path, on: out)
-        try await stage.subject.removeFile(at: path)
-        let tester = stage.testers[0]
-        let heldAtRemoval = tester.events.events.compactMap { event -> Double? in
-            if case .fileAvailable(incoming, let file) = event, file.name == "vanishing.bin" { file.progress } else { nil }
-        }.max() ?? 0
-        let progress = try await stage.subjectSend(send, on: out)
-        let atTester = try await stage.expectTester(0, "the end of the file", within: SparkStage.transferTimeout, fileEnd(incoming, "vanishing.bin"))
-        if let last = progress.last, last.done, last.error == nil {
-            guard atTester.transferComplete else {
-                return .fail("the subject reported the send done although its file vanished mid-transfer; the receiver got \(atTester.error.map { "\($0)" } ?? "no file")")
-            }
-            // The document only asks the application to keep the file in place ("You must ensure
-            // that the file remains at the specified path"): a sender that read it ahead, or reads
-            // an open handle, may finish. That cannot be judged, so it is never a pass.
-            return .inconclusive(heldAtRemoval < 0.5
-                ? "all of the file arrived though it was removed when the peer held \(Int(heldAtRemoval * 100))% of it: the implementation does not read it from its path as it goes, so what removal does cannot be seen"
-                : "the whole file had left before it was removed")
-        }
-        guard case .sourceUnavailable? = progress.last?.error else { return .fail("the send failed with \(String(describing: progress.last?.error)), not source unavailable") }
-        guard progress.last?.done == false else { return .fail("the send of a file that vanished mid-send ended failed and done at once (\(progress.last.map(\.description) ?? "")): a failed send is not done") }
-        guard !atTester.transferComplete, atTester.path == nil, atTester.error == .remote(.sourceUnavailable) else {
-            return .fail("the receiver of a file that vanished mid-send got \(atTester)")
-        }
+        let vanished = try await spoiledSend(stage, out: out, incoming: incoming, "vanishing.bin", leavingFolder: false)
         // The failed send is over: the next goes out, and the failed one never ends again.
         let after = sparkPattern(100, seed: 9)
         let next = try await stage.subject.send(after, description: "after the vanished file", on: out)
@@ -94,9 +72,78 @@ enum SparkFileCases {
         }
         let arrived = try await stage.expectTester(0, "the data block sent after the vanished file", within: SparkStage.transferTimeout, dataEnd(incoming) { $0.description == "after the vanished file" })
         guard arrived.transferComplete, arrived.data == after else { return .fail("a data block the subject sent after its file vanished mid-send arrived as \(SparkEvent.dataAvailable(incoming, arrived)), not whole") }
-        let ends = stage.subjectProgress(send, on: out).filter { $0.done || $0.error != nil }
+        let ends = stage.subjectProgress(vanished, on: out).filter { $0.done || $0.error != nil }
         guard ends.count == 1 else { return .fail("the send of a file that vanished mid-send ended \(ends.count) times (\(ends.map(\.description).joined(separator: ", "))), not once") }
-        return .pass("the file removed mid-send failed the transfer once: sourceUnavailable at the sender, the error and no file at the receiver, the subject sending and receiving; the subject's next send arrived whole")
+        // A read that fails on a path still there must end the send too, not be retried forever.
+        _ = try await spoiledSend(stage, out: out, incoming: incoming, "unreadable.bin", leavingFolder: true)
+        return .pass("the file removed mid-send failed the transfer once: sourceUnavailable at the sender, the error and no file at the receiver, the subject sending and receiving; the subject's next send arrived whole; a file that became a folder mid-send failed the same way")
+    }
+
+    /// The subject sends a 1 MiB file `name` and removes it mid-send (`leavingFolder`: a folder
+    /// takes its place, so it opens but cannot be read). The send must end failed with
+    /// `sourceUnavailable`, not done, and the tester get the error and no file. Returns the
+    /// send's id; throws the verdict otherwise.
+    static func spoiledSend(_ stage: SparkStage, out: SparkConnectionID, incoming: SparkConnectionID, _ name: String,
+                            leavingFolder: Bool) async throws -> UInt64 {
+        let what = leavingFolder ? "became a folder" : "vanished"
+        let path = try await stage.subject.placeFile(sparkPattern(1 << 20), at: "bi-01/\(name)")
+        let send = try await stage.subject.sendFile(path, on: out)
+        try await stage.subject.removeFile(at: path, leavingFolder: leavingFolder)
+        let heldAtRemoval = received(stage, name, on: incoming)
+        let progress = try await endOrStall(stage, send, on: out, receivedAs: name, on: incoming, "the send of a file that \(what) mid-send")
+        let atTester = try await stage.expectTester(0, "the end of the file", within: SparkStage.transferTimeout, fileEnd(incoming, name))
+        if let last = progress.last, last.done, last.error == nil {
+            guard atTester.transferComplete else {
+                throw SparkVerdict.fail("the subject reported the send done although its file \(what) mid-transfer; the receiver got \(atTester.error.map { "\($0)" } ?? "no file")")
+            }
+            // The document only asks the application to keep the file in place ("You must ensure
+            // that the file remains at the specified path"): a sender that read it ahead, or reads
+            // an open handle, may finish. That cannot be judged, so it is never a pass.
+            throw SparkVerdict(outcome: .inconclusive(heldAtRemoval < 0.5
+                ? "all of the file arrived though it \(what) when the peer held \(Int(heldAtRemoval * 100))% of it: the implementation does not read it from its path as it goes, so what that does cannot be seen"
+                : "the whole file had left before it \(what)"))
+        }
+        guard case .sourceUnavailable? = progress.last?.error else {
+            throw SparkVerdict.fail("the send of a file that \(what) mid-send failed with \(String(describing: progress.last?.error)), not source unavailable")
+        }
+        guard progress.last?.done == false else {
+            throw SparkVerdict.fail("the send of a file that \(what) mid-send ended failed and done at once (\(progress.last.map(\.description) ?? "")): a failed send is not done")
+        }
+        guard !atTester.transferComplete, atTester.path == nil, atTester.error == .remote(.sourceUnavailable) else {
+            throw SparkVerdict.fail("the receiver of a file that \(what) mid-send got \(atTester)")
+        }
+        return send
+    }
+
+    /// The subject's progress reports of `send` up to its end (done or failed). It may take up
+    /// to a transfer's time while it moves: the subject's progress rises, or the tester's of the
+    /// file `name` it receives (a sender that read ahead may report all of it at once and go
+    /// quiet while it drains). Neither moving for a callback's time, it stalled.
+    static func endOrStall(_ stage: SparkStage, _ send: UInt64, on out: SparkConnectionID, receivedAs name: String, on incoming: SparkConnectionID,
+                           _ what: String) async throws -> [SparkProgress] {
+        let deadline = ContinuousClock.now + SparkStage.transferTimeout
+        while ContinuousClock.now < deadline {
+            let (reached, arrived) = (stage.subjectProgress(send, on: out).compactMap(\.fraction).max() ?? -1, received(stage, name, on: incoming))
+            do {
+                let step = try await stage.subject.events.first("progress of send \(send)", within: SparkStage.eventTimeout) { event -> SparkProgress? in
+                    if case .sendProgress(out, send, let progress) = event, progress.done || progress.error != nil || (progress.fraction ?? -1) > reached { progress } else { nil }
+                }
+                if step.done || step.error != nil { return stage.subjectProgress(send, on: out) }
+            } catch is TimeoutError {
+                guard received(stage, name, on: incoming) > arrived else {
+                    throw SparkVerdict.fail("\(what) stalled: for \(SparkStage.eventTimeout) no progress and no end at the subject, nothing more of it at the receiver; "
+                        + (reached < 0 ? "no progress before" : "\(Int(reached * 100))% sent, \(Int(arrived * 100))% received"))
+                }
+            }
+        }
+        throw SparkVerdict.fail("\(what) never ended within \(SparkStage.transferTimeout)")
+    }
+
+    /// How much of the file `name` tester 0 reported receiving on `incoming` so far (0 to 1).
+    static func received(_ stage: SparkStage, _ name: String, on incoming: SparkConnectionID) -> Double {
+        stage.testers[0].events.events.compactMap { event -> Double? in
+            if case .fileAvailable(incoming, let file) = event, file.name == name { file.progress } else { nil }
+        }.max() ?? 0
     }
 
     /// A receiver's `error` frame fails the one send it names, and that send stops
