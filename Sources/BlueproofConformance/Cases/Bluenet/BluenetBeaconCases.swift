@@ -45,9 +45,7 @@ enum BluenetBeaconCases {
             guard let first = try await ranging(stage) else {
                 throw BluenetCaseStopped.preconditionNotMet("no iBeaconAdvertisement within \(BluenetStage.airWait) of trackUUID(\(uuid)) with its beacon in range")
             }
-            let rounds = await stage.everyInterval(after: first)
-            guard rounds.regular else { return .fail("ranging rounds: \(rounds.summary)") }
-            return .pass("ranging rounds: \(rounds.summary)")
+            return .judged(await stage.everyInterval(after: first), "ranging rounds")
         },
         BluenetCase("BLN/BCN/BV-05", nodes: 2, brokenBy: [.bluenetRegionNamedByUUID, .bluenetRegionEnteredEveryRound], radioScenario: room,
                     quietWindow: BluenetStage.timerWait(3)) { stage in

@@ -84,9 +84,7 @@ extension BluenetLocationCases {
             guard let first = await event(stage, .currentLocation, "A", from: start) else {
                 throw BluenetCaseStopped.preconditionNotMet("no currentLocation \"A\" within \(BluenetStage.airWait) of A's beacons in range")
             }
-            let located = await stage.everyInterval(after: first)
-            guard located.regular else { return .fail("currentLocation: \(located.summary)") }
-            return .pass("currentLocation: \(located.summary)")
+            return .judged(await stage.everyInterval(after: first), "currentLocation")
         },
         BluenetCase("BLN/LOC/BV-03", nodes: 4, brokenBy: [.bluenetExitLocationMissing, .bluenetLocationEnteredEveryRound], radioScenario: scenario,
                     quietWindow: BluenetStage.timerWait(4)) { stage in

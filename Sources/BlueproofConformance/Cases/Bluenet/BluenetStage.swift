@@ -81,24 +81,23 @@ final class BluenetStage: Sendable {
     }
 
     /// The subject's own events on `first`'s topic from `first` on, watched four ranging
-    /// intervals and a half on the case's clock (the one real-time wait about time). Regular when
-    /// at least four came, their median gap is within a fifth of the interval (a subject on
-    /// another interval, or publishing in bursts, fails), and no gap reaches 1.9 intervals (a
-    /// round left out fails). Single gaps are not held to the interval: the times are those at
-    /// which the runner heard the events, and one late wake-up of a loaded machine (0.5 s was
-    /// seen at `--jobs 2`) says nothing about the subject's schedule.
-    func everyInterval(after first: BluenetPublication) async -> (regular: Bool, summary: String) {
+    /// intervals and a half on the case's clock (the one real-time wait about time), judged by
+    /// ``BluenetIntervalJudgement`` beside the runner's own ticker (a tenth of the interval).
+    /// A watch the ticker calls too loaded to judge is watched once more, from its last event;
+    /// the second judgement stands.
+    func everyInterval(after first: BluenetPublication) async -> BluenetIntervalJudgement {
         let interval = Duration.seconds((try? context.profile.int("bluenet.ranging_interval_s")) ?? 1)
         let watch = interval * 4 + interval / 2
-        _ = await publications.first(within: watch) { _ in false }
-        let events = publications.events.filter { $0.topic == first.topic && $0.subscription == nil && $0.at >= first.at }
-        let gaps = zip(events.dropFirst(), events).map { $0.at - $1.at }
-        let median = BlueproofAsync.median(gaps)
-        let regular = events.count >= 4 && median.map { $0 >= interval * 4 / 5 && $0 <= interval * 6 / 5 } == true
-            && gaps.allSatisfy { $0 < interval * 19 / 10 }
-        let shown = gaps.map { String(format: "%.3f s", $0.seconds) }.joined(separator: ", ")
-        return (regular, "\(events.count) \(first.topic) in \(watch) from the first, gaps [\(shown)]"
-            + (median.map { String(format: ", median %.3f s", $0.seconds) } ?? "") + (regular ? "" : ": not one every \(interval)"))
+        var (from, again) = (first, true)
+        while true {
+            async let lateness = BluenetIntervalJudgement.tickerLateness(over: watch, step: interval / 10)
+            _ = await publications.first(within: watch) { _ in false }
+            let events = publications.events.filter { $0.topic == from.topic && $0.subscription == nil && $0.at >= from.at }
+            let judgement = BluenetIntervalJudgement(events: events.map { $0.at - from.at }, interval: interval, watch: watch,
+                                                     lateness: await lateness, topic: "\(from.topic)")
+            guard judgement.verdict == .disturbed, again, let last = events.last else { return judgement }
+            (from, again) = (last, false)
+        }
     }
 
     /// A radio-proxy scenario: the subject at the origin and each tester at its position (path
