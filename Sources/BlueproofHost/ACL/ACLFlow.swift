@@ -147,7 +147,7 @@ public struct ACLFlow: Sendable {
     /// resumed, and other connections take the buffers. Returns false, changing nothing, for a
     /// handle not open.
     @discardableResult
-    public mutating func pause(handle: UInt16, for reason: HoldReason = .disconnecting) -> Bool {
+    public mutating func pause(handle: UInt16, for reason: HoldReason) -> Bool {
         guard links[handle & 0x0FFF] != nil else { return false }
         links[handle & 0x0FFF]?.holds.insert(reason)
         return true
@@ -155,7 +155,7 @@ public struct ACLFlow: Sendable {
 
     /// Ends the hold for `reason`; once none is left, `handle`'s fragments go on as buffers
     /// allow. Returns those allowed now.
-    public mutating func resume(handle: UInt16, from reason: HoldReason = .disconnecting) -> [HCIACLPacket] {
+    public mutating func resume(handle: UInt16, from reason: HoldReason) -> [HCIACLPacket] {
         guard links[handle & 0x0FFF]?.holds.remove(reason) != nil, links[handle & 0x0FFF]?.holds.isEmpty == true else { return [] }
         return drain()
     }
