@@ -50,6 +50,11 @@ struct MeshDiamondCase: TransmitterCase {
     /// made after the packet (the packet itself, when it is the broadcast), both copies are on
     /// their way to the subject. The subject then has its first delivery's wait and a quiet
     /// window (three times the relays' delay, 5 to 30 s) to show a second.
+    ///
+    /// A broadcast the subject relays can reach the second relay before the sender's own copy
+    /// does; that relay then forwards nothing, and the subject is sent one copy only. So each
+    /// relay's forwards must have risen by the time it reports, or the broadcast is sent afresh
+    /// (at most `attempts` times, then the case is an error: a single copy proves nothing).
     func check(_ stage: TransmitterStage) async throws -> CaseOutcome {
         var started: [UserID] = []
         for index in 0..<4 { started.append(try await stage.start(index)) }
@@ -58,14 +63,13 @@ struct MeshDiamondCase: TransmitterCase {
             _ = try await stage.wait(node, for: "connection with node \(peer)") { $0 == .connected(users[peer]) }
         }
         let what = broadcast ? "the broadcast" : "the mesh packet"
-        let sent = ContinuousClock.now
-        let id = try await stage.send(from: 1, dictionary: Self.text, to: broadcast ? nil : users[0],
-                                      options: broadcast ? .broadcastReceiver : .meshTransmission)
-        let witness = broadcast ? id : try await stage.send(from: 1, dictionary: Self.witness, to: nil, options: .broadcastReceiver)
-        for relay in [2, 3] {
-            try await stage.reported(witness, by: relay, within: stage.preconditionTimeout, precondition: .tester,
-                                     unproven: "relay node \(relay)'s copy of \(id) is not known to be on its way")
+        let relays = try [2, 3].map { index in
+            guard let node = stage.nodes[index] as? Transmitter else {
+                throw StageFailure(.tester, "relay node \(index) is not one of the runner's reference transmitters: its forwards cannot be counted")
+            }
+            return node
         }
+        let (id, sent) = try await sentThroughBoth(stage, to: users[0], relays: relays)
         let window = TransmitterStage.quietWindow(since: sent)
         let isDelivery: @Sendable (TransmitterEvent) -> Bool = { if case .received(let packet) = $0 { packet.packetID == id } else { false } }
         guard await stage.logs[0].first(within: stage.airTimeout, where: isDelivery) != nil else {
@@ -78,6 +82,38 @@ struct MeshDiamondCase: TransmitterCase {
             return .fail("the subject delivered \(what) \(id) twice: once per relay it came through")
         }
         return .pass("\(what) \(id) reached the subject through two relays (both had forwarded it) and was delivered once (no second delivery in \(window))")
+    }
+
+    /// Sends the packet from node 1 until each relay forwarded it on before reporting it (see
+    /// `check`); returns its id and when it was sent.
+    func sentThroughBoth(_ stage: TransmitterStage, to subject: UserID, relays: [Transmitter]) async throws -> (PacketID, ContinuousClock.Instant) {
+        for attempt in 1...Self.attempts {
+            let before = await Self.forwards(relays)
+            let sent = ContinuousClock.now
+            let id = try await stage.send(from: 1, dictionary: Self.text, to: broadcast ? nil : subject,
+                                          options: broadcast ? .broadcastReceiver : .meshTransmission)
+            let witness = broadcast ? id : try await stage.send(from: 1, dictionary: Self.witness, to: nil, options: .broadcastReceiver)
+            for relay in [2, 3] {
+                try await stage.reported(witness, by: relay, within: stage.preconditionTimeout, precondition: .tester,
+                                         unproven: "relay node \(relay)'s copy of \(id) is not known to be on its way")
+            }
+            let idle = zip([2, 3], zip(before, await Self.forwards(relays))).filter { $0.1.1 <= $0.1.0 }.map(\.0)
+            guard !idle.isEmpty else { return (id, sent) }
+            let short = "relay node \(idle.map(String.init).joined(separator: " and ")) forwarded nothing of \(id): it had it from the subject first, so the subject was sent one copy"
+            guard attempt < Self.attempts else { throw StageFailure(.tester, "\(short), \(Self.attempts) times") }
+            stage.context.log.note("\(short); sent afresh")
+        }
+        throw StageFailure(.tester, "no attempt to send through both relays was made")
+    }
+
+    /// How often the packet is sent before a relay that forwarded nothing makes the case an error.
+    static let attempts = 3
+
+    /// How many frames each relay has forwarded so far.
+    static func forwards(_ relays: [Transmitter]) async -> [Int] {
+        var counts: [Int] = []
+        for relay in relays { counts.append(await relay.currentStatistics().forwarded) }
+        return counts
     }
 
     static func all() -> [MeshDiamondCase] {
