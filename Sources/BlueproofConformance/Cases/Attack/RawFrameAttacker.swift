@@ -20,12 +20,9 @@ struct RawFrameAttacker: Sendable {
     /// Node `index` of `stage` as the attacker; `StageFailure(.tester)` unless it is one of the
     /// runner's reference transmitters.
     init(_ stage: TransmitterStage, node index: Int) throws {
-        guard index > 0, let node = stage.nodes[index] as? Transmitter else {
-            throw StageFailure(.tester, "node \(index) is not one of the runner's reference transmitters: it cannot act as the attacker")
-        }
+        node = try stage.referenceTester(index, as: "it cannot act as the attacker")
         self.stage = stage
         self.index = index
-        self.node = node
         keys = try Self.freshKeys()
     }
 

@@ -63,12 +63,7 @@ struct MeshDiamondCase: TransmitterCase {
             _ = try await stage.wait(node, for: "connection with node \(peer)") { $0 == .connected(users[peer]) }
         }
         let what = broadcast ? "the broadcast" : "the mesh packet"
-        let relays = try [2, 3].map { index in
-            guard let node = stage.nodes[index] as? Transmitter else {
-                throw StageFailure(.tester, "relay node \(index) is not one of the runner's reference transmitters: its forwards cannot be counted")
-            }
-            return node
-        }
+        let relays = try [2, 3].map { try stage.referenceTester($0, as: "a relay's forwards cannot be counted") }
         let (id, sent) = try await sentThroughBoth(stage, to: users[0], relays: relays)
         let window = TransmitterStage.quietWindow(since: sent)
         let isDelivery: @Sendable (TransmitterEvent) -> Bool = { if case .received(let packet) = $0 { packet.packetID == id } else { false } }
@@ -87,7 +82,8 @@ struct MeshDiamondCase: TransmitterCase {
     /// Sends the packet from node 1 until each relay forwarded it on before reporting it (see
     /// `check`); returns its id and when it was sent.
     func sentThroughBoth(_ stage: TransmitterStage, to subject: UserID, relays: [Transmitter]) async throws -> (PacketID, ContinuousClock.Instant) {
-        for attempt in 1...Self.attempts {
+        var attempt = 1
+        while true {
             let before = await Self.forwards(relays)
             let sent = ContinuousClock.now
             let id = try await stage.send(from: 1, dictionary: Self.text, to: broadcast ? nil : subject,
@@ -102,8 +98,8 @@ struct MeshDiamondCase: TransmitterCase {
             let short = "relay node \(idle.map(String.init).joined(separator: " and ")) forwarded nothing of \(id): it had it from the subject first, so the subject was sent one copy"
             guard attempt < Self.attempts else { throw StageFailure(.tester, "\(short), \(Self.attempts) times") }
             stage.context.log.note("\(short); sent afresh")
+            attempt += 1
         }
-        throw StageFailure(.tester, "no attempt to send through both relays was made")
     }
 
     /// How often the packet is sent before a relay that forwarded nothing makes the case an error.

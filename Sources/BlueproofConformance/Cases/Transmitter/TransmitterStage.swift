@@ -26,6 +26,15 @@ public struct TransmitterStage: Sendable {
     /// The implementation under test.
     public var subject: any TransmitterControl { nodes[0] }
 
+    /// Tester `index` as the runner's own reference transmitter, whose inside a case may read or
+    /// drive (`role`: what it is needed for); `StageFailure(.tester)` when it is not one.
+    func referenceTester(_ index: Int, as role: String) throws -> Transmitter {
+        guard index > 0, let node = nodes[index] as? Transmitter else {
+            throw StageFailure(.tester, "node \(index) is not one of the runner's reference transmitters: \(role)")
+        }
+        return node
+    }
+
     /// Starts node `index` and returns its user id.
     @discardableResult
     public func start(_ index: Int, mode: ConnectionMode = .automatic) async throws -> UserID {
