@@ -20,7 +20,7 @@ struct RawFrameAttacker: Sendable {
     /// Node `index` of `stage` as the attacker; `StageFailure(.tester)` unless it is one of the
     /// runner's reference transmitters.
     init(_ stage: TransmitterStage, node index: Int) throws {
-        node = try stage.referenceTester(index, as: "it cannot act as the attacker")
+        node = try stage.referenceTester(index, else: "it cannot act as the attacker")
         self.stage = stage
         self.index = index
         keys = try Self.freshKeys()

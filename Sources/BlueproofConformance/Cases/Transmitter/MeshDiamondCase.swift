@@ -63,7 +63,7 @@ struct MeshDiamondCase: TransmitterCase {
             _ = try await stage.wait(node, for: "connection with node \(peer)") { $0 == .connected(users[peer]) }
         }
         let what = broadcast ? "the broadcast" : "the mesh packet"
-        let relays = try [2, 3].map { try stage.referenceTester($0, as: "a relay's forwards cannot be counted") }
+        let relays = try [2, 3].map { try stage.referenceTester($0, else: "a relay's forwards cannot be counted") }
         let (id, sent) = try await sentThroughBoth(stage, to: users[0], relays: relays)
         let window = TransmitterStage.quietWindow(since: sent)
         let isDelivery: @Sendable (TransmitterEvent) -> Bool = { if case .received(let packet) = $0 { packet.packetID == id } else { false } }

@@ -27,10 +27,11 @@ public struct TransmitterStage: Sendable {
     public var subject: any TransmitterControl { nodes[0] }
 
     /// Tester `index` as the runner's own reference transmitter, whose inside a case may read or
-    /// drive (`role`: what it is needed for); `StageFailure(.tester)` when it is not one.
-    func referenceTester(_ index: Int, as role: String) throws -> Transmitter {
+    /// drive; `StageFailure(.tester)` naming `consequence` (what the case cannot do otherwise)
+    /// when it is not one.
+    func referenceTester(_ index: Int, else consequence: String) throws -> Transmitter {
         guard index > 0, let node = nodes[index] as? Transmitter else {
-            throw StageFailure(.tester, "node \(index) is not one of the runner's reference transmitters: \(role)")
+            throw StageFailure(.tester, "node \(index) is not one of the runner's reference transmitters: \(consequence)")
         }
         return node
     }
